@@ -1,0 +1,21 @@
+# Compiler settings shared by every Legato target.
+
+# Project code is warning-free: every target links legato::warnings.
+add_library(legato_warnings INTERFACE)
+add_library(legato::warnings ALIAS legato_warnings)
+target_compile_options(legato_warnings INTERFACE -Wall -Wextra -Werror)
+
+if(LEGATO_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+if(LEGATO_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "LEGATO_FUZZ=ON needs clang (configure with CC=clang-14 CXX=clang++-14)")
+  endif()
+  # Every object carries coverage so the fuzzer sees inside the libraries too.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+endif()

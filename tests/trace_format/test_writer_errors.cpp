@@ -1,0 +1,64 @@
+// A writer that cannot create or write its file says so, and leaves on disk
+// a valid prefix of every frame written before the failure.
+#include <sys/resource.h>
+#include <catch2/catch.hpp>
+#include <csignal>
+
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato::trace;
+using namespace legato::trace::testing;
+
+TEST_CASE("a trace in a missing directory is refused with the path and the fix", "[writer]") {
+  TempDir dir;
+  const std::string path = dir.file("no/such/dir/legate_0.prof");
+  CHECK_THROWS_WITH(TraceWriter(path), Catch::Contains("cannot create trace file '" + path +
+                                                       "': No such file or directory; check that "
+                                                       "the directory exists and is writable"));
+}
+
+TEST_CASE("a full device fails the first write with the reason", "[writer]") {
+  CHECK_THROWS_WITH(TraceWriter("/dev/full"), Catch::Contains("No space left on device"));
+}
+
+TEST_CASE("running out of space mid-run leaves every earlier frame readable", "[writer]") {
+  TempDir dir;
+  const std::string path = dir.file("full.prof");
+  // RLIMIT_FSIZE stands in for a disk that fills up: writes past it fail with EFBIG.
+  rlimit saved{};
+  REQUIRE(getrlimit(RLIMIT_FSIZE, &saved) == 0);
+  auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = saved;
+  small.rlim_cur = 20000;
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+  uint64_t flushed_tasks = 0;
+  std::string error;
+  {
+    TraceWriter w(path, WriterOptions{.zstd_level = 1, .chunk_bytes = 1 << 30, .compress = false});
+    try {
+      for (int frame = 0; frame < 100; ++frame) {
+        for (int i = 0; i < 50; ++i) {
+          w.add(TaskRecord{make_uid(0, static_cast<uint64_t>(frame * 50 + i + 1)), 1, 1, 1, 1,
+                           i * 1000, i * 1000 + 500, i * 1000, i * 1000});
+        }
+        w.flush();
+        flushed_tasks += 50;
+      }
+    } catch (const TraceError& e) {
+      error = e.what();
+    }
+    CHECK(w.failed());
+    w.add(TaskRecord{});  // ignored once failed: no throw
+    w.finish();
+  }
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &saved) == 0);
+  std::signal(SIGXFSZ, old_handler);
+  CHECK(error.find("error writing trace file '" + path + "'") != std::string::npos);
+  CHECK(error.find("File too large") != std::string::npos);
+  CHECK(flushed_tasks > 0);
+  Loaded l = load_file(path);
+  CHECK_FALSE(l.clean);
+  CHECK(l.records.get<TaskRecord>().size() == flushed_tasks);
+  REQUIRE(l.diagnostics.size() == 1);
+  CHECK(l.diagnostics[0].message.find("no footer") != std::string::npos);
+}
