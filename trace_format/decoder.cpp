@@ -26,10 +26,20 @@ struct Failure {
   const uint8_t* where;
 };
 
-inline bool read_varint(Column& c, uint64_t& v) {
-  if (c.p < c.end && *c.p < 0x80) {
-    v = *c.p++;
-    return true;
+// Most values take one or two bytes; longer ones go the general way.
+[[gnu::always_inline]] inline bool read_varint(Column& c, uint64_t& v) {
+  const uint8_t* p = c.p;
+  if (c.end - p >= 2) [[likely]] {
+    if (p[0] < 0x80) {
+      v = p[0];
+      c.p = p + 1;
+      return true;
+    }
+    if (p[1] < 0x80) {
+      v = (p[0] & 0x7fu) | (static_cast<uint64_t>(p[1]) << 7);
+      c.p = p + 2;
+      return true;
+    }
   }
   return get_varint(c.p, c.end, v);
 }
@@ -247,6 +257,29 @@ bool fully_read(const Section& s, size_t known_cols, Failure& fail) {
   return true;
 }
 
+// Decodes every row; kFast when the section's codecs are the compiled-in ones.
+// Returns the index of the row that failed, or s.count.
+template <class R, bool kFast>
+uint64_t decode_rows(Section& s, std::vector<R>& out, DecodeResult& res) {
+  constexpr size_t K = kColumnCount<R>;
+  const size_t ncols = kFast ? K : s.cols.size();
+  std::array<uint64_t, kFast ? K : kMaxColumns> prev{}, cur{};
+  for (uint64_t i = 0; i < s.count; ++i) {
+    bool ok;
+    if constexpr (kFast) {
+      ok = [&]<size_t... C>(std::index_sequence<C...>) {
+        return (read_column<R, C>(s, prev.data(), cur.data()) && ...);
+      }
+      (std::make_index_sequence<K>{});
+    } else {
+      ok = read_row(s, prev.data(), cur.data());
+    }
+    if (!ok || !assign(out.emplace_back(), cur.data(), s, res)) return i;
+    std::copy(cur.begin(), cur.begin() + static_cast<std::ptrdiff_t>(ncols), prev.begin());
+  }
+  return s.count;
+}
+
 template <class R>
 bool decode_known(Section& s, std::vector<R>& out, DecodeResult& res, Failure& fail) {
   if (!layout_fits<R>(s)) {
@@ -256,31 +289,16 @@ bool decode_known(Section& s, std::vector<R>& out, DecodeResult& res, Failure& f
   }
   const size_t before = out.size();
   out.reserve(before + s.count);
-  const bool fast = codecs_match<R>(s);
-  std::array<uint64_t, kMaxColumns> prev{}, cur{};
-  for (uint64_t i = 0; i < s.count; ++i) {
-    bool ok;
-    if (fast) {
-      ok = [&]<size_t... C>(std::index_sequence<C...>) {
-        return (read_column<R, C>(s, prev.data(), cur.data()) && ...);
-      }
-      (std::make_index_sequence<kColumnCount<R>>{});
-    } else {
-      ok = read_row(s, prev.data(), cur.data());
-    }
-    R r{};
-    if (!ok || !assign(r, cur.data(), s, res)) {
-      fail = {"section (" + std::string(R::kName) +
-                  ") data ends early or holds an invalid varint in record " + std::to_string(i) +
-                  " of " + std::to_string(s.count),
-              s.cols[0].p};
-      out.resize(before);
-      return false;
-    }
-    out.push_back(std::move(r));
-    std::copy(cur.begin(), cur.begin() + static_cast<std::ptrdiff_t>(s.cols.size()), prev.begin());
+  const uint64_t stop =
+      codecs_match<R>(s) ? decode_rows<R, true>(s, out, res) : decode_rows<R, false>(s, out, res);
+  const bool ok = stop == s.count;
+  if (!ok) {
+    fail = {"section (" + std::string(R::kName) +
+                ") data ends early or holds an invalid varint in record " + std::to_string(stop) +
+                " of " + std::to_string(s.count),
+            s.cols[0].p};
   }
-  if (fully_read(s, std::min(s.cols.size(), kColumnCount<R>), fail)) return true;
+  if (ok && fully_read(s, std::min(s.cols.size(), kColumnCount<R>), fail)) return true;
   out.resize(before);
   return false;
 }

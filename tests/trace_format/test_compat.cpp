@@ -15,8 +15,7 @@ using namespace legato::trace::testing;
 namespace {
 
 std::string golden_path(const std::string& name) {
-  const char* src = std::getenv("LEGATO_SOURCE_DIR");
-  REQUIRE(src != nullptr);
+  const char* src = LEGATO_SOURCE_DIR;
   return std::string(src) + "/sample_traces/" + name;
 }
 

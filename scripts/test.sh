@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets everything up and runs every test.
+#   scripts/test.sh              all tests of the normal build (build/)
+#   scripts/test.sh --sanitize   unit tests under ASan + UBSan (build-asan/)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/install-deps.sh"
+jobs=$(nproc)
+case "${1:-}" in
+  "")
+    "$root/scripts/build.sh" "$root/build"
+    ctest --test-dir "$root/build" --output-on-failure -j"$jobs"
+    ;;
+  --sanitize)
+    "$root/scripts/build.sh" "$root/build-asan" -DLEGATO_SANITIZE=ON
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --test-dir "$root/build-asan" --output-on-failure -j"$jobs" -L unit
+    ;;
+  *)
+    echo "test.sh: unknown option '$1' (expected nothing or --sanitize)" >&2
+    exit 2
+    ;;
+esac

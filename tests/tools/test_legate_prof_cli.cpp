@@ -1,0 +1,101 @@
+// legate_prof info / dump as a user runs them: output, exit status, and the
+// one-line reasons for files that cannot be read.
+#include <catch2/catch.hpp>
+
+#include "tools/run_command.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato::testing;
+using namespace legato::trace::testing;
+
+namespace {
+std::string golden() {
+  return std::string(LEGATO_SOURCE_DIR) + "/sample_traces/golden_v1.0.prof";
+}
+size_t count_lines(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+}  // namespace
+
+TEST_CASE("legate_prof --help lists the subcommands", "[cli]") {
+  const auto r = run_command(bin("legate_prof") + " --help");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("info") != std::string::npos);
+  CHECK(r.out.find("dump") != std::string::npos);
+  const auto sub = run_command(bin("legate_prof") + " dump --help");
+  CHECK(sub.status == 0);
+  CHECK(sub.out.find("--strings") != std::string::npos);
+  const auto none = run_command(bin("legate_prof"));
+  CHECK(none.status != 0);
+  CHECK(none.err.find("A subcommand is required") != std::string::npos);
+}
+
+TEST_CASE("legate_prof info summarizes a trace of real work", "[cli]") {
+  TempDir dir;
+  const std::string trace = dir.file("legate_0.prof");
+  const auto demo = run_command(bin("trace_writer_demo") +
+                                " --n 2000000 --chunk 100000 --workers 3 --out " + trace);
+  REQUIRE(demo.status == 0);
+  const auto r = run_command(bin("legate_prof") + " info " + trace);
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("finished cleanly") != std::string::npos);
+  CHECK(r.out.find("processors   3 cpu, 1 io") != std::string::npos);
+  CHECK(r.out.find("    task              61\n") !=
+        std::string::npos);  // 3 x 20 chunks + top level
+  CHECK(r.out.find("    edge              40\n") != std::string::npos);
+  CHECK(r.out.find("rank 0 of 1") != std::string::npos);
+}
+
+TEST_CASE("legate_prof dump prints one JSON object per line", "[cli]") {
+  const auto r = run_command(bin("legate_prof") + " dump --no-frames " + golden());
+  REQUIRE(r.status == 0);
+  // The committed JSON lines of the golden file list the same records.
+  const std::string expected =
+      slurp(std::string(LEGATO_SOURCE_DIR) + "/sample_traces/golden_v1.0.jsonl");
+  // ... plus the footer's index (3 frames) and counts (18 kinds).
+  CHECK(count_lines(r.out) == count_lines(expected) + 3 + 18);
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) CHECK(nlohmann::json::parse(line).contains("kind"));
+  const auto tasks = run_command(bin("legate_prof") + " dump --no-frames --kind task " + golden());
+  CHECK(count_lines(tasks.out) == 20);
+  const auto with_frames = run_command(bin("legate_prof") + " dump " + golden());
+  CHECK(count_lines(with_frames.out) == count_lines(r.out) + 4);  // metadata, 2 events, footer
+}
+
+TEST_CASE("legate_prof refuses unreadable files with one clear line", "[cli]") {
+  TempDir dir;
+  write_bytes(dir.file("text.prof"), {'h', 'e', 'l', 'l', 'o', ' ', 'w', 'o', 'r', 'l', 'd', '!'});
+  const auto r = run_command(bin("legate_prof") + " info " + dir.file("text.prof"));
+  CHECK(r.status == 1);
+  CHECK(r.err ==
+        "legate_prof info: " + dir.file("text.prof") +
+            ": not a Legato trace: expected \"LGTOPROF\" at offset 0, found \"hello wo\"\n");
+  const auto missing = run_command(bin("legate_prof") + " info " + dir.file("missing.prof"));
+  CHECK(missing.status != 0);
+  CHECK(missing.err.find("does not exist") != std::string::npos);
+}
+
+TEST_CASE("legate_prof info reports damage with offsets and fails on corrupt frames", "[cli]") {
+  TempDir dir;
+  write_sample_trace(dir.file("t.prof"), 4, 200);
+  std::vector<uint8_t> bytes = read_bytes(dir.file("t.prof"));
+  SECTION("a file cut short loads with a warning and exit status 0") {
+    bytes.resize(bytes.size() - 500);
+    write_bytes(dir.file("cut.prof"), bytes);
+    const auto r = run_command(bin("legate_prof") + " info " + dir.file("cut.prof"));
+    CHECK(r.status == 0);
+    CHECK(r.out.find("NOT finished") != std::string::npos);
+    CHECK(r.err.find(": warning: the file ends inside frame") != std::string::npos);
+  }
+  SECTION("a corrupt frame is an error: exit status 1") {
+    bytes[bytes.size() / 2] ^= 0x10;
+    write_bytes(dir.file("bad.prof"), bytes);
+    const auto r = run_command(bin("legate_prof") + " info " + dir.file("bad.prof"));
+    CHECK(r.status == 1);
+    CHECK(r.out.find("damage       1 frames could not be read") != std::string::npos);
+    CHECK(r.err.find(": error: frame ") != std::string::npos);
+    CHECK(r.err.find("payload checksum mismatch") != std::string::npos);
+  }
+}

@@ -1,0 +1,85 @@
+// legate_prof dump FILE: every frame and record as one JSON object per line.
+#include <iostream>
+
+#include "commands.hpp"
+#include "trace_format/reader.hpp"
+#include "trace_format/record_json.hpp"
+#include "trace_format/writer.hpp"
+
+namespace legato::tools {
+namespace {
+
+using namespace legato::trace;
+
+struct DumpOptions {
+  std::string path;
+  std::vector<std::string> kinds;  // empty: all
+  bool resolve = false;
+  bool frames = true;
+};
+
+void print(const nlohmann::json& j) {
+  std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+int dump(const DumpOptions& o) {
+  std::unique_ptr<TraceReader> reader;
+  try {
+    reader = TraceReader::open(o.path);
+  } catch (const TraceError& e) {
+    std::cerr << "legate_prof dump: " << e.what() << "\n";
+    return 1;
+  }
+  const auto wanted = [&](const nlohmann::json& j) {
+    if (o.kinds.empty()) return true;
+    const std::string k = j["kind"].is_string() ? j["kind"].get<std::string>() : j["kind"].dump();
+    return std::find(o.kinds.begin(), o.kinds.end(), k) != o.kinds.end();
+  };
+  StringTable strings;
+  Frame f;
+  while (reader->next(f)) {
+    if (o.frames) {
+      print({{"frame", f.header.sequence},
+             {"type", to_string(f.header.type)},
+             {"offset", f.offset},
+             {"stored_size", f.header.stored_size},
+             {"raw_size", f.header.raw_size},
+             {"records", f.header.record_count},
+             {"t_min", f.header.t_min},
+             {"t_max", f.header.t_max}});
+    }
+    if (f.header.type == FrameType::Metadata) {
+      const nlohmann::json j = {{"kind", "metadata"}, {"value", f.metadata}};
+      if (wanted(j)) print(j);
+      continue;
+    }
+    if (o.resolve) {
+      for (const auto& s : f.records.get<StringRecord>()) strings[s.id] = s.text;
+    }
+    for_each_record_json(f.records, o.resolve ? &strings : nullptr, [&](const nlohmann::json& j) {
+      if (wanted(j)) print(j);
+    });
+  }
+  std::cout.flush();
+  for (const Diagnostic& d : reader->diagnostics()) std::cerr << d.format(o.path) << "\n";
+  return reader->has_errors() ? 1 : 0;
+}
+
+}  // namespace
+
+Command add_dump_command(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "dump", "Print every frame and record of a trace as JSON, one object per line");
+  auto o = std::make_shared<DumpOptions>();
+  sub->add_option("file", o->path, "Trace file (legate_<rank>.prof)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_option(
+      "--kind", o->kinds,
+      "Only records of these kinds (task, meta_task, copy, instance, edge, string, metadata, ...)");
+  sub->add_flag("--strings", o->resolve, "Add the text of string ids (name -> name_text)");
+  sub->add_flag("!--no-frames", o->frames, "Leave out the frame header lines");
+  return {sub, [o] { return dump(*o); }};
+}
+
+}  // namespace legato::tools
