@@ -26,7 +26,13 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options)
   }
   uint8_t header[kFileHeaderSize];
   encode_file_header(FileHeader{}, header);
-  write_all(header, sizeof header, nullptr, 0);
+  try {
+    write_all(header, sizeof header, nullptr, 0);
+  } catch (const TraceError&) {
+    ::close(fd_);
+    ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
+    throw;
+  }
 }
 
 TraceWriter::~TraceWriter() {
