@@ -194,10 +194,11 @@ bool TraceReader::next(Frame& frame) {
                      " values too large for their field (first in " + res.out_of_range_field +
                      "); they were truncated");
       }
-      if (res.unknown_sections > 0) {
+      if (res.unknown_sections > 0 && !unknown_kinds_reported_) {
+        unknown_kinds_reported_ = true;
         warn(at, frame_label(h) + ": " + std::to_string(res.unknown_sections) +
                      " sections of record kinds this reader does not know (newer writer?); kept as "
-                     "plain columns");
+                     "plain columns (reported for the first such frame only)");
       }
       if (h.type == FrameType::Footer) {
         check_footer(frame.records, at);

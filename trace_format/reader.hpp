@@ -75,6 +75,7 @@ class TraceReader {
   bool done_ = false;
   bool clean_end_ = false;
   bool footer_seen_ = false;
+  bool unknown_kinds_reported_ = false;
   uint64_t footer_offset_ = 0;
   int64_t expected_sequence_ = 0;
   uint64_t frames_lost_ = 0, records_lost_ = 0;

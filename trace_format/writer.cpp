@@ -12,7 +12,9 @@
 namespace legato::trace {
 
 TraceWriter::TraceWriter(const std::string& path, WriterOptions options)
-    : path_(path), options_(options) {
+    : path_(path),
+      options_(options),
+      chunk_limit_(std::min<size_t>(options.chunk_bytes, kMaxRawFrameBytes / 2)) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     const int err = errno;

@@ -28,7 +28,8 @@ class TraceError : public std::runtime_error {
 
 struct WriterOptions {
   int zstd_level = 3;
-  // add() closes the current events frame once its payload reaches this size.
+  // add() closes the current events frame once its payload reaches this size
+  // (at most half the format's frame limit, whatever is asked).
   size_t chunk_bytes = 1 << 20;
   // Writes Compression::None frames (for tests and debugging).
   bool compress = true;
@@ -53,7 +54,7 @@ class TraceWriter {
   void add(const R& r) {
     if (failed_) return;
     chunk_.add(r);
-    if ((chunk_.records() & 255) == 0 && chunk_.encoded_bytes() >= options_.chunk_bytes) flush();
+    if ((chunk_.records() & 255) == 0 && chunk_.encoded_bytes() >= chunk_limit_) flush();
   }
 
   // Writes the records added so far as one events frame (nothing if none).
@@ -75,6 +76,7 @@ class TraceWriter {
 
   std::string path_;
   WriterOptions options_;
+  size_t chunk_limit_;
   int fd_ = -1;
   uint64_t offset_ = 0;
   bool failed_ = false;
