@@ -39,6 +39,8 @@ std::string_view to_string(ProcKind k) {
       return "dep_part";
     case ProcKind::Profiler:
       return "profiler";
+    case ProcKind::Thread:
+      return "thread";
   }
   return "unknown";
 }

@@ -48,6 +48,7 @@ enum class ProcKind : uint8_t {
   OpenMp = 6,
   DepPart = 7,
   Profiler = 8,
+  Thread = 9,  // a program thread that is not a runtime processor
 };
 enum class MemKind : uint8_t { System = 1, Framebuffer = 2, ZeroCopy = 3, Socket = 4 };
 enum class ChannelKind : uint8_t {

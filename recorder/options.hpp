@@ -1,0 +1,38 @@
+// How a recorder is set up. The runtime fills this from LEGATE_CONFIG; any
+// other program can fill it directly.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace legato::rec {
+
+struct RecorderOptions {
+  std::string logdir = ".";     // created if missing
+  std::string name = "legate";  // the file is <logdir>/<name>_<rank>.prof
+  uint32_t rank = 0;
+  uint32_t ranks = 1;
+  std::string run_id;  // shared by every rank of a run; empty: a fresh one
+  // Clock alignment to the reference clock (rank 0), from the multi-rank runtime.
+  int64_t reference_offset_ns = 0;
+  int64_t reference_uncertainty_ns = 0;
+
+  size_t buffer_bytes = 256 << 10;  // per-thread event buffer
+  size_t max_buffers = 256;         // buffers in all; beyond, producers wait (or drop)
+  bool drop_when_full = false;      // count and drop events instead of waiting
+  int flush_interval_ms = 50;       // the flusher writes at least this often
+  int zstd_level = 3;
+  bool crash_handlers = true;  // finish the file on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT
+
+  nlohmann::json config = nlohmann::json::object();  // stored as the "config" metadata
+
+  // The trace file this configuration writes to.
+  std::string trace_path() const;
+  // Empty when valid, otherwise what is wrong and what to do, one sentence.
+  std::string validate() const;
+};
+
+}  // namespace legato::rec

@@ -1,0 +1,120 @@
+// Crash safety: a child process records and dies (SIGKILL at random moments,
+// abort(), a null dereference); the parent opens what it left behind.
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <random>
+
+#include "recorder/recorder_test_util.hpp"
+
+using namespace legato;
+using namespace legato::rec::testing;
+using trace::testing::TempDir;
+
+namespace {
+
+// Records tasks numbered 0, 1, 2... with real work between them, forever
+// (or `count` of them).
+void record_numbered(const TempDir& dir, uint64_t count) {
+  rec::start(options_in(dir));
+  const uint32_t cpu = rec::add_processor(trace::ProcKind::Cpu, 0, "c0");
+  uint64_t x = 1;
+  for (uint64_t i = 0; i < count; ++i) {
+    const auto start = static_cast<trace::Time>(rec::now());
+    x = busy_work(x);
+    rec::record(trace::TaskRecord{i, x & 0xff, cpu, 1, 1, start,
+                                  static_cast<trace::Time>(rec::now()), start, start});
+  }
+}
+
+// The numbers found, checked to be 0..n-1 in order; returns n.
+uint64_t numbered_prefix(const std::string& path, bool& clean) {
+  uint64_t next = 0, bad = 0;
+  auto reader = for_each_frame(path, [&](const trace::Frame& f) {
+    for (const auto& t : f.records.get<trace::TaskRecord>()) bad += t.uid != next++;
+  });
+  CHECK(bad == 0);
+  CHECK_FALSE(reader->has_errors());
+  clean = reader->finished_cleanly();
+  return next;
+}
+
+}  // namespace
+
+TEST_CASE("after SIGKILL at any moment the trace opens and holds a prefix", "[recorder][crash]") {
+  std::mt19937 rng(1234);
+  int with_records = 0;
+  for (int trial = 0; trial < 25; ++trial) {
+    TempDir dir;
+    const int kill_after = static_cast<int>(rng() % 300);
+    const ChildResult child = run_child([&] { record_numbered(dir, UINT64_MAX); }, kill_after);
+    CHECK(child.signal == SIGKILL);
+    const std::string path = dir.file("legate_0.prof");
+    if (!std::filesystem::exists(path)) continue;  // killed before the file was created
+    INFO("killed after " << kill_after << " ms");
+    bool clean = true;
+    const uint64_t n = numbered_prefix(path, clean);
+    CHECK_FALSE(clean);
+    with_records += n > 0;
+  }
+  CHECK(with_records > 10);  // most kills came after the first frames were written
+}
+
+TEST_CASE("abort() finishes the trace with everything recorded and the signal",
+          "[recorder][crash]") {
+  TempDir dir;
+  const ChildResult child = run_child([&] {
+    record_numbered(dir, 5000);
+    std::abort();
+  });
+  CHECK(child.signal == SIGABRT);
+  bool clean = false;
+  CHECK(numbered_prefix(dir.file("legate_0.prof"), clean) == 5000);
+  CHECK(clean);
+  trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
+  REQUIRE(l.records.get<trace::ErrorRecord>().size() == 1);
+  CHECK(l.records.get<trace::ErrorRecord>()[0].error_kind == trace::ErrorKind::Signal);
+  std::map<uint32_t, std::string> strings;
+  for (const auto& s : l.records.get<trace::StringRecord>()) strings[s.id] = s.text;
+  CHECK(strings[l.records.get<trace::ErrorRecord>()[0].text].find("SIGABRT") != std::string::npos);
+}
+
+TEST_CASE("a null dereference finishes the trace before the process dies", "[recorder][crash]") {
+  TempDir dir;
+  const ChildResult child = run_child([&] {
+    record_numbered(dir, 3000);
+    volatile int* volatile null = nullptr;
+    *null = 1;
+  });
+  CHECK(child.signal != 0);  // SIGSEGV (or SIGABRT when a sanitizer reports it)
+  bool clean = false;
+  CHECK(numbered_prefix(dir.file("legate_0.prof"), clean) == 3000);
+  CHECK(clean);
+}
+
+TEST_CASE("a fatal error records its report and finishes the trace", "[recorder][crash]") {
+  TempDir dir;
+  const ChildResult child = run_child([&] {
+    record_numbered(dir, 100);
+    rec::fatal_error(trace::ErrorKind::OutOfMemory,
+                     "Failed to allocate 8388608 bytes on memory SYSTEM_MEM");
+    std::_Exit(1);
+  });
+  CHECK(child.exit_code == 1);
+  trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
+  CHECK(l.clean);
+  CHECK(l.records.get<trace::TaskRecord>().size() == 100);
+  REQUIRE(l.records.get<trace::ErrorRecord>().size() == 1);
+  CHECK(l.records.get<trace::ErrorRecord>()[0].error_kind == trace::ErrorKind::OutOfMemory);
+}
+
+TEST_CASE("a program that just exits gets a finished trace", "[recorder][crash]") {
+  TempDir dir;
+  const ChildResult child = run_child([&] {
+    record_numbered(dir, 777);
+    std::exit(3);  // no finish(): the recorder finishes at exit
+  });
+  CHECK(child.exit_code == 3);
+  bool clean = false;
+  CHECK(numbered_prefix(dir.file("legate_0.prof"), clean) == 777);
+  CHECK(clean);
+}
