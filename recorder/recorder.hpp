@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -126,7 +127,7 @@ inline void record(const R& r) {
     if (slot == nullptr) return;
   }
   slot[0] = detail::event_header(R::kKind, kWords);
-  std::memcpy(slot + 1, &r, sizeof(R));
+  new (slot + 1) R(r);  // a copy made in place: the fields go straight to the buffer
   p.pos = static_cast<uint32_t>(slot - p.base) + kWords;
   p.committed->store(p.pos, std::memory_order_release);
 }
