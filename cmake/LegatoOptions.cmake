@@ -5,7 +5,10 @@ add_library(legato_warnings INTERFACE)
 add_library(legato::warnings ALIAS legato_warnings)
 target_compile_options(legato_warnings INTERFACE -Wall -Wextra -Werror)
 
-if(LEGATO_SANITIZE)
+if(LEGATO_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(LEGATO_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)

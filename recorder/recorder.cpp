@@ -239,7 +239,10 @@ void start(const RecorderOptions& options) {
                         "': " + ec.message() + "; pass --logdir with a writable directory");
   }
   detail::g_tick_source = cpu_has_invariant_tsc() ? TickSource::Tsc : TickSource::Monotonic;
-  auto* r = new RecorderImpl(options, ++g_last_generation);  // kept for the process' life
+  // Kept for the life of the process: a producer racing with finish() may still touch it.
+  static auto* all_recorders = new std::vector<std::unique_ptr<RecorderImpl>>;
+  all_recorders->push_back(std::make_unique<RecorderImpl>(options, ++g_last_generation));
+  RecorderImpl* r = all_recorders->back().get();
   r->path = options.trace_path();
   try {
     r->writer = std::make_unique<trace::TraceWriter>(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: sets everything up, runs a real parallel computation that
-# writes its trace through the trace writer API, then inspects the trace with
-# legate_prof. Output goes to build/demo/.
+# records its own trace with the Legato recorder, then inspects the trace
+# with legate_prof. Output goes to build/demo/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/build/demo"
 mkdir -p "$out"
 cd "$out"
-"$root/build/bin/trace_writer_demo" --out legate_0.prof
+"$root/build/bin/parallel_sum" --logdir .
 echo
 "$root/build/bin/legate_prof" info legate_0.prof
 echo

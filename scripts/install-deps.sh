@@ -10,6 +10,7 @@ packages=(
   libzstd-dev zlib1g-dev libcli11-dev nlohmann-json3-dev catch2
   libimgui-dev libglfw3-dev
   libopenmpi-dev openmpi-bin
+  libopen-trace-format2-dev
   xvfb xauth libgl1-mesa-dri chromium
 )
 if [ "${1:-}" = "--fuzz" ]; then

@@ -2,6 +2,7 @@
 # Sets everything up and runs every test.
 #   scripts/test.sh              all tests of the normal build (build/)
 #   scripts/test.sh --sanitize   unit tests under ASan + UBSan (build-asan/)
+#   scripts/test.sh --tsan       recorder tests under ThreadSanitizer (build-tsan/)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -16,8 +17,12 @@ case "${1:-}" in
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir "$root/build-asan" --output-on-failure -j"$jobs" -L unit
     ;;
+  --tsan)
+    "$root/scripts/build.sh" "$root/build-tsan" -DLEGATO_SANITIZE=thread --target test_recorder legate_prof
+    TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$root/build-tsan" --output-on-failure -j"$jobs" -L unit
+    ;;
   *)
-    echo "test.sh: unknown option '$1' (expected nothing or --sanitize)" >&2
+    echo "test.sh: unknown option '$1' (expected nothing, --sanitize or --tsan)" >&2
     exit 2
     ;;
 esac

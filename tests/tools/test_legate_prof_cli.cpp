@@ -40,11 +40,13 @@ TEST_CASE("legate_prof info summarizes a trace of real work", "[cli]") {
   CHECK(r.status == 0);
   CHECK(r.err.empty());
   CHECK(r.out.find("finished cleanly") != std::string::npos);
-  CHECK(r.out.find("processors   3 cpu, 1 io") != std::string::npos);
+  CHECK(r.out.find("processors   3 cpu, 1 io, 1 profiler") != std::string::npos);
   CHECK(r.out.find("    task              61\n") !=
         std::string::npos);  // 3 x 20 chunks + top level
   CHECK(r.out.find("    edge              40\n") != std::string::npos);
   CHECK(r.out.find("rank 0 of 1") != std::string::npos);
+  CHECK(r.out.find("0 dropped") != std::string::npos);
+  CHECK(r.out.find("program      " + bin("parallel_sum")) != std::string::npos);
 }
 
 TEST_CASE("legate_prof dump prints one JSON object per line", "[cli]") {
