@@ -329,31 +329,36 @@ uint32_t intern(std::string_view text) {
   return it->second;
 }
 
-uint32_t add_processor(trace::ProcKind kind, uint32_t index, std::string_view name, uint32_t peer) {
+namespace {
+// Gives a new resource its run-wide id and queues its descriptor (built by
+// make(id, name id)) for the next frame.
+template <class R, class Make>
+uint32_t add_resource(std::string_view name, Make&& make) {
   RecorderImpl& r = running();
   const uint32_t name_id = intern(name);
   std::lock_guard lock(r.mu);
   const uint32_t id = trace::make_resource_id(r.options.rank, r.next_resource++);
-  r.pending.get<trace::ProcessorRecord>().push_back({id, kind, index, name_id, peer});
+  r.pending.get<R>().push_back(make(id, name_id));
   return id;
+}
+}  // namespace
+
+uint32_t add_processor(trace::ProcKind kind, uint32_t index, std::string_view name, uint32_t peer) {
+  return add_resource<trace::ProcessorRecord>(name, [&](uint32_t id, uint32_t name_id) {
+    return trace::ProcessorRecord{id, kind, index, name_id, peer};
+  });
 }
 
 uint32_t add_memory(trace::MemKind kind, uint64_t capacity, std::string_view name) {
-  RecorderImpl& r = running();
-  const uint32_t name_id = intern(name);
-  std::lock_guard lock(r.mu);
-  const uint32_t id = trace::make_resource_id(r.options.rank, r.next_resource++);
-  r.pending.get<trace::MemoryRecord>().push_back({id, kind, capacity, name_id});
-  return id;
+  return add_resource<trace::MemoryRecord>(name, [&](uint32_t id, uint32_t name_id) {
+    return trace::MemoryRecord{id, kind, capacity, name_id};
+  });
 }
 
 uint32_t add_channel(trace::ChannelKind kind, uint32_t src, uint32_t dst, std::string_view name) {
-  RecorderImpl& r = running();
-  const uint32_t name_id = intern(name);
-  std::lock_guard lock(r.mu);
-  const uint32_t id = trace::make_resource_id(r.options.rank, r.next_resource++);
-  r.pending.get<trace::ChannelRecord>().push_back({id, kind, src, dst, name_id});
-  return id;
+  return add_resource<trace::ChannelRecord>(name, [&](uint32_t id, uint32_t name_id) {
+    return trace::ChannelRecord{id, kind, src, dst, name_id};
+  });
 }
 
 void add_task_kind(uint32_t id, std::string_view name) {

@@ -15,13 +15,13 @@ namespace legato::trace {
 using StringTable = std::unordered_map<uint32_t, std::string>;
 
 namespace detail {
-nlohmann::json enum_json(ProcKind v);
-nlohmann::json enum_json(MemKind v);
-nlohmann::json enum_json(ChannelKind v);
-nlohmann::json enum_json(CopyKind v);
-nlohmann::json enum_json(OpKind v);
-nlohmann::json enum_json(EdgeKind v);
-nlohmann::json enum_json(ErrorKind v);
+// An enumerator as JSON: its name when known, its number otherwise.
+template <class E>
+nlohmann::json enum_json(E v) {
+  const std::string_view n = to_string(v);
+  if (n == "unknown") return static_cast<uint64_t>(v);
+  return std::string(n);
+}
 }  // namespace detail
 
 // {"kind":"task","uid":...}. With strings, a string field `name` also gets

@@ -26,15 +26,6 @@ std::vector<uint8_t> file_with(const std::vector<std::vector<uint8_t>>& frames,
   return file;
 }
 
-std::vector<uint8_t> events_frame(const ByteBuffer& payload, uint32_t sequence, uint32_t records) {
-  FrameHeader h;
-  h.compression = Compression::None;
-  h.raw_size = static_cast<uint32_t>(payload.size());
-  h.sequence = sequence;
-  h.record_count = records;
-  return forge_frame(h, std::vector<uint8_t>(payload.data(), payload.data() + payload.size()));
-}
-
 std::string dump_line(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -118,7 +109,7 @@ TEST_CASE("a newer minor version loads with a warning", "[compat]") {
   ByteBuffer payload;
   forge_section(payload, static_cast<uint32_t>(RecordKind::Task),
                 std::vector<ColumnCodec>(kTaskColumns.size(), raw()), kTaskColumns);
-  Loaded l = load_memory(file_with({events_frame(payload, 0, 2)}, 7));
+  Loaded l = load_memory(file_with({forge_events_frame(payload, 0, 2)}, 7));
   REQUIRE(l.records.get<TaskRecord>().size() == 2);
   REQUIRE_FALSE(l.diagnostics.empty());
   CHECK(l.diagnostics[0].message.find("1.7, newer than this reader") != std::string::npos);
@@ -143,7 +134,7 @@ TEST_CASE("sections of unknown record kinds are kept as plain columns", "[compat
                 {"hiyou"});
   forge_section(payload, static_cast<uint32_t>(RecordKind::Task),
                 std::vector<ColumnCodec>(kTaskColumns.size(), raw()), kTaskColumns);
-  Loaded l = load_memory(file_with({events_frame(payload, 0, 4)}));
+  Loaded l = load_memory(file_with({forge_events_frame(payload, 0, 4)}));
   REQUIRE(l.records.unknown.size() == 1);
   const UnknownSection& u = l.records.unknown[0];
   CHECK(u.kind == 99);
@@ -162,7 +153,7 @@ TEST_CASE("known kinds decode under any codecs and any number of columns", "[com
     ByteBuffer payload;
     forge_section(payload, static_cast<uint32_t>(RecordKind::Task),
                   std::vector<ColumnCodec>(kTaskColumns.size(), raw()), kTaskColumns);
-    Loaded l = load_memory(file_with({events_frame(payload, 0, 2)}));
+    Loaded l = load_memory(file_with({forge_events_frame(payload, 0, 2)}));
     REQUIRE(l.records.get<TaskRecord>().size() == 2);
     CHECK(l.records.get<TaskRecord>()[0] == first);
     CHECK(l.records.get<TaskRecord>()[1].stop == 9000);
@@ -174,7 +165,7 @@ TEST_CASE("known kinds decode under any codecs and any number of columns", "[com
     codecs.push_back(ColumnCodec{Codec::Bytes, 9});
     ByteBuffer payload;
     forge_section(payload, static_cast<uint32_t>(RecordKind::Task), codecs, cols, {"extra bytes"});
-    Loaded l = load_memory(file_with({events_frame(payload, 0, 2)}));
+    Loaded l = load_memory(file_with({forge_events_frame(payload, 0, 2)}));
     REQUIRE(l.records.get<TaskRecord>().size() == 2);
     CHECK(l.records.get<TaskRecord>()[0] == first);
   }
@@ -184,7 +175,7 @@ TEST_CASE("known kinds decode under any codecs and any number of columns", "[com
     ByteBuffer payload;
     forge_section(payload, static_cast<uint32_t>(RecordKind::Task),
                   std::vector<ColumnCodec>(cols.size(), delta()), cols);
-    Loaded l = load_memory(file_with({events_frame(payload, 0, 2)}));
+    Loaded l = load_memory(file_with({forge_events_frame(payload, 0, 2)}));
     REQUIRE(l.records.get<TaskRecord>().size() == 2);
     const TaskRecord& t = l.records.get<TaskRecord>()[1];
     CHECK(t.uid == 12);
@@ -195,7 +186,7 @@ TEST_CASE("known kinds decode under any codecs and any number of columns", "[com
   SECTION("a text field stored without its bytes column is an error, not a crash") {
     ByteBuffer payload;
     forge_section(payload, static_cast<uint32_t>(RecordKind::String), {raw(), raw()}, {{1}, {3}});
-    Loaded l = load_memory(file_with({events_frame(payload, 0, 1)}));
+    Loaded l = load_memory(file_with({forge_events_frame(payload, 0, 1)}));
     CHECK(l.records.get<StringRecord>().empty());
     REQUIRE_FALSE(l.diagnostics.empty());
     CHECK(l.diagnostics[0].message.find("do not match the record's fields") != std::string::npos);
@@ -210,7 +201,8 @@ TEST_CASE("frames of unknown types are skipped with a warning", "[compat]") {
   ByteBuffer payload;
   forge_section(payload, static_cast<uint32_t>(RecordKind::Task),
                 std::vector<ColumnCodec>(kTaskColumns.size(), raw()), kTaskColumns);
-  Loaded l = load_memory(file_with({forge_frame(odd, {1, 2, 3}), events_frame(payload, 1, 2)}));
+  Loaded l =
+      load_memory(file_with({forge_frame(odd, {1, 2, 3}), forge_events_frame(payload, 1, 2)}));
   CHECK(l.records.get<TaskRecord>().size() == 2);
   REQUIRE_FALSE(l.diagnostics.empty());
   CHECK(l.diagnostics[0].message.find("type this reader does not know") != std::string::npos);

@@ -239,11 +239,7 @@ TEST_CASE("absurd sizes and counts are rejected before anything is allocated", "
     payload.put_u8(1);
     payload.put_u8(2);
     payload.put_u8(3);
-    FrameHeader h;
-    h.compression = Compression::None;
-    h.raw_size = static_cast<uint32_t>(payload.size());
-    const auto frame =
-        forge_frame(h, std::vector<uint8_t>(payload.data(), payload.data() + payload.size()));
+    const auto frame = forge_events_frame(payload);
     file.insert(file.end(), frame.begin(), frame.end());
     const Outcome out = read_memory(file);
     REQUIRE_FALSE(out.diagnostics.empty());
@@ -255,11 +251,7 @@ TEST_CASE("absurd sizes and counts are rejected before anything is allocated", "
     forge_section(payload, static_cast<uint32_t>(RecordKind::String),
                   {delta(), raw(), ColumnCodec{Codec::Bytes, 1}},
                   {{1, 2}, {uint64_t{1} << 63, uint64_t{1} << 63}, {}}, {"ab"});
-    FrameHeader h;
-    h.compression = Compression::None;
-    h.raw_size = static_cast<uint32_t>(payload.size());
-    const auto frame =
-        forge_frame(h, std::vector<uint8_t>(payload.data(), payload.data() + payload.size()));
+    const auto frame = forge_events_frame(payload);
     file.insert(file.end(), frame.begin(), frame.end());
     const Outcome out = read_memory(file);
     REQUIRE_FALSE(out.diagnostics.empty());

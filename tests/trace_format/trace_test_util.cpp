@@ -104,6 +104,16 @@ std::vector<uint8_t> forge_frame(FrameHeader h, const std::vector<uint8_t>& payl
   return out;
 }
 
+std::vector<uint8_t> forge_events_frame(const ByteBuffer& payload, uint32_t sequence,
+                                        uint32_t records) {
+  FrameHeader h;
+  h.compression = Compression::None;
+  h.raw_size = static_cast<uint32_t>(payload.size());
+  h.sequence = sequence;
+  h.record_count = records;
+  return forge_frame(h, std::vector<uint8_t>(payload.data(), payload.data() + payload.size()));
+}
+
 std::vector<uint8_t> forge_file_header(uint16_t major, uint16_t minor) {
   std::vector<uint8_t> out(kFileHeaderSize);
   FileHeader h;
