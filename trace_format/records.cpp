@@ -73,6 +73,8 @@ std::string_view to_string(ChannelKind k) {
       return "peer_to_peer";
     case ChannelKind::Network:
       return "network";
+    case ChannelKind::Fill:
+      return "fill";
   }
   return "unknown";
 }
@@ -109,6 +111,8 @@ std::string_view to_string(OpKind k) {
       return "collective";
     case OpKind::Attach:
       return "attach";
+    case OpKind::Collect:
+      return "collect";
   }
   return "unknown";
 }

@@ -58,6 +58,7 @@ enum class ChannelKind : uint8_t {
   DeviceToDevice = 4,
   PeerToPeer = 5,
   Network = 6,
+  Fill = 7,  // fills into one memory (src_memory == dst_memory)
 };
 enum class CopyKind : uint8_t { Copy = 1, Fill = 2, Gather = 3, Scatter = 4, Reduce = 5 };
 enum class OpKind : uint8_t {
@@ -68,6 +69,7 @@ enum class OpKind : uint8_t {
   Reduction = 5,
   Collective = 6,
   Attach = 7,
+  Collect = 8,  // freeing the instances of a store nobody uses any more
 };
 enum class EdgeKind : uint8_t { Data = 1, Anti = 2, Copy = 3, Instance = 4, Control = 5 };
 enum class ErrorKind : uint8_t { OutOfMemory = 1, Fatal = 2, Warning = 3, Signal = 4 };

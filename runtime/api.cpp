@@ -1,0 +1,320 @@
+// The public task API on top of the runtime.
+#include <stdexcept>
+
+#include "recorder/recorder.hpp"
+#include "runtime/runtime_impl.hpp"
+
+namespace legato::rt {
+namespace {
+
+RuntimeImpl& need_runtime(const char* what) {
+  if (g_runtime == nullptr) {
+    throw std::logic_error(std::string(what) +
+                           ": the Legato runtime is not running; call legato::rt::start() first");
+  }
+  return *g_runtime;
+}
+
+void check_range(const Store& s, Range r, const std::string& who) {
+  if (!s.valid()) throw std::invalid_argument(who + ": the store is empty (default-constructed)");
+  if (r.lo < 0 || r.hi > s.size() || r.lo > r.hi) {
+    throw std::out_of_range(who + ": elements [" + std::to_string(r.lo) + ", " +
+                            std::to_string(r.hi) + ") are outside store '" + s.name() + "' of " +
+                            std::to_string(s.size()) + " elements");
+  }
+}
+
+}  // namespace
+
+// --- Store ---
+
+Store::Store(std::shared_ptr<StoreImpl> impl) : impl_(std::move(impl)) {
+  impl_->user_handles.fetch_add(1);
+}
+
+Store::Store(const Store& other) : impl_(other.impl_) {
+  if (impl_) impl_->user_handles.fetch_add(1);
+}
+
+Store& Store::operator=(const Store& other) {
+  if (this != &other) {
+    Store copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+Store::Store(Store&& other) noexcept : impl_(std::move(other.impl_)) {}
+
+Store& Store::operator=(Store&& other) noexcept {
+  if (this != &other) {
+    drop();
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+
+Store::~Store() {
+  drop();
+}
+
+void Store::drop() {
+  if (!impl_) return;
+  if (impl_->user_handles.fetch_sub(1) == 1 && g_runtime != nullptr)
+    g_runtime->store_released(impl_);
+  impl_.reset();
+}
+
+int64_t Store::size() const {
+  return impl_ ? impl_->size : 0;
+}
+DType Store::dtype() const {
+  return impl_ ? impl_->type : DType::F64;
+}
+const std::string& Store::name() const {
+  static const std::string none;
+  return impl_ ? impl_->name : none;
+}
+
+Store create_store(int64_t size, DType type, std::string name, std::source_location where) {
+  RuntimeImpl& rt = need_runtime("create_store");
+  if (size < 0)
+    throw std::invalid_argument("create_store at " + where_text(where) + ": negative size " +
+                                std::to_string(size));
+  const uint64_t id = rt.next_store_id.fetch_add(1);
+  if (name.empty()) name = "store" + std::to_string(id);
+  auto impl = std::make_shared<StoreImpl>(id, size, type, std::move(name), where_text(where));
+  impl->name_string = rt.string(impl->name);
+  impl->provenance_string = rt.config.provenance ? rt.string(impl->provenance) : 0;
+  {
+    std::lock_guard lock(rt.stores_mu);
+    rt.live_stores.insert(impl.get());
+  }
+  return Store(std::move(impl));
+}
+
+StoreImpl::StoreImpl(uint64_t i, int64_t n, DType t, std::string nm, std::string prov)
+    : id(i),
+      size(n),
+      type(t),
+      elem_size(dtype_size(t)),
+      name(std::move(nm)),
+      provenance(std::move(prov)) {}
+
+// --- Future ---
+
+bool Future::ready() const {
+  if (!state_) return false;
+  std::lock_guard lock(state_->mu);
+  return state_->ready;
+}
+
+double Future::get() const {
+  if (!state_) throw std::logic_error("Future::get on an empty future");
+  if (g_runtime != nullptr) {
+    g_runtime->wait([&] { return state_->ready; }, state_->cv, state_->mu,
+                    [&] { return state_->last_producer; });
+  }
+  std::lock_guard lock(state_->mu);
+  return state_->value.as_double();
+}
+
+int64_t Future::get_int() const {
+  get();
+  std::lock_guard lock(state_->mu);
+  return state_->value.as_int();
+}
+
+// --- tasks ---
+
+TaskId register_task(std::string name, TaskBody cpu_variant) {
+  RuntimeImpl& rt = need_runtime("register_task");
+  if (!cpu_variant)
+    throw std::invalid_argument("register_task(" + name + "): the CPU variant is empty");
+  std::lock_guard lock(rt.tasks_mu);
+  const TaskId id = RuntimeImpl::kFirstTaskId + static_cast<TaskId>(rt.tasks.size());
+  if (rt.profiling) {
+    rec::add_task_kind(id, name);
+    rec::add_variant(id, 1, trace::ProcKind::Cpu, name + " (CPU)");
+  }
+  rt.tasks.push_back({std::move(name), std::move(cpu_variant)});
+  return id;
+}
+
+struct TaskLauncher::Spec {
+  TaskId task;
+  int64_t domain;
+  std::string where;
+  std::vector<StoreArg> args;
+  std::vector<Scalar> scalars;
+  std::vector<std::shared_ptr<FutureState>> futures;
+  std::optional<ReduceOp> result;
+  bool dep_part = false;
+};
+
+TaskLauncher::TaskLauncher(TaskId task, int64_t size, std::source_location where)
+    : spec_(std::make_shared<Spec>()) {
+  spec_->task = task;
+  spec_->domain = size;
+  spec_->where = where_text(where);
+  RuntimeImpl& rt = need_runtime("TaskLauncher");
+  std::lock_guard lock(rt.tasks_mu);
+  if (task < RuntimeImpl::kFirstTaskId || task - RuntimeImpl::kFirstTaskId >= rt.tasks.size()) {
+    throw std::invalid_argument("TaskLauncher at " + spec_->where + ": task id " +
+                                std::to_string(task) + " was not registered");
+  }
+  if (size < 0)
+    throw std::invalid_argument("TaskLauncher at " + spec_->where + ": negative domain size");
+}
+
+TaskLauncher& TaskLauncher::add_aligned(const Store& store, int64_t offset, Privilege privilege,
+                                        ReduceOp reduction) {
+  check_range(
+      store, {offset, offset + spec_->domain},
+      "TaskLauncher at " + spec_->where + ", argument " + std::to_string(spec_->args.size()));
+  spec_->args.push_back({store.impl(), true, offset, {}, privilege, reduction});
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::add_whole(const Store& store, Range range, Privilege privilege,
+                                      ReduceOp reduction) {
+  check_range(
+      store, range,
+      "TaskLauncher at " + spec_->where + ", argument " + std::to_string(spec_->args.size()));
+  spec_->args.push_back({store.impl(), false, 0, range, privilege, reduction});
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::add_scalar(double value) {
+  spec_->scalars.emplace_back(value);
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::add_scalar(int64_t value) {
+  spec_->scalars.emplace_back(value);
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::add_future(const Future& f) {
+  if (!f.valid())
+    throw std::invalid_argument("TaskLauncher at " + spec_->where + ": an empty future");
+  spec_->futures.push_back(f.state());
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::reduce_result(ReduceOp op) {
+  spec_->result = op;
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::on_dependent_partitioning() {
+  spec_->dep_part = true;
+  return *this;
+}
+
+Future TaskLauncher::execute() {
+  RuntimeImpl& rt = need_runtime("TaskLauncher::execute");
+  auto op = std::make_shared<Operation>();
+  op->uid = rt.new_uid();
+  op->kind = trace::OpKind::Task;
+  op->task = spec_->task;
+  {
+    std::lock_guard lock(rt.tasks_mu);
+    op->name = rt.tasks[spec_->task - RuntimeImpl::kFirstTaskId].name;
+  }
+  op->provenance = spec_->where;
+  op->domain = spec_->domain;
+  op->dep_part = spec_->dep_part;
+  op->args = spec_->args;
+  op->scalars = spec_->scalars;
+  op->futures = spec_->futures;
+  std::shared_ptr<FutureState> result;
+  if (spec_->result) {
+    result = std::make_shared<FutureState>();
+    result->op = *spec_->result;
+    result->value = reduce_identity(*spec_->result, DType::F64);
+    op->result = result;
+  }
+  rt.submit(std::move(op));
+  return Future(result);
+}
+
+TaskContext::TaskContext(int64_t point, int64_t points, Range domain, std::vector<Range> ranges,
+                         std::vector<std::byte*> data, const std::vector<Scalar>* scalars,
+                         std::vector<Scalar> futures)
+    : point_(point),
+      points_(points),
+      domain_(domain),
+      ranges_(std::move(ranges)),
+      data_(std::move(data)),
+      scalars_(scalars),
+      futures_(std::move(futures)) {}
+
+Range TaskContext::range(size_t arg) const {
+  return ranges_.at(arg);
+}
+double TaskContext::scalar(size_t i) const {
+  return scalars_->at(i).as_double();
+}
+int64_t TaskContext::scalar_int(size_t i) const {
+  return scalars_->at(i).as_int();
+}
+double TaskContext::future(size_t i) const {
+  return futures_.at(i).as_double();
+}
+int64_t TaskContext::future_int(size_t i) const {
+  return futures_.at(i).as_int();
+}
+void TaskContext::result(double v) {
+  result_ = Scalar(v);
+  has_result_ = true;
+}
+void TaskContext::result(int64_t v) {
+  result_ = Scalar(v);
+  has_result_ = true;
+}
+
+// --- fill, copy, fence ---
+
+void fill(const Store& dst, Range range, Scalar value, std::source_location where) {
+  RuntimeImpl& rt = need_runtime("fill");
+  check_range(dst, range, "fill at " + where_text(where));
+  if (range.empty()) return;
+  auto op = std::make_shared<Operation>();
+  op->uid = rt.new_uid();
+  op->kind = trace::OpKind::Fill;
+  op->name = "fill " + dst.name();
+  op->provenance = where_text(where);
+  op->args.push_back({dst.impl(), false, 0, range, Privilege::Write, ReduceOp::Sum});
+  op->fill_value = value;
+  rt.submit(std::move(op));
+}
+
+void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_offset, int64_t count,
+          std::source_location where) {
+  RuntimeImpl& rt = need_runtime("copy");
+  const std::string who = "copy at " + where_text(where);
+  check_range(src, {src_offset, src_offset + count}, who + " (source)");
+  check_range(dst, {dst_offset, dst_offset + count}, who + " (destination)");
+  if (src.dtype() != dst.dtype()) {
+    throw std::invalid_argument(who + ": source is " + dtype_name(src.dtype()) +
+                                ", destination is " + dtype_name(dst.dtype()) + "; convert first");
+  }
+  if (count == 0) return;
+  auto op = std::make_shared<Operation>();
+  op->uid = rt.new_uid();
+  op->kind = trace::OpKind::Copy;
+  op->name = "copy " + src.name() + " to " + dst.name();
+  op->provenance = where_text(where);
+  op->args.push_back(
+      {src.impl(), false, 0, {src_offset, src_offset + count}, Privilege::Read, ReduceOp::Sum});
+  op->args.push_back(
+      {dst.impl(), false, 0, {dst_offset, dst_offset + count}, Privilege::Write, ReduceOp::Sum});
+  rt.submit(std::move(op));
+}
+
+void fence(std::source_location) {
+  need_runtime("fence").fence();
+}
+
+}  // namespace legato::rt

@@ -1,0 +1,338 @@
+#include "runtime/config.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <variant>
+
+namespace legato::rt {
+namespace {
+
+using Member = std::variant<int64_t Config::*, bool Config::*, std::string Config::*>;
+
+enum class Unit { Count, MiB, Elements, Ops, Bool, Text };
+
+struct Flag {
+  const char* name;  // without the leading --
+  Member member;
+  Unit unit;
+  int64_t min, max;
+  const char* default_text;
+  const char* help;
+};
+
+constexpr int64_t kMaxMiB = int64_t{1} << 30;  // 1 PiB
+
+const std::vector<Flag>& flags() {
+  static const std::vector<Flag> table = {
+      {"cpus", &Config::cpus, Unit::Count, 1, 1024, "auto: cores - utility, at least 1",
+       "CPU worker threads (lanes c0, c1, ...)"},
+      {"utility", &Config::utility, Unit::Count, 1, 256, "2",
+       "utility threads for dependence analysis, mapping and instance collection (u0, ...)"},
+      {"gpus", &Config::gpus, Unit::Count, 0, 64, "0", "GPUs to use"},
+      {"sysmem", &Config::sysmem, Unit::MiB, 1, kMaxMiB, "auto: 80% of available memory",
+       "system memory pool for array instances, in MiB"},
+      {"fbmem", &Config::fbmem, Unit::MiB, 0, kMaxMiB, "0 without GPUs",
+       "framebuffer pool per GPU, in MiB"},
+      {"zcmem", &Config::zcmem, Unit::MiB, 0, kMaxMiB, "128 with GPUs, else 0",
+       "zero-copy (pinned host) pool, in MiB"},
+      {"profile", &Config::profile, Unit::Bool, 0, 1, "false",
+       "record a trace: <logdir>/<profile-name>_<rank>.prof"},
+      {"profile-name", &Config::profile_name, Unit::Text, 0, 0, "legate",
+       "prefix of the trace files"},
+      {"logdir", &Config::logdir, Unit::Text, 0, 0, "the current directory",
+       "directory for trace files (created if missing)"},
+      {"provenance", &Config::provenance, Unit::Bool, 0, 1, "the value of --profile",
+       "record the file:line of every API call in the trace"},
+      {"show-config", &Config::show_config, Unit::Bool, 0, 1, "false",
+       "print the configuration, then run"},
+      {"auto-config", &Config::auto_config, Unit::Bool, 0, 1, "true",
+       "size unset resources from the machine (0: 1 CPU, 256 MiB system memory)"},
+      {"min-cpu-chunk", &Config::min_cpu_chunk, Unit::Elements, 1, int64_t{1} << 40, "16384",
+       "fewest elements a CPU point task gets when an operation is split"},
+      {"min-gpu-chunk", &Config::min_gpu_chunk, Unit::Elements, 1, int64_t{1} << 40, "65536",
+       "fewest elements a GPU point task gets when an operation is split"},
+      {"window-size", &Config::window_size, Unit::Ops, 1, int64_t{1} << 20, "1024",
+       "operations the program may issue ahead of their completion"},
+      {"help", &Config::help, Unit::Bool, 0, 1, "", "list these options and exit"},
+  };
+  return table;
+}
+
+const Flag* find_flag(std::string_view name) {
+  for (const Flag& f : flags()) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool parse_bool(std::string_view text, bool& out) {
+  const std::string v = lower(text);
+  if (v == "1" || v == "t" || v == "true" || v == "y" || v == "yes") {
+    out = true;
+    return true;
+  }
+  if (v == "0" || v == "f" || v == "false" || v == "n" || v == "no") {
+    out = false;
+    return true;
+  }
+  return false;
+}
+
+const char* unit_words(Unit u) {
+  switch (u) {
+    case Unit::MiB:
+      return " MiB";
+    case Unit::Elements:
+      return " elements";
+    case Unit::Ops:
+      return " operations";
+    default:
+      return "";
+  }
+}
+
+void set_value(Config& c, const Flag& f, std::string_view value, std::string_view where) {
+  const std::string flag = std::string("--") + f.name;
+  const std::string in = " in " + std::string(where);
+  if (f.unit == Unit::Bool) {
+    bool b = false;
+    if (!parse_bool(value, b)) {
+      throw ConfigError("invalid value '" + std::string(value) + "' for " + flag + in +
+                        ": expected 1, t, true, y, yes, 0, f, false, n or no");
+    }
+    c.*std::get<bool Config::*>(f.member) = b;
+  } else if (f.unit == Unit::Text) {
+    if (value.empty())
+      throw ConfigError(flag + in + " needs a value, e.g. " + flag + "=" + f.default_text);
+    if (std::string_view(f.name) == "profile-name" && value.find('/') != std::string_view::npos) {
+      throw ConfigError("invalid value '" + std::string(value) + "' for " + flag + in +
+                        ": use a plain file name prefix (put the directory in --logdir)");
+    }
+    c.*std::get<std::string Config::*>(f.member) = std::string(value);
+  } else {
+    const std::string range =
+        std::to_string(f.min) + " to " + std::to_string(f.max) + unit_words(f.unit);
+    const bool digits =
+        !value.empty() && value.size() <= 18 &&
+        std::all_of(value.begin(), value.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (!digits) {
+      const bool negative = !value.empty() && value[0] == '-';
+      throw ConfigError("invalid value '" + std::string(value) + "' for " + flag + in +
+                        ": expected " + (negative ? "a non-negative" : "a whole") +
+                        " number from " + range);
+    }
+    const int64_t v = std::stoll(std::string(value));
+    if (v < f.min || v > f.max) {
+      throw ConfigError("value " + std::string(value) + " for " + flag + in +
+                        " is out of range: use " + range);
+    }
+    c.*std::get<int64_t Config::*>(f.member) = v;
+  }
+}
+
+std::string mib_text(int64_t mib) {
+  return std::to_string(static_cast<uint64_t>(mib) << 20) + " bytes (" + std::to_string(mib) +
+         " MiB)";
+}
+
+}  // namespace
+
+MachineInfo detect_machine() {
+  MachineInfo m;
+  m.cores = std::max<int64_t>(1, static_cast<int64_t>(std::thread::hardware_concurrency()));
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  uint64_t kb = 0;
+  std::string unit;
+  while (meminfo >> key >> kb >> unit) {
+    if (key == "MemAvailable:") m.memory_bytes = kb << 10;
+    if (key == "MemTotal:") m.total_memory_bytes = kb << 10;
+  }
+  if (m.memory_bytes == 0) m.memory_bytes = m.total_memory_bytes;
+  m.gpus = 0;
+  m.gpu_problem = "this build of Legato runs tasks on CPUs only";
+  return m;
+}
+
+std::vector<std::string> split_config(std::string_view text) {
+  std::vector<std::string> args;
+  std::string cur;
+  bool in_arg = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {
+      const size_t close = text.find(c, i + 1);
+      if (close == std::string_view::npos) {
+        throw ConfigError(std::string("unterminated ") + c + " in LEGATE_CONFIG at position " +
+                          std::to_string(i) + ": close the quote");
+      }
+      cur.append(text.substr(i + 1, close - i - 1));
+      in_arg = true;
+      i = close;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      if (in_arg) args.push_back(std::move(cur));
+      cur.clear();
+      in_arg = false;
+    } else {
+      cur.push_back(c);
+      in_arg = true;
+    }
+  }
+  if (in_arg) args.push_back(std::move(cur));
+  return args;
+}
+
+bool is_config_flag(std::string_view name, bool* takes_value) {
+  if (name.rfind("--", 0) != 0) return false;
+  name.remove_prefix(2);
+  name = name.substr(0, name.find('='));
+  const Flag* f = find_flag(name);
+  if (f != nullptr && takes_value != nullptr) *takes_value = f->unit != Unit::Bool;
+  return f != nullptr;
+}
+
+Config parse_config(const std::vector<std::string>& args, const MachineInfo& machine,
+                    std::string_view where) {
+  Config c;
+  const std::string in = " in " + std::string(where);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
+      throw ConfigError("unexpected argument '" + arg + "'" + in + ": options look like --cpus=4");
+    }
+    const size_t eq = arg.find('=');
+    const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    const Flag* f = find_flag(name);
+    if (f == nullptr) {
+      std::string hint;
+      size_t best = 3;
+      for (const Flag& g : flags()) {
+        const size_t d = edit_distance(name, g.name);
+        if (d < best) {
+          best = d;
+          hint = std::string(" (did you mean --") + g.name + "?)";
+        }
+      }
+      throw ConfigError("unknown option --" + name + in + hint);
+    }
+    std::string value;
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+    } else if (f->unit == Unit::Bool) {
+      bool b;
+      const bool next_is_bool = i + 1 < args.size() && parse_bool(args[i + 1], b);
+      value = next_is_bool ? args[++i] : "true";
+    } else {
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) {
+        throw ConfigError("--" + name + in + " needs a value, e.g. --" + name + "=" +
+                          (f->unit == Unit::Text ? f->default_text
+                                                 : std::to_string(std::max<int64_t>(f->min, 1))));
+      }
+      value = args[++i];
+    }
+    set_value(c, *f, value, where);
+    c.given.insert(name);
+  }
+  // Automatic values for what was not given.
+  const auto given = [&](const char* n) { return c.given.count(n) > 0; };
+  if (!given("cpus")) c.cpus = c.auto_config ? std::max<int64_t>(1, machine.cores - c.utility) : 1;
+  if (!given("sysmem")) {
+    const uint64_t mib = machine.memory_bytes >> 20;
+    c.sysmem = c.auto_config ? std::max<int64_t>(256, static_cast<int64_t>(mib * 4 / 5)) : 256;
+  }
+  if (!given("zcmem")) c.zcmem = c.gpus > 0 ? 128 : 0;
+  if (!given("provenance")) c.provenance = c.profile;
+  if (c.help) return c;
+  if (c.gpus > machine.gpus) {
+    throw ConfigError("--gpus " + std::to_string(c.gpus) + in + " asks for " +
+                      std::to_string(c.gpus) + " GPU(s) but " + std::to_string(machine.gpus) +
+                      " are available (" + machine.gpu_problem +
+                      "); use --gpus=" + std::to_string(machine.gpus));
+  }
+  if (machine.total_memory_bytes > 0 && c.sysmem_bytes() > machine.total_memory_bytes) {
+    throw ConfigError(
+        "--sysmem " + std::to_string(c.sysmem) + in + " is more than this machine's " +
+        std::to_string(machine.total_memory_bytes >> 20) + " MiB of memory; ask for less");
+  }
+  return c;
+}
+
+nlohmann::json Config::to_json() const {
+  nlohmann::json j;
+  for (const Flag& f : flags()) {
+    if (std::string_view(f.name) == "help") continue;
+    std::visit([&](auto m) { j[f.name] = this->*m; }, f.member);
+  }
+  return j;
+}
+
+std::string Config::summary() const {
+  std::ostringstream out;
+  out << "Legato configuration (" << (auto_config ? "automatic" : "manual") << " sizing):\n";
+  for (const Flag& f : flags()) {
+    const std::string_view name = f.name;
+    if (name == "help") continue;
+    std::string value;
+    if (f.unit == Unit::MiB) {
+      value = mib_text(this->*std::get<int64_t Config::*>(f.member));
+    } else {
+      std::visit(
+          [&](auto m) {
+            using V = std::remove_cvref_t<decltype(this->*m)>;
+            if constexpr (std::is_same_v<V, bool>) {
+              value = (this->*m) ? "true" : "false";
+            } else if constexpr (std::is_same_v<V, std::string>) {
+              value = this->*m;
+            } else {
+              value = std::to_string(this->*m) + unit_words(f.unit);
+            }
+          },
+          f.member);
+    }
+    out << "  " << f.name << std::string(16 - name.size(), ' ') << value
+        << (given.count(std::string(name)) ? "" : "  (default)") << "\n";
+  }
+  return out.str();
+}
+
+std::string config_help() {
+  std::ostringstream out;
+  out << "Legato runtime options, read from LEGATE_CONFIG (or given to the legate driver).\n"
+         "Forms: --flag=value, --flag value; booleans also --flag, --flag=1|t|true|y|yes,\n"
+         "--flag=0|f|false|n|no. A repeated flag: the last one wins.\n\n";
+  for (const Flag& f : flags()) {
+    std::string left = std::string("--") + f.name;
+    if (f.unit != Unit::Bool) left += f.unit == Unit::Text ? " TEXT" : " N";
+    out << "  " << left << std::string(left.size() < 22 ? 22 - left.size() : 1, ' ') << f.help;
+    if (*f.default_text != '\0') out << " [default: " << f.default_text << "]";
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace legato::rt

@@ -1,0 +1,75 @@
+// Runtime configuration as Legate users write it: LEGATE_CONFIG (or the
+// legate driver's flags), parsed once at start.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace legato::rt {
+
+// A problem a user can fix; what() says which flag and what to do (without
+// the "LEGATE ERROR: " prefix, which the caller adds).
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What the machine offers, for the automatic settings.
+struct MachineInfo {
+  int64_t cores = 1;
+  uint64_t memory_bytes = 0;  // MemAvailable
+  uint64_t total_memory_bytes = 0;
+  int64_t gpus = 0;         // usable GPUs
+  std::string gpu_problem;  // why there are none, when known
+};
+MachineInfo detect_machine();
+
+struct Config {
+  int64_t cpus = 1;
+  int64_t utility = 2;
+  int64_t gpus = 0;
+  int64_t sysmem = 0;  // MiB
+  int64_t fbmem = 0;   // MiB per GPU
+  int64_t zcmem = 0;   // MiB
+  bool profile = false;
+  std::string profile_name = "legate";
+  std::string logdir = ".";
+  bool provenance = false;
+  bool show_config = false;
+  bool auto_config = true;
+  int64_t min_cpu_chunk = 16384;  // elements
+  int64_t min_gpu_chunk = 65536;  // elements
+  int64_t window_size = 1024;     // operations the top level may run ahead
+  bool help = false;
+  // Flags the user set (the rest were chosen automatically).
+  std::set<std::string> given;
+
+  uint64_t sysmem_bytes() const { return static_cast<uint64_t>(sysmem) << 20; }
+  nlohmann::json to_json() const;
+  // The --show-config block: every setting, memory in bytes and MiB.
+  std::string summary() const;
+};
+
+// Splits LEGATE_CONFIG into arguments: whitespace separates, '...' and "..."
+// group (the quotes are removed). Throws ConfigError on an unterminated quote.
+std::vector<std::string> split_config(std::string_view text);
+
+// Parses flags (`--flag=value`, `--flag value`, boolean `--flag`), last one
+// wins, then fills in the automatic values. `where` names the source for
+// messages ("LEGATE_CONFIG", "the legate command line").
+Config parse_config(const std::vector<std::string>& args, const MachineInfo& machine,
+                    std::string_view where = "LEGATE_CONFIG");
+
+// Every option with its default and meaning.
+std::string config_help();
+
+// Whether name is a runtime flag (for the legate driver), and whether it takes a value.
+bool is_config_flag(std::string_view name, bool* takes_value = nullptr);
+
+}  // namespace legato::rt

@@ -1,0 +1,129 @@
+// Dependence analysis (a utility meta-task per operation, in program
+// order): split the operation into its items, then order each item after
+// the earlier accesses its element ranges conflict with: read after write,
+// write after read, write after write.
+#include <algorithm>
+
+#include "runtime/runtime_impl.hpp"
+
+namespace legato::rt {
+namespace {
+
+// The domain split into point chunks: as many as processors, but none
+// smaller than the minimum chunk.
+std::vector<Range> split(int64_t domain, int64_t processors, int64_t min_chunk) {
+  std::vector<Range> chunks;
+  if (domain <= 0) return chunks;
+  const int64_t by_size = (domain + min_chunk - 1) / min_chunk;
+  const int64_t n = std::max<int64_t>(1, std::min(processors, by_size));
+  for (int64_t p = 0; p < n; ++p) chunks.push_back({domain * p / n, domain * (p + 1) / n});
+  return chunks;
+}
+
+void order_after_earlier(WorkItem& item) {
+  // Reads first: they must see the state before this item's own writes.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const WorkItem::Access& a : item.accesses) {
+      const bool write = writes(a.privilege);
+      if ((pass == 0) == write) continue;
+      if (a.range.empty()) continue;
+      std::shared_ptr<Item> self = item.shared_from_this();
+      a.store->access.for_each(a.range, [&](Range, AccessState& s) {
+        item.add_precondition(s.writer, trace::EdgeKind::Data);
+        std::erase_if(s.readers, [](const std::shared_ptr<Item>& r) { return r->done(); });
+        if (write) {
+          for (const auto& r : s.readers) item.add_precondition(r, trace::EdgeKind::Anti);
+        } else {
+          s.readers.push_back(self);
+        }
+      });
+      if (write) {
+        a.store->access.assign(a.range, AccessState{self, {}});
+      } else {
+        // Parts never accessed before get this item as their first reader.
+        std::vector<Range> gaps;
+        a.store->access.for_each_gap(a.range, [&](Range g) { gaps.push_back(g); });
+        for (Range g : gaps) a.store->access.assign(g, AccessState{nullptr, {self}});
+      }
+      a.store->ever_accessed = true;
+    }
+  }
+}
+
+}  // namespace
+
+void RuntimeImpl::analyze(Operation& op) {
+  std::shared_ptr<Operation> self = op.shared_from_this();
+  switch (op.kind) {
+    case trace::OpKind::Task: {
+      // Several points writing the same elements would race: such launches run as one point.
+      const bool shared_write = std::any_of(op.args.begin(), op.args.end(), [](const StoreArg& a) {
+        return !a.aligned && a.privilege != Privilege::Reduce && writes(a.privilege);
+      });
+      const int64_t processors =
+          op.dep_part || shared_write ? 1 : static_cast<int64_t>(cpus_.size());
+      op.chunks = split(op.domain, processors, config.min_cpu_chunk);
+      if (op.result) {
+        std::lock_guard lock(op.result->mu);
+        op.result->remaining = static_cast<int>(op.chunks.size());
+        op.result->ready = op.chunks.empty();
+      }
+      for (size_t p = 0; p < op.chunks.size(); ++p) {
+        auto point =
+            std::make_shared<PointTask>(new_uid(), self, static_cast<int64_t>(p), op.chunks[p]);
+        for (const StoreArg& a : op.args) {
+          if (a.privilege != Privilege::Reduce) {
+            point->accesses.push_back({a.store.get(), a.point_range(op.chunks[p]), a.privilege});
+          }
+        }
+        for (const auto& f : op.futures) {
+          for (const auto& producer : f->producers)
+            point->add_precondition(producer, trace::EdgeKind::Data);
+        }
+        if (op.result) op.result->producers.push_back(point);
+        op.work.push_back(point);
+      }
+      for (size_t i = 0; i < op.args.size(); ++i) {
+        if (op.args[i].privilege != Privilege::Reduce || op.chunks.empty()) continue;
+        auto fold = std::make_shared<FoldItem>(new_uid(), self, i);
+        fold->accesses.push_back(
+            {op.args[i].store.get(), op.args[i].op_range(op.domain), Privilege::ReadWrite});
+        op.folds.push_back(fold);
+        op.work.push_back(fold);
+      }
+      break;
+    }
+    case trace::OpKind::Copy: {
+      auto copy = std::make_shared<CopyItem>(new_uid(), self, nullptr, op.args[0].whole, nullptr,
+                                             op.args[1].whole);
+      copy->accesses.push_back({op.args[0].store.get(), op.args[0].whole, Privilege::Read});
+      copy->accesses.push_back({op.args[1].store.get(), op.args[1].whole, Privilege::Write});
+      op.work.push_back(copy);
+      break;
+    }
+    case trace::OpKind::Fill: {
+      // A store nothing has touched yet gets its fill when some operation
+      // first needs the data; otherwise the fill runs now, in order.
+      StoreImpl& s = *op.args[0].store;
+      op.deferred_fill = !s.ever_accessed;
+      if (!op.deferred_fill) {
+        auto fill =
+            std::make_shared<FillItem>(new_uid(), self, nullptr, op.args[0].whole, op.fill_value);
+        fill->accesses.push_back({&s, op.args[0].whole, Privilege::Write});
+        op.work.push_back(fill);
+      }
+      break;
+    }
+    case trace::OpKind::Collect: {
+      auto collect = std::make_shared<CollectItem>(new_uid(), self, op.collected);
+      collect->accesses.push_back({op.collected.get(), {0, op.collected->size}, Privilege::Write});
+      op.work.push_back(collect);
+      break;
+    }
+    default:
+      break;
+  }
+  for (auto& item : op.work) order_after_earlier(*item);
+}
+
+}  // namespace legato::rt

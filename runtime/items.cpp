@@ -1,0 +1,205 @@
+// What each kind of item does when it runs, and what it records.
+#include <cstdio>
+#include <cstring>
+
+#include "recorder/recorder.hpp"
+#include "runtime/runtime_impl.hpp"
+
+namespace legato::rt {
+namespace {
+
+trace::Time t(uint64_t tick) {
+  return static_cast<trace::Time>(tick);
+}
+
+void record_copy(const Item& item, trace::Uid op, uint32_t channel, trace::CopyKind kind,
+                 uint64_t bytes, trace::Uid src, trace::Uid dst) {
+  rec::record(trace::CopyRecord{item.uid(), op, channel, kind, bytes, src, dst, t(item.start_tick),
+                                t(item.stop_tick), t(item.ready_tick), t(item.create_tick)});
+}
+
+}  // namespace
+
+void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags) {
+  if (!rec::active()) return;
+  const StoreImpl* s = inst.store;
+  rec::record(trace::InstanceRecord{inst.uid, inst.memory->id(), inst.op_uid, inst.bytes, s->id,
+                                    s->name_string, s->provenance_string, t(inst.create_tick),
+                                    t(inst.ready_tick), t(destroy_tick), flags});
+}
+
+void FutureState::contribute(const Scalar* v, trace::Uid from) {
+  {
+    std::lock_guard lock(mu);
+    if (v != nullptr) {
+      value = any ? reduce_scalars(op, value, *v) : *v;
+      any = true;
+    }
+    last_producer = from;
+    if (--remaining > 0) return;
+    ready = true;
+  }
+  cv.notify_all();
+}
+
+WorkItem::WorkItem(trace::Uid uid, std::shared_ptr<Operation> o)
+    : Item(uid), op(std::move(o)), op_uid(op->uid) {
+  op->outstanding.fetch_add(1, std::memory_order_relaxed);
+}
+
+void WorkItem::retire() {
+  std::shared_ptr<Operation> o = std::move(op);
+  runtime().item_finished(*o);
+}
+
+// --- point tasks ---
+
+PointTask::PointTask(trace::Uid uid, std::shared_ptr<Operation> o, int64_t p, Range c)
+    : WorkItem(uid, std::move(o)), point(p), chunk(c) {}
+
+void PointTask::enqueue() {
+  worker->push(shared_from_this());
+}
+
+void PointTask::run() {
+  Operation& o = *op;
+  std::vector<Range> ranges;
+  std::vector<std::byte*> data;
+  for (size_t i = 0; i < o.args.size(); ++i) {
+    const StoreArg& a = o.args[i];
+    const Range r = a.point_range(chunk);
+    ranges.push_back(r);
+    if (reduction_buffers.size() > i && reduction_buffers[i] != nullptr) {
+      Instance* buf = reduction_buffers[i];
+      fill_elements(a.store->type, buf->data, reduce_identity(a.reduction, a.store->type),
+                    r.size());
+      data.push_back(buf->data);
+    } else if (o.instances[i] != nullptr && !r.empty()) {
+      data.push_back(o.instances[i]->at(r.lo, a.store->elem_size));
+    } else {
+      data.push_back(nullptr);
+    }
+  }
+  std::vector<Scalar> futures;
+  for (const auto& f : o.futures) futures.push_back(f->value);
+  TaskContext ctx(point, static_cast<int64_t>(o.chunks.size()), chunk, std::move(ranges),
+                  std::move(data), &o.scalars, std::move(futures));
+  const TaskKindInfo* kind;
+  {
+    std::lock_guard lock(runtime().tasks_mu);
+    kind = &runtime().tasks[o.task - RuntimeImpl::kFirstTaskId];
+  }
+  try {
+    kind->cpu(ctx);
+  } catch (const std::exception& e) {
+    const std::string text = "task " + o.name + " [" + o.provenance + "] (point " +
+                             std::to_string(point) + ") threw: " + e.what();
+    std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
+    rec::fatal_error(trace::ErrorKind::Fatal, text, o.uid);
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+  if (o.result) o.result->contribute(ctx.has_result() ? &ctx.result_value() : nullptr, uid());
+}
+
+void PointTask::record_trace() {
+  const Operation& o = *op;
+  if (o.dep_part) {
+    rec::record(trace::DepPartRecord{uid(), o.uid, lane, runtime().string(o.name), t(start_tick),
+                                     t(stop_tick), t(ready_tick), t(create_tick)});
+  } else {
+    rec::record(trace::TaskRecord{uid(), o.uid, lane, o.task, 1, t(start_tick), t(stop_tick),
+                                  t(ready_tick), t(create_tick)});
+  }
+}
+
+// --- copies, fills, folds ---
+
+CopyItem::CopyItem(trace::Uid uid, std::shared_ptr<Operation> o, Instance* s, Range sr, Instance* d,
+                   Range dr)
+    : WorkItem(uid, std::move(o)), src(s), src_range(sr), dst(d), dst_range(dr) {}
+
+void CopyItem::enqueue() {
+  runtime().copy_channel().push(shared_from_this());
+}
+
+void CopyItem::run() {
+  const size_t elem = dst->store->elem_size;
+  std::memmove(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
+               static_cast<size_t>(dst_range.size()) * elem);
+}
+
+void CopyItem::record_trace() {
+  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Copy,
+              static_cast<uint64_t>(dst_range.size()) * dst->store->elem_size, src->uid, dst->uid);
+}
+
+FillItem::FillItem(trace::Uid uid, std::shared_ptr<Operation> o, Instance* d, Range r, Scalar v)
+    : WorkItem(uid, std::move(o)), dst(d), range(r), value(v) {}
+
+void FillItem::enqueue() {
+  runtime().fill_channel().push(shared_from_this());
+}
+
+void FillItem::run() {
+  fill_elements(dst->store->type, dst->at(range.lo, dst->store->elem_size), value, range.size());
+}
+
+void FillItem::record_trace() {
+  record_copy(*this, op_uid, runtime().fill_channel_id, trace::CopyKind::Fill,
+              static_cast<uint64_t>(range.size()) * dst->store->elem_size, 0, dst->uid);
+}
+
+FoldItem::FoldItem(trace::Uid uid, std::shared_ptr<Operation> o, size_t a)
+    : WorkItem(uid, std::move(o)), arg(a) {}
+
+void FoldItem::enqueue() {
+  runtime().copy_channel().push(shared_from_this());
+}
+
+void FoldItem::run() {
+  const StoreArg& a = op->args[arg];
+  const size_t elem = a.store->elem_size;
+  for (Instance* buf : buffers) {
+    reduce_elements(a.reduction, a.store->type, target->at(buf->covered.lo, elem), buf->data,
+                    buf->covered.size());
+  }
+  // The private buffers are done with.
+  const uint64_t now = rec::now();
+  for (Instance* buf : buffers) {
+    record_instance(*buf, now, 0);
+    buf->memory->release(*buf);
+    runtime().reduction_bytes.fetch_sub(buf->bytes);
+    delete buf;
+  }
+}
+
+void FoldItem::record_trace() {
+  uint64_t bytes = 0;
+  for (Instance* buf : buffers) bytes += buf->bytes;
+  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Reduce, bytes, 0,
+              target->uid);
+}
+
+// --- instance collection ---
+
+CollectItem::CollectItem(trace::Uid uid, std::shared_ptr<Operation> o,
+                         std::shared_ptr<StoreImpl> store)
+    : WorkItem(uid, std::move(o)), store_(std::move(store)) {}
+
+void CollectItem::enqueue() {
+  runtime().pipeline().push_ready(shared_from_this());
+}
+
+void CollectItem::run() {
+  lane_ = rec::thread_lane();
+  runtime().release_instances(*store_);
+}
+
+void CollectItem::record_trace() {
+  static const uint32_t kName = rec::intern("Instance Collection");
+  rec::record(trace::MetaTaskRecord{uid(), lane_, kName, op_uid, t(start_tick), t(stop_tick),
+                                    t(ready_tick), t(create_tick)});
+}
+
+}  // namespace legato::rt

@@ -1,0 +1,174 @@
+// Legato's task API: what a program uses to run on the runtime.
+//
+//   legato::rt::start();                                   // reads LEGATE_CONFIG
+//   auto add = legato::rt::register_task("add", [](legato::rt::TaskContext& ctx) {...});
+//   legato::rt::Store a = legato::rt::create_store(n, legato::rt::DType::F64, "a");
+//   legato::rt::fill(a, {0, n}, 1.0);
+//   legato::rt::TaskLauncher(add, n).add_aligned(a, 0, Privilege::ReadWrite).execute();
+//   legato::rt::finish();
+//
+// Every call returns at once; the work runs when its inputs are ready. Each
+// call captures the caller's file:line, which travels into the trace and into
+// out-of-memory reports.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "runtime/types.hpp"
+
+namespace legato::rt {
+
+class StoreImpl;
+struct FutureState;
+struct Config;
+
+// Starts the runtime from LEGATE_CONFIG (once; later calls do nothing). On a
+// bad configuration it prints a LEGATE ERROR and exits with status 1; with
+// --help it prints the options and exits with status 0.
+void start();
+// Waits for all work, releases every store, stops the threads and finishes
+// the trace. Also runs at exit if the program does not call it.
+void finish();
+bool running();
+const Config& config();
+
+// A one-dimensional array of elements of one type, living in the runtime's
+// memories. Handles share the store; when the last one goes, the runtime
+// frees the store's instances once nothing uses them.
+class Store {
+ public:
+  Store() = default;
+  Store(const Store& other);
+  Store& operator=(const Store& other);
+  Store(Store&& other) noexcept;
+  Store& operator=(Store&& other) noexcept;
+  ~Store();
+
+  bool valid() const { return impl_ != nullptr; }
+  int64_t size() const;
+  DType dtype() const;
+  const std::string& name() const;
+  const std::shared_ptr<StoreImpl>& impl() const { return impl_; }
+
+ private:
+  friend Store create_store(int64_t, DType, std::string, std::source_location);
+  explicit Store(std::shared_ptr<StoreImpl> impl);
+  void drop();
+  std::shared_ptr<StoreImpl> impl_;
+};
+
+// Deferred: nothing is allocated until an operation needs the data.
+Store create_store(int64_t size, DType type, std::string name = "",
+                   std::source_location where = std::source_location::current());
+
+// The result of an operation: a scalar that becomes available later.
+class Future {
+ public:
+  Future() = default;
+  bool valid() const { return state_ != nullptr; }
+  bool ready() const;
+  // Blocks the top-level task (recorded as a wait) until the value is there.
+  double get() const;
+  int64_t get_int() const;
+  const std::shared_ptr<FutureState>& state() const { return state_; }
+  explicit Future(std::shared_ptr<FutureState> s) : state_(std::move(s)) {}
+
+ private:
+  std::shared_ptr<FutureState> state_;
+};
+
+class TaskContext;
+using TaskId = uint32_t;
+using TaskBody = std::function<void(TaskContext&)>;
+
+// A task kind with its CPU variant (and, later, a GPU variant).
+TaskId register_task(std::string name, TaskBody cpu_variant);
+
+// Launches a task over the domain [0, size): the runtime splits it into
+// point tasks by the processor count and the minimum chunk size.
+class TaskLauncher {
+ public:
+  TaskLauncher(TaskId task, int64_t size,
+               std::source_location where = std::source_location::current());
+  // Each point gets its share [lo, hi) of the domain as store elements
+  // offset + [lo, hi).
+  TaskLauncher& add_aligned(const Store& store, int64_t offset, Privilege privilege,
+                            ReduceOp reduction = ReduceOp::Sum);
+  // Every point gets the same elements.
+  TaskLauncher& add_whole(const Store& store, Range range, Privilege privilege,
+                          ReduceOp reduction = ReduceOp::Sum);
+  TaskLauncher& add_scalar(double value);
+  TaskLauncher& add_scalar(int64_t value);
+  // The task waits for f; its points read the value with TaskContext::future.
+  TaskLauncher& add_future(const Future& f);
+  // The points' results (TaskContext::result) fold with op into the future
+  // execute() returns.
+  TaskLauncher& reduce_result(ReduceOp op);
+  // Runs as one point on the dependent-partitioning processor (for
+  // operations whose output depends on the data, such as nonzero).
+  TaskLauncher& on_dependent_partitioning();
+  Future execute();
+
+ private:
+  struct Spec;
+  std::shared_ptr<Spec> spec_;
+};
+
+class TaskContext {
+ public:
+  int64_t point() const { return point_; }
+  int64_t points() const { return points_; }
+  // This point's share of the launch domain.
+  Range domain() const { return domain_; }
+  // The store elements argument `arg` covers for this point.
+  Range range(size_t arg) const;
+  // The first of those elements (for a reduction argument: this point's
+  // private buffer, which starts at the reduction's identity).
+  template <class T>
+  T* data(size_t arg) const {
+    return reinterpret_cast<T*>(data_[arg]);
+  }
+  double scalar(size_t i) const;
+  int64_t scalar_int(size_t i) const;
+  double future(size_t i) const;
+  int64_t future_int(size_t i) const;
+  void result(double v);
+  void result(int64_t v);
+
+  // Set up by the runtime.
+  struct Arg {
+    Range range;
+    std::byte* data;
+  };
+  TaskContext(int64_t point, int64_t points, Range domain, std::vector<Range> ranges,
+              std::vector<std::byte*> data, const std::vector<Scalar>* scalars,
+              std::vector<Scalar> futures);
+  bool has_result() const { return has_result_; }
+  const Scalar& result_value() const { return result_; }
+
+ private:
+  int64_t point_, points_;
+  Range domain_;
+  std::vector<Range> ranges_;
+  std::vector<std::byte*> data_;
+  const std::vector<Scalar>* scalars_;
+  std::vector<Scalar> futures_;
+  Scalar result_;
+  bool has_result_ = false;
+};
+
+// dst[range] = value (deferred; nothing is allocated for a store that has
+// no data yet until an operation reads it).
+void fill(const Store& dst, Range range, Scalar value,
+          std::source_location where = std::source_location::current());
+// dst[dst_offset .. +count) = src[src_offset .. +count), on a copy channel.
+void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_offset, int64_t count,
+          std::source_location where = std::source_location::current());
+// Blocks the top-level task until everything issued so far has finished.
+void fence(std::source_location where = std::source_location::current());
+
+}  // namespace legato::rt

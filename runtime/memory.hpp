@@ -1,0 +1,80 @@
+// Memory pools and the instances placed in them. A pool reserves its whole
+// capacity as address space up front; pages are only touched (and so only
+// cost memory) when instances are created in them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "runtime/allocator.hpp"
+#include "runtime/types.hpp"
+#include "trace_format/records.hpp"
+
+namespace legato::rt {
+
+class MemoryPool;
+class StoreImpl;
+
+// A physical copy of part of a store in one memory.
+struct Instance {
+  trace::Uid uid = 0;
+  MemoryPool* memory = nullptr;
+  StoreImpl* store = nullptr;
+  Range covered;        // the store elements it holds
+  uint64_t bytes = 0;   // payload: covered.size() * element size
+  uint64_t offset = 0;  // of the allocation in the pool
+  std::byte* data = nullptr;
+  bool reduction_buffer = false;  // a point task's private reduction target
+  // The operation it was created for, for traces and out-of-memory reports.
+  trace::Uid op_uid = 0;
+  std::string op_provenance;
+  uint64_t create_tick = 0, ready_tick = 0;
+
+  std::byte* at(int64_t element, size_t elem_size) const {
+    return data + static_cast<size_t>(element - covered.lo) * elem_size;
+  }
+};
+
+class MemoryPool {
+ public:
+  // Per-instance bookkeeping placed before the payload, and the alignment of
+  // every allocation: an instance takes a little more than its payload.
+  static constexpr uint64_t kAlignment = 64;
+  static constexpr uint64_t kHeaderBytes = 64;
+
+  // Throws std::runtime_error when the address space cannot be reserved.
+  MemoryPool(uint32_t id, trace::MemKind kind, uint64_t capacity, std::string name);
+  ~MemoryPool();
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  // Places inst (bytes set) and fills offset and data; false if it does not fit.
+  bool place(Instance& inst);
+  void release(Instance& inst);
+
+  uint32_t id() const { return id_; }
+  trace::MemKind kind() const { return kind_; }
+  const std::string& name() const { return name_; }
+  uint64_t capacity() const { return allocator_.capacity(); }
+  uint64_t used() const;
+  uint64_t largest_free() const;
+  // What an instance of `bytes` takes from the pool.
+  static uint64_t footprint(uint64_t bytes) {
+    return kHeaderBytes + ((bytes + kAlignment - 1) & ~(kAlignment - 1));
+  }
+  // "SYSTEM_MEM", "GPU_FB_MEM", "Z_COPY_MEM" as the OOM reports name them.
+  const char* kind_label() const;
+
+ private:
+  uint32_t id_;
+  trace::MemKind kind_;
+  std::string name_;
+  std::byte* base_ = nullptr;
+  mutable std::mutex mu_;
+  Allocator allocator_;
+};
+
+}  // namespace legato::rt

@@ -1,0 +1,174 @@
+// Operations as the pipeline sees them, and the items they run as: point
+// tasks, copies, fills, reduction folds and instance collection.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/item.hpp"
+#include "runtime/legato.hpp"
+#include "runtime/store.hpp"
+
+namespace legato::rt {
+
+class Worker;
+
+// A future's value, folded from the producing points' results.
+struct FutureState {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool ready = false;
+  Scalar value;
+  ReduceOp op = ReduceOp::Sum;
+  int remaining = 0;  // points still to contribute
+  bool any = false;   // some point gave a value
+  trace::Uid last_producer = 0;
+  std::vector<std::shared_ptr<Item>> producers;  // the points, for dependents' edges
+  void contribute(const Scalar* v, trace::Uid from);
+};
+
+struct StoreArg {
+  std::shared_ptr<StoreImpl> store;
+  bool aligned = true;  // point p gets offset + its chunk; otherwise `whole`
+  int64_t offset = 0;
+  Range whole;
+  Privilege privilege = Privilege::Read;
+  ReduceOp reduction = ReduceOp::Sum;
+
+  Range point_range(Range chunk) const {
+    return aligned ? Range{offset + chunk.lo, offset + chunk.hi} : whole;
+  }
+  Range op_range(int64_t domain) const { return aligned ? Range{offset, offset + domain} : whole; }
+};
+
+class WorkItem;
+class FoldItem;
+
+class Operation : public std::enable_shared_from_this<Operation> {
+ public:
+  trace::Uid uid = 0;
+  trace::OpKind kind = trace::OpKind::Task;
+  std::string name;
+  std::string provenance;  // the user's "file:line"
+  TaskId task = 0;
+  int64_t domain = 0;
+  bool dep_part = false;
+  std::vector<StoreArg> args;
+  std::vector<Scalar> scalars;
+  std::vector<std::shared_ptr<FutureState>> futures;
+  std::shared_ptr<FutureState> result;
+  Scalar fill_value;                     // fill operations
+  bool deferred_fill = false;            // ... on a store nothing has touched yet
+  std::shared_ptr<StoreImpl> collected;  // instance collection operations
+
+  // Built by the dependence analysis, used by mapping, then dropped.
+  std::vector<Range> chunks;
+  std::vector<std::shared_ptr<WorkItem>> work;
+  std::vector<std::shared_ptr<FoldItem>> folds;  // one per reduction argument
+  std::vector<Instance*> instances;              // per argument, chosen by mapping
+
+  uint64_t submit_tick = 0;
+  uint64_t analyzed_tick = 0;
+  uint64_t mapped_tick = 0;
+  trace::Uid mapping_uid = 0;
+  // Items not finished, plus one until mapping is done.
+  std::atomic<int> outstanding{1};
+};
+
+// An item that belongs to an operation and takes part in its bookkeeping.
+class WorkItem : public Item {
+ public:
+  WorkItem(trace::Uid uid, std::shared_ptr<Operation> op);
+
+  struct Access {
+    StoreImpl* store;
+    Range range;
+    Privilege privilege;
+  };
+  std::vector<Access> accesses;   // what the dependence analysis orders it by
+  std::shared_ptr<Operation> op;  // dropped when it finishes
+  const trace::Uid op_uid;
+
+ protected:
+  void retire() override;
+};
+
+// One point of a task launch, on a CPU (or the dependent-partitioning) processor.
+class PointTask final : public WorkItem {
+ public:
+  PointTask(trace::Uid uid, std::shared_ptr<Operation> op, int64_t point, Range chunk);
+  const int64_t point;
+  const Range chunk;
+  Worker* worker = nullptr;
+  uint32_t lane = 0;
+  std::vector<Instance*> reduction_buffers;  // per argument; null unless a reduction
+
+ protected:
+  void enqueue() override;
+  void run() override;
+  void record_trace() override;
+};
+
+// A copy of a range between two instances (of one store, or of two stores).
+class CopyItem final : public WorkItem {
+ public:
+  CopyItem(trace::Uid uid, std::shared_ptr<Operation> op, Instance* src, Range src_range,
+           Instance* dst, Range dst_range);
+  Instance* src;  // set by mapping for copy operations
+  const Range src_range;
+  Instance* dst;
+  const Range dst_range;
+
+ protected:
+  void enqueue() override;
+  void run() override;
+  void record_trace() override;
+};
+
+class FillItem final : public WorkItem {
+ public:
+  FillItem(trace::Uid uid, std::shared_ptr<Operation> op, Instance* dst, Range range, Scalar value);
+  Instance* dst;  // set by mapping for fill operations
+  const Range range;
+  const Scalar value;
+
+ protected:
+  void enqueue() override;
+  void run() override;
+  void record_trace() override;
+};
+
+// Folds the points' private reduction buffers into the store's instance.
+class FoldItem final : public WorkItem {
+ public:
+  FoldItem(trace::Uid uid, std::shared_ptr<Operation> op, size_t arg);
+  const size_t arg;
+  Instance* target = nullptr;
+  Range range;
+  std::vector<Instance*> buffers;
+
+ protected:
+  void enqueue() override;
+  void run() override;
+  void record_trace() override;
+};
+
+// Frees a store's instances once nothing uses them, on a utility thread.
+class CollectItem final : public WorkItem {
+ public:
+  CollectItem(trace::Uid uid, std::shared_ptr<Operation> op, std::shared_ptr<StoreImpl> store);
+
+ protected:
+  void enqueue() override;
+  void run() override;
+  void record_trace() override;
+
+ private:
+  std::shared_ptr<StoreImpl> store_;
+  uint32_t lane_ = 0;
+};
+
+}  // namespace legato::rt

@@ -1,0 +1,255 @@
+// Starting and stopping the runtime, the top-level task, the operation
+// window and instance release.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "recorder/recorder.hpp"
+#include "runtime/runtime_impl.hpp"
+
+namespace legato::rt {
+
+RuntimeImpl* g_runtime = nullptr;
+
+namespace {
+
+std::mutex g_lifecycle;
+Config g_last_config;
+
+trace::Time t(uint64_t tick) {
+  return static_cast<trace::Time>(tick);
+}
+
+[[noreturn]] void config_error(const std::string& what) {
+  std::fprintf(
+      stderr,
+      "LEGATE ERROR: %s\nRun with LEGATE_CONFIG=\"--help\" to list every option and its default.\n",
+      what.c_str());
+  std::exit(1);
+}
+
+rec::RecorderOptions recorder_options(const Config& c) {
+  rec::RecorderOptions o;
+  o.logdir = c.logdir;
+  o.name = c.profile_name;
+  o.config = c.to_json();
+  return o;
+}
+
+}  // namespace
+
+std::string where_text(const std::source_location& where) {
+  return std::string(where.file_name()) + ":" + std::to_string(where.line());
+}
+
+uint32_t RuntimeImpl::string(const std::string& s) const {
+  return profiling ? rec::intern(s) : 0;
+}
+
+RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.profile) {
+  // Lanes: from the recorder when profiling, otherwise plain local ids.
+  uint32_t local = 1;
+  const auto lane = [&](trace::ProcKind kind, uint32_t index, const std::string& name) {
+    return profiling ? rec::add_processor(kind, index, name) : trace::make_resource_id(0, local++);
+  };
+  io_lane = lane(trace::ProcKind::Io, 0, "io0");
+  std::vector<uint32_t> cpu_lanes;
+  for (int64_t i = 0; i < config.cpus; ++i)
+    cpu_lanes.push_back(
+        lane(trace::ProcKind::Cpu, static_cast<uint32_t>(i), "c" + std::to_string(i)));
+  for (int64_t i = 0; i < config.utility; ++i)
+    utility_lanes.push_back(
+        lane(trace::ProcKind::Utility, static_cast<uint32_t>(i), "u" + std::to_string(i)));
+  dp_lane = lane(trace::ProcKind::DepPart, 0, "dp0");
+  const uint32_t sysmem_id =
+      profiling ? rec::add_memory(trace::MemKind::System, config.sysmem_bytes(), "sysmem")
+                : trace::make_resource_id(0, local++);
+  sysmem_ = std::make_unique<MemoryPool>(sysmem_id, trace::MemKind::System, config.sysmem_bytes(),
+                                         "sysmem");
+  if (profiling) {
+    copy_channel_id =
+        rec::add_channel(trace::ChannelKind::HostCopy, sysmem_id, sysmem_id, "sysmem to sysmem");
+    fill_channel_id =
+        rec::add_channel(trace::ChannelKind::Fill, sysmem_id, sysmem_id, "fill sysmem");
+    rec::add_task_kind(kTopLevelTask, "TopLevelTask");
+    rec::add_variant(kTopLevelTask, 1, trace::ProcKind::Io, "TopLevelTask");
+  }
+  for (size_t i = 0; i < cpu_lanes.size(); ++i)
+    cpus_.push_back(std::make_unique<Worker>("legato-c" + std::to_string(i), cpu_lanes[i]));
+  dp_ = std::make_unique<Worker>("legato-dp0", dp_lane);
+  copy_ = std::make_unique<Worker>("legato-copy", 0);
+  fill_ = std::make_unique<Worker>("legato-fill", 0);
+  pipeline_.start(*this, utility_lanes);
+
+  // The program itself is the top-level task, on the IO processor.
+  rec::bind_thread(io_lane);
+  top_uid = new_uid();
+  top_start_tick_ = rec::now();
+  if (profiling) {
+    rec::record(trace::OperationRecord{top_uid, 0, trace::OpKind::Task, kTopLevelTask,
+                                       rec::intern("TopLevelTask"), 0});
+  }
+}
+
+RuntimeImpl::~RuntimeImpl() = default;
+
+void RuntimeImpl::submit(std::shared_ptr<Operation> op) {
+  {
+    std::unique_lock lock(window_mu_);
+    if (submitted_ - completed_ >= static_cast<uint64_t>(config.window_size)) {
+      lock.unlock();
+      wait([&] { return submitted_ - completed_ < static_cast<uint64_t>(config.window_size); },
+           window_cv_, window_mu_, [&] { return last_completed_item_; });
+      lock.lock();
+    }
+    ++submitted_;
+  }
+  op->submit_tick = rec::now();
+  op->mapping_uid = new_uid();
+  if (profiling) {
+    rec::record(trace::OperationRecord{
+        op->uid, top_uid, op->kind, op->kind == trace::OpKind::Task ? op->task : 0,
+        rec::intern(op->name), config.provenance ? rec::intern(op->provenance) : 0});
+  }
+  pipeline_.submit(std::move(op));
+}
+
+void RuntimeImpl::wait(const std::function<bool()>& done, std::condition_variable& cv,
+                       std::mutex& mu, const std::function<trace::Uid()>& event) {
+  const uint64_t start = rec::now();
+  trace::Uid ev;
+  {
+    std::unique_lock lock(mu);
+    cv.wait(lock, done);
+    ev = event();
+  }
+  const uint64_t end = std::max(rec::now(), start);
+  if (profiling) rec::record(trace::WaitRecord{top_uid, t(start), t(end), t(end), ev});
+}
+
+void RuntimeImpl::fence() {
+  wait([&] { return completed_ == submitted_; }, window_cv_, window_mu_,
+       [&] { return last_completed_item_; });
+}
+
+void RuntimeImpl::item_finished(Operation& op) {
+  if (op.outstanding.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  {
+    std::lock_guard lock(window_mu_);
+    ++completed_;
+    last_completed_item_ = op.uid;
+  }
+  window_cv_.notify_all();
+}
+
+void RuntimeImpl::store_released(const std::shared_ptr<StoreImpl>& store) {
+  auto op = std::make_shared<Operation>();
+  op->uid = new_uid();
+  op->kind = trace::OpKind::Collect;
+  op->name = "collect " + store->name;
+  op->provenance = store->provenance;
+  op->collected = store;
+  submit(std::move(op));
+}
+
+void RuntimeImpl::release_instances(StoreImpl& store) {
+  std::vector<std::unique_ptr<Instance>> instances;
+  {
+    std::lock_guard lock(instances_mu);
+    instances.swap(store.instances);
+  }
+  const uint64_t now = rec::now();
+  for (auto& inst : instances) {
+    record_instance(*inst, now, 0);
+    inst->memory->release(*inst);
+  }
+  store.valid.clear();
+  store.access.clear();
+  std::lock_guard lock(stores_mu);
+  live_stores.erase(&store);
+}
+
+void RuntimeImpl::shutdown() {
+  fence();
+  // Stores the program still holds: their instances go now.
+  std::vector<StoreImpl*> stores;
+  {
+    std::lock_guard lock(stores_mu);
+    stores.assign(live_stores.begin(), live_stores.end());
+  }
+  for (StoreImpl* s : stores) release_instances(*s);
+  pipeline_.stop();
+  cpus_.clear();
+  dp_.reset();
+  copy_.reset();
+  fill_.reset();
+  record_top_level_task();
+}
+
+void RuntimeImpl::record_top_level_task() {
+  if (!profiling) return;
+  const uint64_t stop = rec::now();
+  rec::record(trace::TaskRecord{top_uid, 0, io_lane, kTopLevelTask, 1, t(top_start_tick_), t(stop),
+                                t(top_start_tick_), t(top_start_tick_)});
+}
+
+// --- public lifecycle ---
+
+void start() {
+  std::lock_guard life(g_lifecycle);
+  if (g_runtime != nullptr) return;
+  Config c;
+  try {
+    const char* env = std::getenv("LEGATE_CONFIG");
+    c = parse_config(split_config(env ? env : ""), detect_machine());
+  } catch (const ConfigError& e) {
+    config_error(e.what());
+  }
+  if (c.help) {
+    std::fputs(config_help().c_str(), stdout);
+    std::exit(0);
+  }
+  if (c.show_config) {
+    std::fputs(c.summary().c_str(), stdout);
+    std::fflush(stdout);
+  }
+  if (c.profile) {
+    try {
+      rec::start(recorder_options(c));
+    } catch (const rec::RecorderError& e) {
+      config_error(e.what());
+    }
+  }
+  try {
+    g_runtime = new RuntimeImpl(c);
+  } catch (const std::runtime_error& e) {
+    rec::finish();
+    config_error(e.what());
+  }
+  g_last_config = c;
+  static const bool at_exit = [] {
+    std::atexit([] { finish(); });
+    return true;
+  }();
+  (void)at_exit;
+}
+
+void finish() {
+  std::lock_guard life(g_lifecycle);
+  if (g_runtime == nullptr) return;
+  g_runtime->shutdown();
+  delete g_runtime;
+  g_runtime = nullptr;
+  rec::finish();
+}
+
+bool running() {
+  return g_runtime != nullptr;
+}
+
+const Config& config() {
+  return g_runtime != nullptr ? g_runtime->config : g_last_config;
+}
+
+}  // namespace legato::rt

@@ -1,0 +1,141 @@
+// The running runtime: its configuration, processors, memories, the
+// operation pipeline and the top-level task.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <source_location>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/config.hpp"
+#include "runtime/memory.hpp"
+#include "runtime/operation.hpp"
+#include "runtime/workers.hpp"
+
+namespace legato::rt {
+
+struct TaskKindInfo {
+  std::string name;
+  TaskBody cpu;
+};
+
+// Utility threads: dependence analysis and mapping of operations in program
+// order (one of each at a time, so the two stages overlap), and items that
+// run on utility processors (instance collection).
+class RuntimeImpl;
+
+class Pipeline {
+ public:
+  void start(RuntimeImpl& rt, const std::vector<uint32_t>& lanes);
+  void stop();
+  void submit(std::shared_ptr<Operation> op);
+  void push_ready(std::shared_ptr<Item> item);
+
+ private:
+  void loop(RuntimeImpl& rt, uint32_t lane);
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::shared_ptr<Operation>> to_analyze_, to_map_;
+  std::deque<std::shared_ptr<Item>> ready_;
+  bool analyzing_ = false, mapping_ = false, stopping_ = false;
+  int waiting_ = 0;
+  uint64_t last_analysis_tick_ = 0, last_mapping_tick_ = 0;
+  std::vector<std::thread> threads_;
+};
+
+class RuntimeImpl {
+ public:
+  explicit RuntimeImpl(Config config);
+  ~RuntimeImpl();
+  void shutdown();
+
+  trace::Uid new_uid() {
+    return trace::make_uid(0, next_seq_.fetch_add(1, std::memory_order_relaxed));
+  }
+  uint32_t string(const std::string& s) const;  // interned id when profiling, else 0
+
+  // Program side.
+  void submit(std::shared_ptr<Operation> op);
+  // Blocks the top-level task until done() holds, recording the wait on
+  // `event` (the item whose completion ends it).
+  void wait(const std::function<bool()>& done, std::condition_variable& cv, std::mutex& mu,
+            const std::function<trace::Uid()>& event);
+  void fence();
+  void store_released(const std::shared_ptr<StoreImpl>& store);
+  // Frees every instance of the store and forgets its data (collection, shutdown).
+  void release_instances(StoreImpl& store);
+  // Out of memory while mapping argument `arg` of op: report and exit.
+  [[noreturn]] void out_of_memory(const Operation& op, size_t arg, const Instance& wanted,
+                                  MemoryPool& memory);
+
+  // Pipeline stages (dependence.cpp, mapper.cpp).
+  void analyze(Operation& op);
+  void map(Operation& op);
+
+  // Operation bookkeeping: called as each of its items finishes.
+  void item_finished(Operation& op);
+
+  Worker& cpu(size_t i) { return *cpus_[i]; }
+  // Where the next operation's points start going round the CPUs.
+  size_t take_cpu_start() { return next_cpu_++; }
+  size_t cpu_count() const { return cpus_.size(); }
+  Worker& dep_part() { return *dp_; }
+  Worker& copy_channel() { return *copy_; }
+  Worker& fill_channel() { return *fill_; }
+  Pipeline& pipeline() { return pipeline_; }
+  MemoryPool& sysmem() { return *sysmem_; }
+
+  const Config config;
+  const bool profiling;
+  uint32_t io_lane = 0, dp_lane = 0, copy_channel_id = 0, fill_channel_id = 0;
+  std::vector<uint32_t> utility_lanes;
+  trace::Uid top_uid = 0;
+
+  std::mutex tasks_mu;
+  std::deque<TaskKindInfo> tasks;  // index = TaskId - kFirstTaskId (stable addresses)
+  static constexpr TaskId kTopLevelTask = 1, kFirstTaskId = 2;
+
+  std::atomic<uint64_t> next_store_id{1};
+  std::atomic<uint64_t> reduction_bytes{0};  // in live private reduction buffers
+  std::mutex instances_mu;                   // guards every store's `instances` across threads
+  std::mutex stores_mu;
+  std::unordered_set<StoreImpl*> live_stores;  // for shutdown
+
+ private:
+  void record_top_level_task();
+
+  std::atomic<uint64_t> next_seq_{1};
+  uint64_t top_start_tick_ = 0;
+  std::unique_ptr<MemoryPool> sysmem_;
+  std::vector<std::unique_ptr<Worker>> cpus_;
+  std::unique_ptr<Worker> dp_, copy_, fill_;
+  Pipeline pipeline_;
+  size_t next_cpu_ = 0;  // round-robin start for the next operation's points
+
+  // The operation window: how far the top level runs ahead.
+  std::mutex window_mu_;
+  std::condition_variable window_cv_;
+  uint64_t submitted_ = 0, completed_ = 0;
+  trace::Uid last_completed_item_ = 0;
+  friend class PointTask;
+};
+
+// The running runtime, or nullptr.
+extern RuntimeImpl* g_runtime;
+inline RuntimeImpl& runtime() {
+  return *g_runtime;
+}
+
+// "file:line"
+std::string where_text(const std::source_location& where);
+// Records an instance's whole life (at its destruction).
+void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags);
+
+}  // namespace legato::rt

@@ -1,0 +1,56 @@
+// The runtime's side of a store: what the dependence analysis remembers of
+// past accesses, and which instances hold valid data for which elements.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/interval_map.hpp"
+#include "runtime/item.hpp"
+#include "runtime/memory.hpp"
+
+namespace legato::rt {
+
+// Who touched a range last (dependence analysis).
+struct AccessState {
+  std::shared_ptr<Item> writer;
+  std::vector<std::shared_ptr<Item>> readers;  // since the last write, unfinished ones
+};
+
+// Where the current data of a range lives (mapping).
+struct Holder {
+  Instance* instance;
+  std::shared_ptr<Item> producer;  // completes when the data is valid there
+};
+struct ValidState {
+  std::vector<Holder> holders;
+  bool fill_pending = false;  // not materialized yet: the value of a deferred fill
+  Scalar fill_value;
+};
+
+class StoreImpl {
+ public:
+  StoreImpl(uint64_t id, int64_t size, DType type, std::string name, std::string provenance);
+
+  const uint64_t id;
+  const int64_t size;
+  const DType type;
+  const size_t elem_size;
+  const std::string name;
+  const std::string provenance;                     // where it was created, "file:line"
+  uint32_t name_string = 0, provenance_string = 0;  // interned for the trace
+
+  // Handles held by the program; the last one going triggers collection.
+  std::atomic<int64_t> user_handles{0};
+
+  // Dependence analysis (one analysis at a time).
+  IntervalMap<AccessState> access;
+  bool ever_accessed = false;
+  // Mapping (one mapping at a time).
+  IntervalMap<ValidState> valid;
+  std::vector<std::unique_ptr<Instance>> instances;
+};
+
+}  // namespace legato::rt
