@@ -287,6 +287,7 @@ void start(const RecorderOptions& options) {
   r->pending.get<trace::ProcessorRecord>().push_back(
       {r->profiler_lane, trace::ProcKind::Profiler, 0, intern("recorder"), trace::kNoResource});
 
+  set_uid_rank(options.rank);
   g_recorder.store(r);
   r->flusher = std::thread([r] { r->flusher_main(); });
   if (options.crash_handlers) install_crash_handlers();
@@ -381,10 +382,18 @@ void set_metadata(const std::string& key, const nlohmann::json& value) {
   r.pending_metadata[key] = value;
 }
 
+namespace {
+std::atomic<uint64_t> g_next_uid{1};
+std::atomic<uint32_t> g_uid_rank{0};
+}  // namespace
+
 trace::Uid new_uid() {
-  RecorderImpl* r = g_recorder.load();
-  if (r == nullptr) return 0;
-  return trace::make_uid(r->options.rank, r->next_uid.fetch_add(1, std::memory_order_relaxed));
+  return trace::make_uid(g_uid_rank.load(std::memory_order_relaxed),
+                         g_next_uid.fetch_add(1, std::memory_order_relaxed));
+}
+
+void set_uid_rank(uint32_t rank) {
+  g_uid_rank.store(rank);
 }
 
 void bind_thread(uint32_t processor) {

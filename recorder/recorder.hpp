@@ -57,7 +57,11 @@ void add_task_kind(uint32_t id, std::string_view name);
 void add_variant(uint32_t task_kind, uint32_t id, trace::ProcKind kind, std::string_view name);
 // Replaces one top-level metadata key (written with the next frame).
 void set_metadata(const std::string& key, const nlohmann::json& value);
+// A uid unique in this process (recording or not): every item of a trace
+// takes its uid from here, so runtime items and the recorder's own never
+// collide. The rank goes in the high bits (set by start or set_uid_rank).
 trace::Uid new_uid();
+void set_uid_rank(uint32_t rank);
 // Ranges recorded by the calling thread go to this processor's lane (by
 // default each thread gets a lane of its own).
 void bind_thread(uint32_t processor);

@@ -70,7 +70,6 @@ class RecorderImpl {
   bool stopping = false;
   bool failed = false;  // a write failed: recording stopped
 
-  std::atomic<uint64_t> next_uid{1};
   std::atomic<uint64_t> records_written{0}, frames{0}, bytes{0}, lost{0}, wait_ns{0};
   // Drops and waits of threads that exited (their logs are gone); under mu.
   uint64_t retired_dropped = 0, retired_wait_ticks = 0;

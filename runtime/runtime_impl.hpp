@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "recorder/recorder.hpp"
 #include "runtime/config.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/operation.hpp"
@@ -56,9 +57,7 @@ class RuntimeImpl {
   ~RuntimeImpl();
   void shutdown();
 
-  trace::Uid new_uid() {
-    return trace::make_uid(0, next_seq_.fetch_add(1, std::memory_order_relaxed));
-  }
+  trace::Uid new_uid() { return rec::new_uid(); }
   uint32_t string(const std::string& s) const;  // interned id when profiling, else 0
 
   // Program side.
@@ -111,7 +110,6 @@ class RuntimeImpl {
  private:
   void record_top_level_task();
 
-  std::atomic<uint64_t> next_seq_{1};
   uint64_t top_start_tick_ = 0;
   std::unique_ptr<MemoryPool> sysmem_;
   std::vector<std::unique_ptr<Worker>> cpus_;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <random>
+#include <sstream>
 
 #include "runtime/runtime_test_util.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -235,9 +236,12 @@ void run_program(const std::string& config, uint64_t seed, int ops) {
     ++checked;
     if (pre->second.second > item->second.first) {
       ++violated;
-      UNSCOPED_INFO("edge " << e.item << " <- " << e.precondition << " ("
-                            << trace::to_string(e.edge_kind) << "): precondition stops at "
-                            << pre->second.second << ", item starts at " << item->second.first);
+      std::ostringstream msg;
+      msg << "edge " << e.item << " <- " << e.precondition << " (" << trace::to_string(e.edge_kind)
+          << "): precondition stops at " << pre->second.second << ", item starts at "
+          << item->second.first;
+      UNSCOPED_INFO(msg.str());
+      std::fprintf(stderr, "%s\n", msg.str().c_str());
     }
   }
   CHECK(checked > 100);
