@@ -82,6 +82,11 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
   fill_ = std::make_unique<Worker>("legato-fill", 0);
   pipeline_.start(*this, utility_lanes);
 
+  if (profiling) {
+    // If the trace is finished before shutdown (out of memory, a crash),
+    // the instances still alive go in with it.
+    rec::add_finish_hook([this] { record_live_instances(); });
+  }
   // The program itself is the top-level task, on the IO processor.
   rec::bind_thread(io_lane);
   top_uid = new_uid();
@@ -170,6 +175,15 @@ void RuntimeImpl::release_instances(StoreImpl& store) {
   live_stores.erase(&store);
 }
 
+void RuntimeImpl::record_live_instances() {
+  const uint64_t now = rec::now();
+  std::lock_guard lock(instances_mu);
+  std::lock_guard stores_lock(stores_mu);
+  for (const StoreImpl* s : live_stores) {
+    for (const auto& inst : s->instances) record_instance(*inst, now, trace::kInstanceAliveAtEnd);
+  }
+}
+
 void RuntimeImpl::shutdown() {
   fence();
   // Stores the program still holds: their instances go now.
@@ -239,9 +253,9 @@ void finish() {
   std::lock_guard life(g_lifecycle);
   if (g_runtime == nullptr) return;
   g_runtime->shutdown();
+  rec::finish();  // its finish hook still sees the runtime
   delete g_runtime;
   g_runtime = nullptr;
-  rec::finish();
 }
 
 bool running() {

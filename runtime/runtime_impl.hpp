@@ -109,6 +109,7 @@ class RuntimeImpl {
 
  private:
   void record_top_level_task();
+  void record_live_instances();
 
   uint64_t top_start_tick_ = 0;
   std::unique_ptr<MemoryPool> sysmem_;

@@ -116,7 +116,7 @@ TEST_CASE("bad LEGATE_CONFIG strings name the flag and what to do", "[config]") 
   }
 }
 
-TEST_CASE("--show-config prints every setting with memory in bytes and MiB", "[config]") {
+TEST_CASE("show-config prints every setting with memory in bytes and MiB", "[config]") {
   const Config c = parse("--cpus 3 --sysmem 40 --show-config");
   const std::string s = c.summary();
   CHECK_THAT(s, Catch::Contains("  cpus            3\n"));
