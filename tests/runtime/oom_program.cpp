@@ -21,9 +21,17 @@ int main() {
   fill(b, {0, n}, Scalar(0.0));
   copy(a, 0, b, 1, n - 2);
   Store c = create_store(n, DType::F64, "c");
-  TaskLauncher(add_scalar, n).add_aligned(b, 0, Privilege::Read).add_aligned(c, 0, Privilege::Write).add_scalar(2.0).execute();
+  TaskLauncher(add_scalar, n)
+      .add_aligned(b, 0, Privilege::Read)
+      .add_aligned(c, 0, Privilege::Write)
+      .add_scalar(2.0)
+      .execute();
   Store d = create_store(n, DType::F64, "d");
-  TaskLauncher(add_scalar, n).add_aligned(c, 0, Privilege::Read).add_aligned(d, 0, Privilege::Write).add_scalar(3.0).execute();
+  TaskLauncher(add_scalar, n)
+      .add_aligned(c, 0, Privilege::Read)
+      .add_aligned(d, 0, Privilege::Write)
+      .add_scalar(3.0)
+      .execute();
   fence();
   std::printf("no out-of-memory error\n");
   finish();

@@ -11,16 +11,22 @@ using trace::testing::TempDir;
 
 TEST_CASE("running out of system memory gives the seed-style report", "[runtime][oom]") {
   TempDir dir;
-  const auto r = testing::run_command("LEGATE_CONFIG='--cpus 1 --sysmem 40 --profile --logdir " + dir.path().string() +
-                                      "' " + testing::bin("runtime_oom_program"));
+  const auto r =
+      testing::run_command("LEGATE_CONFIG='--cpus 1 --sysmem 40 --profile --logdir " +
+                           dir.path().string() + "' " + testing::bin("runtime_oom_program"));
   CHECK(r.status == 1);
   const std::string src = std::string(LEGATO_SOURCE_DIR) + "/tests/runtime/oom_program.cpp";
   INFO(r.err);
   CHECK_THAT(r.err, Catch::StartsWith("LEGATE ERROR: Failed to allocate 8388608 bytes on memory "));
-  CHECK_THAT(r.err, Catch::Contains("(of kind SYSTEM_MEM) for store argument {1} of Task add_scalar[" + src + ":26] (UID "));
-  CHECK_THAT(r.err, Catch::Contains("corresponding to a LogicalStore allocated at " + src + ":25 There is not enough space "
-                                    "because Legato is reserving 33554400 of the available 41943040 bytes for the "
-                                    "following LogicalStores:\n"));
+  CHECK_THAT(r.err,
+             Catch::Contains("(of kind SYSTEM_MEM) for store argument {1} of Task add_scalar[" +
+                             src + ":26] (UID "));
+  CHECK_THAT(r.err,
+             Catch::Contains(
+                 "corresponding to a LogicalStore allocated at " + src +
+                 ":25 There is not enough space "
+                 "because Legato is reserving 33554400 of the available 41943040 bytes for the "
+                 "following LogicalStores:\n"));
   // Newest first: c, then b (two instances), then a.
   const std::string c = "LogicalStore allocated at " + src + ":23:\n  Instance ";
   const std::string b = "LogicalStore allocated at " + src + ":20:\n  Instance ";
@@ -30,9 +36,15 @@ TEST_CASE("running out of system memory gives the seed-style report", "[runtime]
   REQUIRE(r.err.find(a) != std::string::npos);
   CHECK(r.err.find(c) < r.err.find(b));
   CHECK(r.err.find(b) < r.err.find(a));
-  CHECK_THAT(r.err, Catch::Contains(" of size 8388608 covering elements <0>..<1048575>\n      created for an operation launched at " + src + ":24\n"));
-  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <1>..<1048574>\n      created for an operation launched at " + src + ":22\n"));
-  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <0>..<1048573>\n      created for an operation launched at " + src + ":22\n"));
+  CHECK_THAT(r.err, Catch::Contains(" of size 8388608 covering elements <0>..<1048575>\n      "
+                                    "created for an operation launched at " +
+                                    src + ":24\n"));
+  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <1>..<1048574>\n      "
+                                    "created for an operation launched at " +
+                                    src + ":22\n"));
+  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <0>..<1048573>\n      "
+                                    "created for an operation launched at " +
+                                    src + ":22\n"));
   CHECK(r.out.find("no out-of-memory error") == std::string::npos);
 
   trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
@@ -48,21 +60,25 @@ TEST_CASE("running out of system memory gives the seed-style report", "[runtime]
 }
 
 TEST_CASE("the same program fits in a pool that is large enough", "[runtime][oom]") {
-  const auto r = testing::run_command("LEGATE_CONFIG='--cpus 1 --sysmem 64' " + testing::bin("runtime_oom_program"));
+  const auto r = testing::run_command("LEGATE_CONFIG='--cpus 1 --sysmem 64' " +
+                                      testing::bin("runtime_oom_program"));
   CHECK(r.status == 0);
   CHECK(r.out == "no out-of-memory error\n");
 }
 
 TEST_CASE("a bad LEGATE_CONFIG stops the program before anything is written", "[runtime][config]") {
   TempDir dir;
-  const auto r = testing::run_command("LEGATE_CONFIG='--cpus=lots --profile --logdir " + dir.path().string() + "' " +
-                                      testing::bin("runtime_oom_program"));
+  const auto r =
+      testing::run_command("LEGATE_CONFIG='--cpus=lots --profile --logdir " + dir.path().string() +
+                           "' " + testing::bin("runtime_oom_program"));
   CHECK(r.status == 1);
   CHECK(r.err ==
-        "LEGATE ERROR: invalid value 'lots' for --cpus in LEGATE_CONFIG: expected a whole number from 1 to 1024\n"
+        "LEGATE ERROR: invalid value 'lots' for --cpus in LEGATE_CONFIG: expected a whole number "
+        "from 1 to 1024\n"
         "Run with LEGATE_CONFIG=\"--help\" to list every option and its default.\n");
   CHECK(std::filesystem::is_empty(dir.path()));
-  const auto help = testing::run_command("LEGATE_CONFIG=--help " + testing::bin("runtime_oom_program"));
+  const auto help =
+      testing::run_command("LEGATE_CONFIG=--help " + testing::bin("runtime_oom_program"));
   CHECK(help.status == 0);
   CHECK_THAT(help.out, Catch::Contains("--sysmem N"));
   const auto show = testing::run_command("LEGATE_CONFIG='--show-config --cpus 1 --sysmem 64' " +

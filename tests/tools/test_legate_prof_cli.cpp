@@ -33,8 +33,9 @@ TEST_CASE("legate_prof --help lists the subcommands", "[cli]") {
 TEST_CASE("legate_prof info summarizes a trace of real work", "[cli]") {
   TempDir dir;
   const std::string trace = dir.file("legate_0.prof");
-  const auto demo = run_command(bin("parallel_sum") + " --n 2000000 --chunk 100000 --workers 3 --logdir " +
-                                dir.path().string());
+  const auto demo =
+      run_command(bin("parallel_sum") + " --n 2000000 --chunk 100000 --workers 3 --logdir " +
+                  dir.path().string());
   REQUIRE(demo.status == 0);
   const auto r = run_command(bin("legate_prof") + " info " + trace);
   CHECK(r.status == 0);
