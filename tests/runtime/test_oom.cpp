@@ -2,6 +2,7 @@
 // and the stores and instances holding the memory; the trace holds the
 // marker and is finished; the process exits non-zero.
 #include <catch2/catch.hpp>
+#include <fstream>
 
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -9,42 +10,52 @@
 using namespace legato;
 using trace::testing::TempDir;
 
+namespace {
+// "file:line" of the line of oom_program.cpp tagged "// [tag]".
+std::string at(const std::string& tag) {
+  const std::string src = std::string(LEGATO_SOURCE_DIR) + "/tests/runtime/oom_program.cpp";
+  std::ifstream in(src);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find("// [" + tag + "]") != std::string::npos) return src + ":" + std::to_string(n);
+  }
+  FAIL("no line tagged [" << tag << "]");
+  return "";
+}
+}  // namespace
+
 TEST_CASE("running out of system memory gives the seed-style report", "[runtime][oom]") {
   TempDir dir;
   const auto r =
       testing::run_command("LEGATE_CONFIG='--cpus 1 --sysmem 40 --profile --logdir " +
                            dir.path().string() + "' " + testing::bin("runtime_oom_program"));
   CHECK(r.status == 1);
-  const std::string src = std::string(LEGATO_SOURCE_DIR) + "/tests/runtime/oom_program.cpp";
   INFO(r.err);
-  CHECK_THAT(r.err, Catch::StartsWith("LEGATE ERROR: Failed to allocate 8388608 bytes on memory "));
+  const std::string head = "LEGATE ERROR: Failed to allocate 8388608 bytes on memory ";
+  CHECK_THAT(r.err, Catch::StartsWith(head));
   CHECK_THAT(r.err,
              Catch::Contains("(of kind SYSTEM_MEM) for store argument {1} of Task add_scalar[" +
-                             src + ":26] (UID "));
-  CHECK_THAT(r.err,
-             Catch::Contains(
-                 "corresponding to a LogicalStore allocated at " + src +
-                 ":25 There is not enough space "
-                 "because Legato is reserving 33554400 of the available 41943040 bytes for the "
-                 "following LogicalStores:\n"));
+                             at("d = c + 3") + "] (UID "));
+  CHECK_THAT(r.err, Catch::Contains(
+                        "corresponding to a LogicalStore allocated at " + at("d") +
+                        " There is not enough space because Legato is reserving 33554400 of the "
+                        "available 41943040 bytes for the following LogicalStores:\n"));
   // Newest first: c, then b (two instances), then a.
-  const std::string c = "LogicalStore allocated at " + src + ":23:\n  Instance ";
-  const std::string b = "LogicalStore allocated at " + src + ":20:\n  Instance ";
-  const std::string a = "LogicalStore allocated at " + src + ":18:\n  Instance ";
-  REQUIRE(r.err.find(c) != std::string::npos);
-  REQUIRE(r.err.find(b) != std::string::npos);
-  REQUIRE(r.err.find(a) != std::string::npos);
-  CHECK(r.err.find(c) < r.err.find(b));
-  CHECK(r.err.find(b) < r.err.find(a));
-  CHECK_THAT(r.err, Catch::Contains(" of size 8388608 covering elements <0>..<1048575>\n      "
-                                    "created for an operation launched at " +
-                                    src + ":24\n"));
-  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <1>..<1048574>\n      "
-                                    "created for an operation launched at " +
-                                    src + ":22\n"));
-  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <0>..<1048573>\n      "
-                                    "created for an operation launched at " +
-                                    src + ":22\n"));
+  const size_t c = r.err.find("LogicalStore allocated at " + at("c") + ":\n  Instance ");
+  const size_t b = r.err.find("LogicalStore allocated at " + at("b") + ":\n  Instance ");
+  const size_t a = r.err.find("LogicalStore allocated at " + at("a") + ":\n  Instance ");
+  REQUIRE(c != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(a != std::string::npos);
+  CHECK(c < b);
+  CHECK(b < a);
+  const std::string by = "\n      created for an operation launched at ";
+  CHECK_THAT(r.err, Catch::Contains(" of size 8388608 covering elements <0>..<1048575>" + by +
+                                    at("c = b + 2") + "\n"));
+  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <1>..<1048574>" + by +
+                                    at("b[1:-1] = a") + "\n"));
+  CHECK_THAT(r.err, Catch::Contains(" of size 8388592 covering elements <0>..<1048573>" + by +
+                                    at("b[1:-1] = a") + "\n"));
   CHECK(r.out.find("no out-of-memory error") == std::string::npos);
 
   trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
