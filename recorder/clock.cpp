@@ -7,12 +7,24 @@
 #include <cstdlib>
 
 namespace legato::rec {
+namespace {
+// Nearest integer, without a call into libm.
+int64_t round_to_int(double v) {
+  return static_cast<int64_t>(v < 0 ? v - 0.5 : v + 0.5);
+}
+}  // namespace
 
 bool cpu_has_invariant_tsc() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (__get_cpuid(0x80000000u, &eax, &ebx, &ecx, &edx) == 0 || eax < 0x80000007u) return false;
   __get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx);
   return (edx & (1u << 8)) != 0;
+}
+
+void select_tick_source() {
+  static const TickSource chosen =
+      cpu_has_invariant_tsc() ? TickSource::Tsc : TickSource::Monotonic;
+  detail::g_tick_source = chosen;
 }
 
 const char* to_string(TickSource s) {
@@ -43,7 +55,7 @@ int64_t TickConverter::calibrate() {
     }
   }
   if (points_.empty()) {
-    points_.push_back(best);
+    push_point(best);
     last_real_ = best;
     measured_ = 1;
     return 0;
@@ -59,15 +71,28 @@ int64_t TickConverter::calibrate() {
   // segment starts where the extrapolation left off.
   if (points_.size() >= 2 && max_converted_ > last.tick && max_converted_ < best.tick) {
     const CalibrationPoint joint{max_converted_, mono_at(max_converted_)};
-    points_.push_back(joint);
+    push_point(joint);
     best.mono_ns = std::max(best.mono_ns, joint.mono_ns + 1);
   }
   ++measured_;
-  ns_per_tick_ = static_cast<double>(best.mono_ns - last_real_.mono_ns) /
-                 static_cast<double>(best.tick - last_real_.tick);
-  points_.push_back(best);
+  // The rate over the last stretch, measured over at least 10 ms (a shorter
+  // one is mostly the noise of the readings): extrapolations use it.
+  const CalibrationPoint& base =
+      best.mono_ns - last_real_.mono_ns >= 10'000'000 ? last_real_ : points_.front();
+  ns_per_tick_ =
+      static_cast<double>(best.mono_ns - base.mono_ns) / static_cast<double>(best.tick - base.tick);
+  push_point(best);
   last_real_ = best;
   return error;
+}
+
+void TickConverter::push_point(CalibrationPoint p) {
+  if (!points_.empty()) {
+    CalibrationPoint& prev = points_.back();
+    prev.slope =
+        static_cast<double>(p.mono_ns - prev.mono_ns) / static_cast<double>(p.tick - prev.tick);
+  }
+  points_.push_back(p);
 }
 
 int64_t TickConverter::mono_at(uint64_t tick) const {
@@ -75,12 +100,14 @@ int64_t TickConverter::mono_at(uint64_t tick) const {
   const CalibrationPoint& last = points_.back();
   if (n == 1 || tick >= last.tick) {
     return last.mono_ns +
-           static_cast<int64_t>(std::llround(
-               static_cast<double>(static_cast<int64_t>(tick - last.tick)) * ns_per_tick_));
+           round_to_int(static_cast<double>(static_cast<int64_t>(tick - last.tick)) * ns_per_tick_);
   }
-  // Inside the calibrated range: the segment holding tick (most often the last one).
+  // The segment holding tick: most ticks are recent, so look back a few
+  // segments before searching them all.
   size_t hi = n - 1;
-  if (tick < points_[n - 2].tick) {
+  const size_t nearby = n > 8 ? n - 8 : 1;
+  while (hi > nearby && tick < points_[hi - 1].tick) --hi;
+  if (tick < points_[hi - 1].tick) {
     hi = static_cast<size_t>(
         std::upper_bound(points_.begin(), points_.end(), tick,
                          [](uint64_t t, const CalibrationPoint& p) { return t < p.tick; }) -
@@ -88,11 +115,8 @@ int64_t TickConverter::mono_at(uint64_t tick) const {
     if (hi == 0) hi = 1;  // before the zero point: the first segment, extended
   }
   const CalibrationPoint& a = points_[hi - 1];
-  const CalibrationPoint& b = points_[hi];
-  const double slope =
-      static_cast<double>(b.mono_ns - a.mono_ns) / static_cast<double>(b.tick - a.tick);
-  return a.mono_ns + static_cast<int64_t>(std::llround(
-                         static_cast<double>(static_cast<int64_t>(tick - a.tick)) * slope));
+  return a.mono_ns +
+         round_to_int(static_cast<double>(static_cast<int64_t>(tick - a.tick)) * a.slope);
 }
 
 int64_t TickConverter::to_ns(uint64_t tick) {

@@ -54,11 +54,14 @@ inline uint64_t now() {
 
 // Whether this CPU's TSC is invariant (constant rate, runs in every C-state).
 bool cpu_has_invariant_tsc();
+// Makes now() read the TSC when it is invariant (call before threads record).
+void select_tick_source();
 const char* to_string(TickSource s);
 
 struct CalibrationPoint {
   uint64_t tick;
   int64_t mono_ns;
+  double slope = 0;  // ns per tick up to the next point
 };
 
 // Converts ticks to nanoseconds on the run's time axis: CLOCK_MONOTONIC minus
@@ -87,6 +90,7 @@ class TickConverter {
   TickSource source_;
   int64_t offset_ns_;
   int64_t mono_at(uint64_t tick) const;
+  void push_point(CalibrationPoint p);
 
   std::vector<CalibrationPoint> points_;  // measured points and joints
   CalibrationPoint last_real_{};          // the last measured point

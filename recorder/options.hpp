@@ -24,7 +24,7 @@ struct RecorderOptions {
   size_t max_buffers = 256;         // buffers in all; beyond, producers wait (or drop)
   bool drop_when_full = false;      // count and drop events instead of waiting
   int flush_interval_ms = 50;       // the flusher writes at least this often
-  int zstd_level = 3;
+  int zstd_level = 1;
   bool crash_handlers = true;  // finish the file on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT
 
   nlohmann::json config = nlohmann::json::object();  // stored as the "config" metadata

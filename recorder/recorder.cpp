@@ -238,7 +238,7 @@ void start(const RecorderOptions& options) {
     throw RecorderError("cannot create the log directory '" + options.logdir +
                         "': " + ec.message() + "; pass --logdir with a writable directory");
   }
-  detail::g_tick_source = cpu_has_invariant_tsc() ? TickSource::Tsc : TickSource::Monotonic;
+  select_tick_source();
   // Kept for the life of the process: a producer racing with finish() may still touch it.
   static auto* all_recorders = new std::vector<std::unique_ptr<RecorderImpl>>;
   all_recorders->push_back(std::make_unique<RecorderImpl>(options, ++g_last_generation));
@@ -388,8 +388,15 @@ std::atomic<uint32_t> g_uid_rank{0};
 }  // namespace
 
 trace::Uid new_uid() {
-  return trace::make_uid(g_uid_rank.load(std::memory_order_relaxed),
-                         g_next_uid.fetch_add(1, std::memory_order_relaxed));
+  // Each thread takes uids from a block of its own, so threads do not fight
+  // over one counter.
+  constexpr uint64_t kBlock = 1024;
+  thread_local uint64_t next = 0, end = 0;
+  if (next == end) {
+    next = g_next_uid.fetch_add(kBlock, std::memory_order_relaxed);
+    end = next + kBlock;
+  }
+  return trace::make_uid(g_uid_rank.load(std::memory_order_relaxed), next++);
 }
 
 void set_uid_rank(uint32_t rank) {

@@ -83,9 +83,8 @@ Store create_store(int64_t size, DType type, std::string name, std::source_locat
                                 std::to_string(size));
   const uint64_t id = rt.next_store_id.fetch_add(1);
   if (name.empty()) name = "store" + std::to_string(id);
-  auto impl = std::make_shared<StoreImpl>(id, size, type, std::move(name), where_text(where));
+  auto impl = std::make_shared<StoreImpl>(id, size, type, std::move(name), provenance_of(where));
   impl->name_string = rt.string(impl->name);
-  impl->provenance_string = rt.config.provenance ? rt.string(impl->provenance) : 0;
   {
     std::lock_guard lock(rt.stores_mu);
     rt.live_stores.insert(impl.get());
@@ -93,13 +92,42 @@ Store create_store(int64_t size, DType type, std::string name, std::source_locat
   return Store(std::move(impl));
 }
 
-StoreImpl::StoreImpl(uint64_t i, int64_t n, DType t, std::string nm, std::string prov)
+StoreImpl::StoreImpl(uint64_t i, int64_t n, DType t, std::string nm, const Provenance& w)
     : id(i),
       size(n),
       type(t),
       elem_size(dtype_size(t)),
       name(std::move(nm)),
-      provenance(std::move(prov)) {}
+      where(w),
+      provenance(w.text) {}
+
+Instance* StoreImpl::smallest_covering(Range r, const MemoryPool* memory) const {
+  Instance* best = nullptr;
+  for (auto it = by_lo_.upper_bound(r.lo); it != by_lo_.begin();) {
+    --it;
+    if (it->first < r.hi - longest_) break;
+    const Instance* inst = it->second;
+    if (inst->memory == memory && inst->covered.contains(r) &&
+        (best == nullptr || inst->bytes < best->bytes)) {
+      best = it->second;
+    }
+  }
+  return best;
+}
+
+Instance* StoreImpl::add_instance(std::unique_ptr<Instance> inst) {
+  Instance* raw = inst.get();
+  by_lo_.emplace(raw->covered.lo, raw);
+  longest_ = std::max(longest_, raw->covered.size());
+  instances.push_back(std::move(inst));
+  return raw;
+}
+
+void StoreImpl::clear_instances(std::vector<std::unique_ptr<Instance>>& out) {
+  out.swap(instances);
+  by_lo_.clear();
+  longest_ = 0;
+}
 
 // --- Future ---
 
@@ -113,7 +141,9 @@ double Future::get() const {
   if (!state_) throw std::logic_error("Future::get on an empty future");
   if (g_runtime != nullptr) {
     g_runtime->wait([&] { return state_->ready; }, state_->cv, state_->mu,
-                    [&] { return state_->last_producer; });
+                    [&] {
+                      return std::pair{state_->last_producer, state_->ready_tick};
+                    });
   }
   std::lock_guard lock(state_->mu);
   return state_->value.as_double();
@@ -137,14 +167,15 @@ TaskId register_task(std::string name, TaskBody cpu_variant) {
     rec::add_task_kind(id, name);
     rec::add_variant(id, 1, trace::ProcKind::Cpu, name + " (CPU)");
   }
-  rt.tasks.push_back({std::move(name), std::move(cpu_variant)});
+  const uint32_t name_string = rec::intern(name);
+  rt.tasks.push_back({std::move(name), name_string, std::move(cpu_variant)});
   return id;
 }
 
 struct TaskLauncher::Spec {
   TaskId task;
   int64_t domain;
-  std::string where;
+  const Provenance* where;
   std::vector<StoreArg> args;
   std::vector<Scalar> scalars;
   std::vector<std::shared_ptr<FutureState>> futures;
@@ -156,22 +187,22 @@ TaskLauncher::TaskLauncher(TaskId task, int64_t size, std::source_location where
     : spec_(std::make_shared<Spec>()) {
   spec_->task = task;
   spec_->domain = size;
-  spec_->where = where_text(where);
+  spec_->where = &provenance_of(where);
   RuntimeImpl& rt = need_runtime("TaskLauncher");
   std::lock_guard lock(rt.tasks_mu);
   if (task < RuntimeImpl::kFirstTaskId || task - RuntimeImpl::kFirstTaskId >= rt.tasks.size()) {
-    throw std::invalid_argument("TaskLauncher at " + spec_->where + ": task id " +
+    throw std::invalid_argument("TaskLauncher at " + spec_->where->text + ": task id " +
                                 std::to_string(task) + " was not registered");
   }
   if (size < 0)
-    throw std::invalid_argument("TaskLauncher at " + spec_->where + ": negative domain size");
+    throw std::invalid_argument("TaskLauncher at " + spec_->where->text + ": negative domain size");
 }
 
 TaskLauncher& TaskLauncher::add_aligned(const Store& store, int64_t offset, Privilege privilege,
                                         ReduceOp reduction) {
   check_range(
       store, {offset, offset + spec_->domain},
-      "TaskLauncher at " + spec_->where + ", argument " + std::to_string(spec_->args.size()));
+      "TaskLauncher at " + spec_->where->text + ", argument " + std::to_string(spec_->args.size()));
   spec_->args.push_back({store.impl(), true, offset, {}, privilege, reduction});
   return *this;
 }
@@ -180,7 +211,7 @@ TaskLauncher& TaskLauncher::add_whole(const Store& store, Range range, Privilege
                                       ReduceOp reduction) {
   check_range(
       store, range,
-      "TaskLauncher at " + spec_->where + ", argument " + std::to_string(spec_->args.size()));
+      "TaskLauncher at " + spec_->where->text + ", argument " + std::to_string(spec_->args.size()));
   spec_->args.push_back({store.impl(), false, 0, range, privilege, reduction});
   return *this;
 }
@@ -197,7 +228,7 @@ TaskLauncher& TaskLauncher::add_scalar(int64_t value) {
 
 TaskLauncher& TaskLauncher::add_future(const Future& f) {
   if (!f.valid())
-    throw std::invalid_argument("TaskLauncher at " + spec_->where + ": an empty future");
+    throw std::invalid_argument("TaskLauncher at " + spec_->where->text + ": an empty future");
   spec_->futures.push_back(f.state());
   return *this;
 }
@@ -220,9 +251,11 @@ Future TaskLauncher::execute() {
   op->task = spec_->task;
   {
     std::lock_guard lock(rt.tasks_mu);
-    op->name = rt.tasks[spec_->task - RuntimeImpl::kFirstTaskId].name;
+    const TaskKindInfo& kind = rt.tasks[spec_->task - RuntimeImpl::kFirstTaskId];
+    op->name = kind.name;
+    op->name_string = kind.name_string;
   }
-  op->provenance = spec_->where;
+  op->where = spec_->where;
   op->domain = spec_->domain;
   op->dep_part = spec_->dep_part;
   op->args = spec_->args;
@@ -283,8 +316,10 @@ void fill(const Store& dst, Range range, Scalar value, std::source_location wher
   auto op = std::make_shared<Operation>();
   op->uid = rt.new_uid();
   op->kind = trace::OpKind::Fill;
-  op->name = "fill " + dst.name();
-  op->provenance = where_text(where);
+  static const uint32_t kName = rec::intern("Fill");
+  op->name = "Fill";
+  op->name_string = kName;
+  op->where = &provenance_of(where);
   op->args.push_back({dst.impl(), false, 0, range, Privilege::Write, ReduceOp::Sum});
   op->fill_value = value;
   rt.submit(std::move(op));
@@ -304,8 +339,10 @@ void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_of
   auto op = std::make_shared<Operation>();
   op->uid = rt.new_uid();
   op->kind = trace::OpKind::Copy;
-  op->name = "copy " + src.name() + " to " + dst.name();
-  op->provenance = where_text(where);
+  static const uint32_t kName = rec::intern("Copy");
+  op->name = "Copy";
+  op->name_string = kName;
+  op->where = &provenance_of(where);
   op->args.push_back(
       {src.impl(), false, 0, {src_offset, src_offset + count}, Privilege::Read, ReduceOp::Sum});
   op->args.push_back(

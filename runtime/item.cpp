@@ -12,20 +12,28 @@ Item::Item(trace::Uid uid) : uid_(uid) {
 
 void Item::add_precondition(const std::shared_ptr<Item>& pre, trace::EdgeKind kind) {
   if (!pre || pre.get() == this) return;
-  if (rec::active() && std::find(edges_.begin(), edges_.end(), pre->uid_) == edges_.end()) {
+  bool waits;
+  {
+    std::lock_guard lock(pre->mu_);
+    waits = !pre->done_ || pre->stop_tick > create_tick;
+    if (pre->done_) {
+      // Already finished: it still bounds when this item could become ready.
+      uint64_t seen = latest_pre_stop_.load(std::memory_order_relaxed);
+      while (seen < pre->stop_tick &&
+             !latest_pre_stop_.compare_exchange_weak(seen, pre->stop_tick)) {
+      }
+    } else {
+      pending_.fetch_add(1, std::memory_order_relaxed);
+      pre->dependents_.push_back(shared_from_this());
+    }
+  }
+  // A precondition that finished before this item existed cannot explain
+  // why it started late: only the others are recorded.
+  if (waits && rec::active() &&
+      std::find(edges_.begin(), edges_.end(), pre->uid_) == edges_.end()) {
     edges_.push_back(pre->uid_);
     rec::record(trace::EdgeRecord{uid_, pre->uid_, kind});
   }
-  std::lock_guard lock(pre->mu_);
-  if (pre->done_) {
-    // Already finished: it still bounds when this item could become ready.
-    uint64_t seen = latest_pre_stop_.load(std::memory_order_relaxed);
-    while (seen < pre->stop_tick && !latest_pre_stop_.compare_exchange_weak(seen, pre->stop_tick)) {
-    }
-    return;
-  }
-  pending_.fetch_add(1, std::memory_order_relaxed);
-  pre->dependents_.push_back(shared_from_this());
 }
 
 void Item::release() {

@@ -23,9 +23,10 @@ void record_copy(const Item& item, trace::Uid op, uint32_t channel, trace::CopyK
 void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags) {
   if (!rec::active()) return;
   const StoreImpl* s = inst.store;
-  rec::record(trace::InstanceRecord{inst.uid, inst.memory->id(), inst.op_uid, inst.bytes, s->id,
-                                    s->name_string, s->provenance_string, t(inst.create_tick),
-                                    t(inst.ready_tick), t(destroy_tick), flags});
+  rec::record(
+      trace::InstanceRecord{inst.uid, inst.memory->id(), inst.op_uid, inst.bytes, s->id,
+                            s->name_string, runtime().config.provenance ? s->where.string_id : 0,
+                            t(inst.create_tick), t(inst.ready_tick), t(destroy_tick), flags});
 }
 
 void FutureState::contribute(const Scalar* v, trace::Uid from) {
@@ -38,6 +39,7 @@ void FutureState::contribute(const Scalar* v, trace::Uid from) {
     last_producer = from;
     if (--remaining > 0) return;
     ready = true;
+    ready_tick = rec::now();
   }
   cv.notify_all();
 }
@@ -92,7 +94,7 @@ void PointTask::run() {
   try {
     kind->cpu(ctx);
   } catch (const std::exception& e) {
-    const std::string text = "task " + o.name + " [" + o.provenance + "] (point " +
+    const std::string text = "task " + std::string(o.name) + " [" + o.where->text + "] (point " +
                              std::to_string(point) + ") threw: " + e.what();
     std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
     rec::fatal_error(trace::ErrorKind::Fatal, text, o.uid);
@@ -105,8 +107,8 @@ void PointTask::run() {
 void PointTask::record_trace() {
   const Operation& o = *op;
   if (o.dep_part) {
-    rec::record(trace::DepPartRecord{uid(), o.uid, lane, runtime().string(o.name), t(start_tick),
-                                     t(stop_tick), t(ready_tick), t(create_tick)});
+    rec::record(trace::DepPartRecord{uid(), o.uid, lane, o.name_string, t(start_tick), t(stop_tick),
+                                     t(ready_tick), t(create_tick)});
   } else {
     rec::record(trace::TaskRecord{uid(), o.uid, lane, o.task, 1, t(start_tick), t(stop_tick),
                                   t(ready_tick), t(create_tick)});

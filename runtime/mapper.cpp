@@ -28,14 +28,7 @@ class Mapper {
 
   // The smallest instance in memory covering r, or a new one.
   Instance* instance_for(StoreImpl& store, Range r, size_t arg) {
-    Instance* best = nullptr;
-    for (const auto& inst : store.instances) {
-      if (inst->memory == &rt_.sysmem() && inst->covered.contains(r) &&
-          (best == nullptr || inst->bytes < best->bytes)) {
-        best = inst.get();
-      }
-    }
-    if (best != nullptr) return best;
+    if (Instance* found = store.smallest_covering(r, &rt_.sysmem())) return found;
     auto inst = std::make_unique<Instance>();
     inst->uid = rt_.new_uid();
     inst->memory = &rt_.sysmem();
@@ -43,13 +36,12 @@ class Mapper {
     inst->covered = r;
     inst->bytes = static_cast<uint64_t>(r.size()) * store.elem_size;
     inst->op_uid = op_.uid;
-    inst->op_provenance = op_.provenance;
+    inst->op_provenance = op_.where->text;
     inst->create_tick = rec::now();
     if (!rt_.sysmem().place(*inst)) rt_.out_of_memory(op_, arg, *inst, rt_.sysmem());
     inst->ready_tick = rec::now();
     std::lock_guard lock(rt_.instances_mu);
-    store.instances.push_back(std::move(inst));
-    return store.instances.back().get();
+    return store.add_instance(std::move(inst));
   }
 
   // Makes inst hold the current data of r, with copies from the instances
@@ -138,7 +130,7 @@ class Mapper {
       buf->bytes = static_cast<uint64_t>(buf->covered.size()) * a.store->elem_size;
       buf->reduction_buffer = true;
       buf->op_uid = op_.uid;
-      buf->op_provenance = op_.provenance;
+      buf->op_provenance = op_.where->text;
       buf->create_tick = rec::now();
       if (!rt_.sysmem().place(*buf)) {
         const Instance wanted = *buf;
@@ -194,12 +186,6 @@ class Mapper {
         break;
       default:
         break;  // collection: nothing to place
-    }
-    if (rec::active()) {
-      for (auto* list : {&op_.work, &created_}) {
-        for (auto& w : *list)
-          rec::record(trace::EdgeRecord{w->uid(), op_.mapping_uid, trace::EdgeKind::Control});
-      }
     }
     // The mapping meta-task ends here: from now on its items may run.
     op_.mapped_tick = rec::now();

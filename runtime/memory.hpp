@@ -30,7 +30,7 @@ struct Instance {
   bool reduction_buffer = false;  // a point task's private reduction target
   // The operation it was created for, for traces and out-of-memory reports.
   trace::Uid op_uid = 0;
-  std::string op_provenance;
+  std::string op_provenance;  // "file:line" of that operation
   uint64_t create_tick = 0, ready_tick = 0;
 
   std::byte* at(int64_t element, size_t elem_size) const {

@@ -26,7 +26,7 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const Instance&
   const StoreImpl& store = *op.args[arg].store;
   out << "Failed to allocate " << wanted.bytes << " bytes on memory " << hex16(memory.id())
       << " (of kind " << memory.kind_label() << ") for store argument {" << arg << "} of "
-      << (op.kind == trace::OpKind::Task ? "Task " : "") << op.name << "[" << op.provenance
+      << (op.kind == trace::OpKind::Task ? "Task " : "") << op.name << "[" << op.where->text
       << "] (UID " << (op.uid & 0xffffffffffffULL) << ")\n";
   out << "corresponding to a LogicalStore allocated at " << store.provenance;
   uint64_t reserved = 0;

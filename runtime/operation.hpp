@@ -26,6 +26,7 @@ struct FutureState {
   int remaining = 0;  // points still to contribute
   bool any = false;   // some point gave a value
   trace::Uid last_producer = 0;
+  uint64_t ready_tick = 0;
   std::vector<std::shared_ptr<Item>> producers;  // the points, for dependents' edges
   void contribute(const Scalar* v, trace::Uid from);
 };
@@ -47,12 +48,21 @@ struct StoreArg {
 class WorkItem;
 class FoldItem;
 
+// Where an API call came from: "file:line" and its interned id, made once
+// per call site and kept for the life of the process.
+struct Provenance {
+  std::string text;
+  uint32_t string_id;
+};
+const Provenance& provenance_of(const std::source_location& where);
+
 class Operation : public std::enable_shared_from_this<Operation> {
  public:
   trace::Uid uid = 0;
   trace::OpKind kind = trace::OpKind::Task;
-  std::string name;
-  std::string provenance;  // the user's "file:line"
+  std::string_view name;     // the task kind's name, or "Fill", "Copy", "Collect"
+  uint32_t name_string = 0;  // interned name
+  const Provenance* where = nullptr;
   TaskId task = 0;
   int64_t domain = 0;
   bool dep_part = false;

@@ -46,7 +46,10 @@ void Pipeline::submit(std::shared_ptr<Operation> op) {
   {
     std::lock_guard lock(mu_);
     to_analyze_.push_back(std::move(op));
-    wake = waiting_ > 0;
+    // A busy utility thread comes back for it; wake one only if none is busy
+    // or the backlog is worth a second thread.
+    const bool busy = analyzing_ || mapping_;
+    wake = waiting_ > 0 && (!busy || to_analyze_.size() + to_map_.size() > kShareBacklog);
   }
   if (wake) cv_.notify_one();
 }
@@ -90,7 +93,7 @@ void Pipeline::loop(RuntimeImpl& rt, uint32_t lane) {
       lock.lock();
       mapping_ = false;
       last_mapping_tick_ = stop;
-      if (waiting_ > 0 && !to_map_.empty()) cv_.notify_one();
+      if (waiting_ > 0 && to_map_.size() + to_analyze_.size() > kShareBacklog) cv_.notify_one();
       continue;
     }
     if (!analyzing_ && !to_analyze_.empty()) {
@@ -109,7 +112,11 @@ void Pipeline::loop(RuntimeImpl& rt, uint32_t lane) {
       analyzing_ = false;
       last_analysis_tick_ = stop;
       to_map_.push_back(std::move(op));
-      if (waiting_ > 0) cv_.notify_one();
+      // This thread maps it next unless another one is mapping (which then
+      // takes it when done); wake a sleeping thread only for a backlog, so
+      // the stages overlap when there is enough work to share.
+      if (waiting_ > 0 && (mapping_ || to_map_.size() + to_analyze_.size() > kShareBacklog))
+        cv_.notify_one();
       continue;
     }
     if (stopping_) return;

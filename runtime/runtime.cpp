@@ -43,11 +43,35 @@ std::string where_text(const std::source_location& where) {
   return std::string(where.file_name()) + ":" + std::to_string(where.line());
 }
 
+const Provenance& provenance_of(const std::source_location& where) {
+  struct Key {
+    const char* file;
+    uint_least32_t line;
+    bool operator==(const Key&) const = default;
+  };
+  struct Hash {
+    size_t operator()(const Key& k) const {
+      return std::hash<const void*>()(k.file) ^ (size_t{k.line} << 1);
+    }
+  };
+  static std::mutex mu;
+  static auto* table =
+      new std::unordered_map<Key, std::unique_ptr<Provenance>, Hash>;  // for the process' life
+  std::lock_guard lock(mu);
+  auto& slot = (*table)[Key{where.file_name(), where.line()}];
+  if (!slot) {
+    const std::string text = where_text(where);
+    slot = std::make_unique<Provenance>(Provenance{text, rec::intern(text)});
+  }
+  return *slot;
+}
+
 uint32_t RuntimeImpl::string(const std::string& s) const {
   return profiling ? rec::intern(s) : 0;
 }
 
 RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.profile) {
+  rec::select_tick_source();  // the same clock with or without a trace
   // Lanes: from the recorder when profiling, otherwise plain local ids.
   uint32_t local = 1;
   const auto lane = [&](trace::ProcKind kind, uint32_t index, const std::string& name) {
@@ -100,60 +124,83 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
 RuntimeImpl::~RuntimeImpl() = default;
 
 void RuntimeImpl::submit(std::shared_ptr<Operation> op) {
+  const uint64_t window = static_cast<uint64_t>(config.window_size);
+  bool full;
   {
-    std::unique_lock lock(window_mu_);
-    if (submitted_ - completed_ >= static_cast<uint64_t>(config.window_size)) {
-      lock.unlock();
-      wait([&] { return submitted_ - completed_ < static_cast<uint64_t>(config.window_size); },
-           window_cv_, window_mu_, [&] { return last_completed_item_; });
-      lock.lock();
-    }
+    std::lock_guard lock(window_mu_);
+    full = submitted_ - completed_ >= window;
+  }
+  // A full window: wait until a quarter of it has drained, then run ahead again.
+  if (full) wait_for_outstanding(window - window / 4);
+  {
+    std::lock_guard lock(window_mu_);
     ++submitted_;
   }
   op->submit_tick = rec::now();
   op->mapping_uid = new_uid();
   if (profiling) {
     rec::record(trace::OperationRecord{
-        op->uid, top_uid, op->kind, op->kind == trace::OpKind::Task ? op->task : 0,
-        rec::intern(op->name), config.provenance ? rec::intern(op->provenance) : 0});
+        op->uid, top_uid, op->kind, op->kind == trace::OpKind::Task ? op->task : 0, op->name_string,
+        config.provenance ? op->where->string_id : 0});
   }
   pipeline_.submit(std::move(op));
 }
 
 void RuntimeImpl::wait(const std::function<bool()>& done, std::condition_variable& cv,
-                       std::mutex& mu, const std::function<trace::Uid()>& event) {
+                       std::mutex& mu,
+                       const std::function<std::pair<trace::Uid, uint64_t>()>& event) {
   const uint64_t start = rec::now();
-  trace::Uid ev;
+  std::pair<trace::Uid, uint64_t> ev;
   {
     std::unique_lock lock(mu);
     cv.wait(lock, done);
     ev = event();
   }
   const uint64_t end = std::max(rec::now(), start);
-  if (profiling) rec::record(trace::WaitRecord{top_uid, t(start), t(end), t(end), ev});
+  const uint64_t ready = std::clamp(ev.second, start, end);
+  if (profiling) rec::record(trace::WaitRecord{top_uid, t(start), t(ready), t(end), ev.first});
+}
+
+void RuntimeImpl::wait_for_outstanding(uint64_t at_most) {
+  {
+    std::lock_guard lock(window_mu_);
+    resume_at_ = at_most;
+    top_waiting_ = true;
+  }
+  wait([&] { return submitted_ - completed_ <= resume_at_; }, window_cv_, window_mu_,
+       [&] {
+         return std::pair{last_completed_item_, resumable_tick_};
+       });
+  std::lock_guard lock(window_mu_);
+  top_waiting_ = false;
 }
 
 void RuntimeImpl::fence() {
-  wait([&] { return completed_ == submitted_; }, window_cv_, window_mu_,
-       [&] { return last_completed_item_; });
+  wait_for_outstanding(0);
 }
 
 void RuntimeImpl::item_finished(Operation& op) {
   if (op.outstanding.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  bool wake;
   {
     std::lock_guard lock(window_mu_);
     ++completed_;
     last_completed_item_ = op.uid;
+    // Wake the top level only when what it waits for has come.
+    wake = top_waiting_ && submitted_ - completed_ <= resume_at_;
+    if (wake) resumable_tick_ = rec::now();
   }
-  window_cv_.notify_all();
+  if (wake) window_cv_.notify_all();
 }
 
 void RuntimeImpl::store_released(const std::shared_ptr<StoreImpl>& store) {
   auto op = std::make_shared<Operation>();
   op->uid = new_uid();
   op->kind = trace::OpKind::Collect;
-  op->name = "collect " + store->name;
-  op->provenance = store->provenance;
+  static const uint32_t kName = rec::intern("Collect");
+  op->name = "Collect";
+  op->name_string = kName;
+  op->where = &store->where;
   op->collected = store;
   submit(std::move(op));
 }
@@ -162,7 +209,7 @@ void RuntimeImpl::release_instances(StoreImpl& store) {
   std::vector<std::unique_ptr<Instance>> instances;
   {
     std::lock_guard lock(instances_mu);
-    instances.swap(store.instances);
+    store.clear_instances(instances);
   }
   const uint64_t now = rec::now();
   for (auto& inst : instances) {

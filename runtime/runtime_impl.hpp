@@ -23,6 +23,7 @@ namespace legato::rt {
 
 struct TaskKindInfo {
   std::string name;
+  uint32_t name_string;
   TaskBody cpu;
 };
 
@@ -41,6 +42,8 @@ class Pipeline {
  private:
   void loop(RuntimeImpl& rt, uint32_t lane);
 
+  // Operations waiting before a second utility thread is woken to share them.
+  static constexpr size_t kShareBacklog = 8;
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::shared_ptr<Operation>> to_analyze_, to_map_;
@@ -64,8 +67,12 @@ class RuntimeImpl {
   void submit(std::shared_ptr<Operation> op);
   // Blocks the top-level task until done() holds, recording the wait on
   // `event` (the item whose completion ends it).
+  // event() returns the item whose completion ended the wait and when that
+  // happened (the task could resume then).
   void wait(const std::function<bool()>& done, std::condition_variable& cv, std::mutex& mu,
-            const std::function<trace::Uid()>& event);
+            const std::function<std::pair<trace::Uid, uint64_t>()>& event);
+  // Waits until at most `at_most` operations are unfinished.
+  void wait_for_outstanding(uint64_t at_most);
   void fence();
   void store_released(const std::shared_ptr<StoreImpl>& store);
   // Frees every instance of the store and forgets its data (collection, shutdown).
@@ -123,6 +130,9 @@ class RuntimeImpl {
   std::condition_variable window_cv_;
   uint64_t submitted_ = 0, completed_ = 0;
   trace::Uid last_completed_item_ = 0;
+  bool top_waiting_ = false;
+  uint64_t resume_at_ = 0;       // the top level resumes at this many unfinished
+  uint64_t resumable_tick_ = 0;  // when it could resume
   friend class PointTask;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "runtime/memory.hpp"
 
 namespace legato::rt {
+
+struct Provenance;
 
 // Who touched a range last (dependence analysis).
 struct AccessState {
@@ -32,15 +35,16 @@ struct ValidState {
 
 class StoreImpl {
  public:
-  StoreImpl(uint64_t id, int64_t size, DType type, std::string name, std::string provenance);
+  StoreImpl(uint64_t id, int64_t size, DType type, std::string name, const Provenance& where);
 
   const uint64_t id;
   const int64_t size;
   const DType type;
   const size_t elem_size;
   const std::string name;
-  const std::string provenance;                     // where it was created, "file:line"
-  uint32_t name_string = 0, provenance_string = 0;  // interned for the trace
+  const Provenance& where;        // where it was created
+  const std::string& provenance;  // its "file:line"
+  uint32_t name_string = 0;       // interned for the trace
 
   // Handles held by the program; the last one going triggers collection.
   std::atomic<int64_t> user_handles{0};
@@ -51,6 +55,18 @@ class StoreImpl {
   // Mapping (one mapping at a time).
   IntervalMap<ValidState> valid;
   std::vector<std::unique_ptr<Instance>> instances;
+
+  // The smallest instance in `memory` that covers r, or nullptr. Only
+  // instances that start within the longest instance's length before r can
+  // cover it, so a store with many small instances stays cheap to search.
+  Instance* smallest_covering(Range r, const MemoryPool* memory) const;
+  // Takes ownership (the caller holds the runtime's instances lock).
+  Instance* add_instance(std::unique_ptr<Instance> inst);
+  void clear_instances(std::vector<std::unique_ptr<Instance>>& out);
+
+ private:
+  std::multimap<int64_t, Instance*> by_lo_;
+  int64_t longest_ = 0;
 };
 
 }  // namespace legato::rt
