@@ -168,19 +168,18 @@ void FoldItem::run() {
   }
   // The private buffers are done with.
   const uint64_t now = rec::now();
+  for (Instance* buf : buffers) bytes_ += buf->bytes;
   for (Instance* buf : buffers) {
     record_instance(*buf, now, 0);
     buf->memory->release(*buf);
     runtime().reduction_bytes.fetch_sub(buf->bytes);
     delete buf;
   }
+  buffers.clear();
 }
 
 void FoldItem::record_trace() {
-  uint64_t bytes = 0;
-  for (Instance* buf : buffers) bytes += buf->bytes;
-  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Reduce, bytes, 0,
-              target->uid);
+  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Reduce, bytes_, 0, target->uid);
 }
 
 // --- instance collection ---

@@ -158,12 +158,15 @@ class FoldItem final : public WorkItem {
   const size_t arg;
   Instance* target = nullptr;
   Range range;
-  std::vector<Instance*> buffers;
+  std::vector<Instance*> buffers;  // freed when the fold has run
 
  protected:
   void enqueue() override;
   void run() override;
   void record_trace() override;
+
+ private:
+  uint64_t bytes_ = 0;  // folded
 };
 
 // Frees a store's instances once nothing uses them, on a utility thread.
