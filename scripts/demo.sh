@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job: sets everything up, runs a real parallel computation that
-# records its own trace with the Legato recorder, then inspects the trace
-# with legate_prof. Output goes to build/demo/.
+# The main job: sets everything up, runs an array program on the Legato
+# runtime with --profile, then inspects its trace with legate_prof. Output
+# goes to build/demo/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out="$root/build/demo"
 mkdir -p "$out"
 cd "$out"
-"$root/build/bin/parallel_sum" --logdir .
+"$root/build/bin/legate" --cpus 4 --profile --verbose "$root/build/bin/parallel_sum"
 echo
 "$root/build/bin/legate_prof" info legate_0.prof
 echo
