@@ -99,3 +99,19 @@ TEST_CASE("a bad LEGATE_CONFIG stops the program before anything is written", "[
   CHECK_THAT(show.out, Catch::Contains("  sysmem          67108864 bytes (64 MiB)\n"));
   CHECK_THAT(show.out, Catch::EndsWith("no out-of-memory error\n"));
 }
+
+TEST_CASE("a task that throws ends the run with the task and its call site", "[runtime][fatal]") {
+  TempDir dir;
+  const auto r =
+      testing::run_command("LEGATE_CONFIG='--cpus 1 --profile --logdir " + dir.path().string() +
+                           "' " + testing::bin("runtime_failing_task_program"));
+  CHECK(r.status == 1);
+  const std::string src =
+      std::string(LEGATO_SOURCE_DIR) + "/tests/runtime/failing_task_program.cpp";
+  CHECK_THAT(r.err, Catch::StartsWith("LEGATE ERROR: task bad_task [" + src + ":"));
+  CHECK_THAT(r.err, Catch::Contains("(point 0) threw: index 7 is out of bounds"));
+  trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
+  CHECK(l.clean);
+  REQUIRE(l.records.get<trace::ErrorRecord>().size() == 1);
+  CHECK(l.records.get<trace::ErrorRecord>()[0].error_kind == trace::ErrorKind::Fatal);
+}
