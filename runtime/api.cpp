@@ -252,6 +252,7 @@ Future TaskLauncher::execute() {
   {
     std::lock_guard lock(rt.tasks_mu);
     const TaskKindInfo& kind = rt.tasks[spec_->task - RuntimeImpl::kFirstTaskId];
+    op->task_kind = &kind;
     op->name = kind.name;
     op->name_string = kind.name_string;
   }

@@ -4,6 +4,7 @@
 // write after read, write after write.
 #include <algorithm>
 
+#include "recorder/recorder.hpp"
 #include "runtime/runtime_impl.hpp"
 
 namespace legato::rt {
@@ -64,9 +65,13 @@ void RuntimeImpl::analyze(Operation& op) {
           op.dep_part || shared_write ? 1 : static_cast<int64_t>(cpus_.size());
       op.chunks = split(op.domain, processors, config.min_cpu_chunk);
       if (op.result) {
-        std::lock_guard lock(op.result->mu);
-        op.result->remaining = static_cast<int>(op.chunks.size());
-        op.result->ready = op.chunks.empty();
+        {
+          std::lock_guard lock(op.result->mu);
+          op.result->remaining = static_cast<int>(op.chunks.size());
+          op.result->ready = op.chunks.empty();  // an empty domain: the identity, now
+          op.result->ready_tick = rec::now();
+        }
+        if (op.chunks.empty()) op.result->cv.notify_all();
       }
       for (size_t p = 0; p < op.chunks.size(); ++p) {
         auto point =

@@ -86,13 +86,8 @@ void PointTask::run() {
   for (const auto& f : o.futures) futures.push_back(f->value);
   TaskContext ctx(point, static_cast<int64_t>(o.chunks.size()), chunk, std::move(ranges),
                   std::move(data), &o.scalars, std::move(futures));
-  const TaskKindInfo* kind;
-  {
-    std::lock_guard lock(runtime().tasks_mu);
-    kind = &runtime().tasks[o.task - RuntimeImpl::kFirstTaskId];
-  }
   try {
-    kind->cpu(ctx);
+    o.task_kind->cpu(ctx);
   } catch (const std::exception& e) {
     const std::string text = "task " + std::string(o.name) + " [" + o.where->text + "] (point " +
                              std::to_string(point) + ") threw: " + e.what();

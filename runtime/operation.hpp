@@ -15,6 +15,7 @@
 namespace legato::rt {
 
 class Worker;
+struct TaskKindInfo;
 
 // A future's value, folded from the producing points' results.
 struct FutureState {
@@ -64,6 +65,7 @@ class Operation : public std::enable_shared_from_this<Operation> {
   uint32_t name_string = 0;  // interned name
   const Provenance* where = nullptr;
   TaskId task = 0;
+  const TaskKindInfo* task_kind = nullptr;  // tasks: the registered kind (stable)
   int64_t domain = 0;
   bool dep_part = false;
   std::vector<StoreArg> args;
