@@ -310,17 +310,23 @@ void TaskContext::result(int64_t v) {
 
 // --- fill, copy, fence ---
 
+// A fill, copy or collection operation: named after what it does.
+std::shared_ptr<Operation> runtime_op(RuntimeImpl& rt, trace::OpKind kind,
+                                      const Provenance& where) {
+  auto op = std::make_shared<Operation>();
+  op->uid = rt.new_uid();
+  op->kind = kind;
+  op->name = trace::to_string(kind);
+  op->name_string = rec::intern(op->name);
+  op->where = &where;
+  return op;
+}
+
 void fill(const Store& dst, Range range, Scalar value, std::source_location where) {
   RuntimeImpl& rt = need_runtime("fill");
   check_range(dst, range, "fill at " + where_text(where));
   if (range.empty()) return;
-  auto op = std::make_shared<Operation>();
-  op->uid = rt.new_uid();
-  op->kind = trace::OpKind::Fill;
-  static const uint32_t kName = rec::intern("Fill");
-  op->name = "Fill";
-  op->name_string = kName;
-  op->where = &provenance_of(where);
+  auto op = runtime_op(rt, trace::OpKind::Fill, provenance_of(where));
   op->args.push_back({dst.impl(), false, 0, range, Privilege::Write, ReduceOp::Sum});
   op->fill_value = value;
   rt.submit(std::move(op));
@@ -337,13 +343,7 @@ void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_of
                                 ", destination is " + dtype_name(dst.dtype()) + "; convert first");
   }
   if (count == 0) return;
-  auto op = std::make_shared<Operation>();
-  op->uid = rt.new_uid();
-  op->kind = trace::OpKind::Copy;
-  static const uint32_t kName = rec::intern("Copy");
-  op->name = "Copy";
-  op->name_string = kName;
-  op->where = &provenance_of(where);
+  auto op = runtime_op(rt, trace::OpKind::Copy, provenance_of(where));
   op->args.push_back(
       {src.impl(), false, 0, {src_offset, src_offset + count}, Privilege::Read, ReduceOp::Sum});
   op->args.push_back(

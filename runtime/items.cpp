@@ -174,7 +174,8 @@ void FoldItem::run() {
 }
 
 void FoldItem::record_trace() {
-  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Reduce, bytes_, 0, target->uid);
+  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Reduce, bytes_, 0,
+              target->uid);
 }
 
 // --- instance collection ---

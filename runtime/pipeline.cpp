@@ -45,11 +45,12 @@ void Pipeline::submit(std::shared_ptr<Operation> op) {
   bool wake;
   {
     std::lock_guard lock(mu_);
-    to_analyze_.push_back(std::move(op));
+    analysis_.queue.push_back(std::move(op));
     // A busy utility thread comes back for it; wake one only if none is busy
     // or the backlog is worth a second thread.
-    const bool busy = analyzing_ || mapping_;
-    wake = waiting_ > 0 && (!busy || to_analyze_.size() + to_map_.size() > kShareBacklog);
+    const bool busy = analysis_.busy || mapping_.busy;
+    wake =
+        waiting_ > 0 && (!busy || analysis_.queue.size() + mapping_.queue.size() > kShareBacklog);
   }
   if (wake) cv_.notify_one();
 }
@@ -64,65 +65,64 @@ void Pipeline::push_ready(std::shared_ptr<Item> item) {
   if (wake) cv_.notify_one();
 }
 
-void Pipeline::loop(RuntimeImpl& rt, uint32_t lane) {
-  if (lane != 0) rec::bind_thread(lane);
+std::shared_ptr<Operation> Pipeline::run_stage(std::unique_lock<std::mutex>& lock, Stage& stage,
+                                               bool mapping, RuntimeImpl& rt, uint32_t lane) {
   static const uint32_t kAnalysis = rec::intern("Dependence Analysis");
   static const uint32_t kMapping = rec::intern("Mapping");
+  std::shared_ptr<Operation> op = std::move(stage.queue.front());
+  stage.queue.pop_front();
+  stage.busy = true;
+  // Created when the previous stage handed it over; ready once this stage
+  // finished the operation before it (program order).
+  const uint64_t create = mapping ? op->analyzed_tick : op->submit_tick;
+  const uint64_t ready = std::max(create, stage.last_tick);
+  lock.unlock();
+  const uint64_t start = rec::now();
+  uint64_t stop;
+  if (mapping) {
+    rt.map(*op);
+    stop = op->mapped_tick;
+  } else {
+    rt.analyze(*op);
+    stop = op->analyzed_tick = rec::now();
+  }
+  if (rec::active()) {
+    record_meta(mapping ? op->mapping_uid : rt.new_uid(), lane, mapping ? kMapping : kAnalysis,
+                op->uid, create, ready, start, stop);
+  }
+  lock.lock();
+  stage.busy = false;
+  stage.last_tick = stop;
+  return op;
+}
+
+void Pipeline::loop(RuntimeImpl& rt, uint32_t lane) {
+  if (lane != 0) rec::bind_thread(lane);
   std::unique_lock lock(mu_);
   for (;;) {
+    const size_t backlog = analysis_.queue.size() + mapping_.queue.size();
     if (!ready_.empty()) {
       std::shared_ptr<Item> item = std::move(ready_.front());
       ready_.pop_front();
       lock.unlock();
       item->execute();
       lock.lock();
-      continue;
-    }
-    if (!mapping_ && !to_map_.empty()) {
-      std::shared_ptr<Operation> op = std::move(to_map_.front());
-      to_map_.pop_front();
-      mapping_ = true;
-      const uint64_t ready = std::max(op->analyzed_tick, last_mapping_tick_);
-      lock.unlock();
-      const uint64_t start = rec::now();
-      rt.map(*op);
-      const uint64_t stop = op->mapped_tick;
-      if (rec::active())
-        record_meta(op->mapping_uid, lane, kMapping, op->uid, op->analyzed_tick, ready, start,
-                    stop);
-      lock.lock();
-      mapping_ = false;
-      last_mapping_tick_ = stop;
-      if (waiting_ > 0 && to_map_.size() + to_analyze_.size() > kShareBacklog) cv_.notify_one();
-      continue;
-    }
-    if (!analyzing_ && !to_analyze_.empty()) {
-      std::shared_ptr<Operation> op = std::move(to_analyze_.front());
-      to_analyze_.pop_front();
-      analyzing_ = true;
-      const uint64_t ready = std::max(op->submit_tick, last_analysis_tick_);
-      lock.unlock();
-      const uint64_t start = rec::now();
-      rt.analyze(*op);
-      const uint64_t stop = rec::now();
-      op->analyzed_tick = stop;
-      if (rec::active())
-        record_meta(rt.new_uid(), lane, kAnalysis, op->uid, op->submit_tick, ready, start, stop);
-      lock.lock();
-      analyzing_ = false;
-      last_analysis_tick_ = stop;
-      to_map_.push_back(std::move(op));
+    } else if (!mapping_.busy && !mapping_.queue.empty()) {
+      run_stage(lock, mapping_, true, rt, lane);
+      if (waiting_ > 0 && backlog > kShareBacklog) cv_.notify_one();
+    } else if (!analysis_.busy && !analysis_.queue.empty()) {
+      mapping_.queue.push_back(run_stage(lock, analysis_, false, rt, lane));
       // This thread maps it next unless another one is mapping (which then
       // takes it when done); wake a sleeping thread only for a backlog, so
       // the stages overlap when there is enough work to share.
-      if (waiting_ > 0 && (mapping_ || to_map_.size() + to_analyze_.size() > kShareBacklog))
-        cv_.notify_one();
-      continue;
+      if (waiting_ > 0 && (mapping_.busy || backlog > kShareBacklog)) cv_.notify_one();
+    } else if (stopping_) {
+      return;
+    } else {
+      ++waiting_;
+      cv_.wait(lock);
+      --waiting_;
     }
-    if (stopping_) return;
-    ++waiting_;
-    cv_.wait(lock);
-    --waiting_;
   }
 }
 

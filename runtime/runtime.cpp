@@ -194,13 +194,7 @@ void RuntimeImpl::item_finished(Operation& op) {
 }
 
 void RuntimeImpl::store_released(const std::shared_ptr<StoreImpl>& store) {
-  auto op = std::make_shared<Operation>();
-  op->uid = new_uid();
-  op->kind = trace::OpKind::Collect;
-  static const uint32_t kName = rec::intern("Collect");
-  op->name = "Collect";
-  op->name_string = kName;
-  op->where = &store->where;
+  auto op = runtime_op(*this, trace::OpKind::Collect, store->where);
   op->collected = store;
   submit(std::move(op));
 }

@@ -42,15 +42,25 @@ class Pipeline {
  private:
   void loop(RuntimeImpl& rt, uint32_t lane);
 
+  // Operations go through each stage one at a time, in program order.
+  struct Stage {
+    std::deque<std::shared_ptr<Operation>> queue;
+    bool busy = false;
+    uint64_t last_tick = 0;  // when the stage last finished an operation
+  };
+  // Runs the stage on its next operation with the lock released, records
+  // the meta-task and returns the operation.
+  std::shared_ptr<Operation> run_stage(std::unique_lock<std::mutex>& lock, Stage& stage,
+                                       bool mapping, RuntimeImpl& rt, uint32_t lane);
+
   // Operations waiting before a second utility thread is woken to share them.
   static constexpr size_t kShareBacklog = 8;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::shared_ptr<Operation>> to_analyze_, to_map_;
+  Stage analysis_, mapping_;
   std::deque<std::shared_ptr<Item>> ready_;
-  bool analyzing_ = false, mapping_ = false, stopping_ = false;
+  bool stopping_ = false;
   int waiting_ = 0;
-  uint64_t last_analysis_tick_ = 0, last_mapping_tick_ = 0;
   std::vector<std::thread> threads_;
 };
 
@@ -144,6 +154,8 @@ inline RuntimeImpl& runtime() {
 
 // "file:line"
 std::string where_text(const std::source_location& where);
+// A fill, copy or collection operation, named after its kind.
+std::shared_ptr<Operation> runtime_op(RuntimeImpl& rt, trace::OpKind kind, const Provenance& where);
 // Records an instance's whole life (at its destruction).
 void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags);
 

@@ -72,6 +72,23 @@ Range random_range(std::mt19937_64& rng, int64_t size, int64_t max_len) {
   return {lo, lo + len};
 }
 
+// Another store than s, and equally long ranges in both.
+struct Pair {
+  size_t dst;
+  int64_t len, src_lo, dst_lo;
+};
+Pair random_pair(std::mt19937_64& rng, const std::vector<Store>& stores, size_t s) {
+  const auto pick = [&](int64_t below) {
+    return static_cast<int64_t>(rng() % static_cast<uint64_t>(below));
+  };
+  Pair p;
+  p.dst = (s + 1 + rng() % (stores.size() - 1)) % stores.size();
+  p.len = 1 + pick(std::min(stores[s].size(), stores[p.dst].size()));
+  p.src_lo = pick(stores[s].size() - p.len + 1);
+  p.dst_lo = pick(stores[p.dst].size() - p.len + 1);
+  return p;
+}
+
 // One run: the same random program on the runtime and on the model.
 void run_program(const std::string& config, uint64_t seed, int ops) {
   TempDir dir;
@@ -107,12 +124,7 @@ void run_program(const std::string& config, uint64_t seed, int ops) {
           break;
         }
         case 1: {
-          const size_t d = (s + 1 + rng() % (stores.size() - 1)) % stores.size();
-          const int64_t len = 1 + static_cast<int64_t>(
-                                      rng() % static_cast<uint64_t>(std::min(n, stores[d].size())));
-          const int64_t src_lo = static_cast<int64_t>(rng() % static_cast<uint64_t>(n - len + 1));
-          const int64_t dst_lo =
-              static_cast<int64_t>(rng() % static_cast<uint64_t>(stores[d].size() - len + 1));
+          const auto [d, len, src_lo, dst_lo] = random_pair(rng, stores, s);
           const int64_t k2 = static_cast<int64_t>(rng() % 5) - 2;
           TaskLauncher(t.axpy, len)
               .add_aligned(stores[s], src_lo, Privilege::Read)
@@ -124,12 +136,7 @@ void run_program(const std::string& config, uint64_t seed, int ops) {
           break;
         }
         case 2: {
-          const size_t d = (s + 1 + rng() % (stores.size() - 1)) % stores.size();
-          const int64_t len = 1 + static_cast<int64_t>(
-                                      rng() % static_cast<uint64_t>(std::min(n, stores[d].size())));
-          const int64_t src_lo = static_cast<int64_t>(rng() % static_cast<uint64_t>(n - len + 1));
-          const int64_t dst_lo =
-              static_cast<int64_t>(rng() % static_cast<uint64_t>(stores[d].size() - len + 1));
+          const auto [d, len, src_lo, dst_lo] = random_pair(rng, stores, s);
           copy(stores[s], src_lo, stores[d], dst_lo, len);
           for (int64_t i = 0; i < len; ++i)
             model[d][static_cast<size_t>(dst_lo + i)] = m[static_cast<size_t>(src_lo + i)];
