@@ -181,6 +181,7 @@ struct TaskLauncher::Spec {
   std::vector<std::shared_ptr<FutureState>> futures;
   std::optional<ReduceOp> result;
   bool dep_part = false;
+  int64_t unit_elements = 1;
 };
 
 TaskLauncher::TaskLauncher(TaskId task, int64_t size, std::source_location where)
@@ -204,6 +205,25 @@ TaskLauncher& TaskLauncher::add_aligned(const Store& store, int64_t offset, Priv
       store, {offset, offset + spec_->domain},
       "TaskLauncher at " + spec_->where->text + ", argument " + std::to_string(spec_->args.size()));
   spec_->args.push_back({store.impl(), true, offset, {}, privilege, reduction});
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::add_rows(const Store& store, int64_t offset, int64_t row_stride,
+                                     int64_t width, Privilege privilege, ReduceOp reduction) {
+  const std::string who =
+      "TaskLauncher at " + spec_->where->text + ", argument " + std::to_string(spec_->args.size());
+  if (width < 0 || row_stride < width) {
+    throw std::invalid_argument(who + ": rows of width " + std::to_string(width) +
+                                " do not fit a row stride of " + std::to_string(row_stride));
+  }
+  StoreArg a{store.impl(), true, offset, {}, privilege, reduction, row_stride, width};
+  check_range(store, spec_->domain > 0 ? a.op_range(spec_->domain) : Range{offset, offset}, who);
+  spec_->args.push_back(std::move(a));
+  return *this;
+}
+
+TaskLauncher& TaskLauncher::set_elements_per_index(int64_t elements) {
+  spec_->unit_elements = std::max<int64_t>(1, elements);
   return *this;
 }
 
@@ -259,6 +279,7 @@ Future TaskLauncher::execute() {
   op->where = spec_->where;
   op->domain = spec_->domain;
   op->dep_part = spec_->dep_part;
+  op->unit_elements = spec_->unit_elements;
   op->args = spec_->args;
   op->scalars = spec_->scalars;
   op->futures = spec_->futures;
@@ -349,6 +370,46 @@ void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_of
   op->args.push_back(
       {dst.impl(), false, 0, {dst_offset, dst_offset + count}, Privilege::Write, ReduceOp::Sum});
   rt.submit(std::move(op));
+}
+
+namespace {
+void indirect(trace::CopyKind kind, const Store& src, Range src_range, const Store& index,
+              Range index_range, const Store& dst, Range dst_range, std::source_location where) {
+  RuntimeImpl& rt = need_runtime(kind == trace::CopyKind::Gather ? "gather" : "scatter");
+  const std::string who = std::string(trace::to_string(kind)) + " at " + where_text(where);
+  check_range(src, src_range, who + " (source)");
+  check_range(index, index_range, who + " (indices)");
+  check_range(dst, dst_range, who + " (destination)");
+  if (index.dtype() != DType::I64) {
+    throw std::invalid_argument(who + ": indices must be int64, not " +
+                                std::string(dtype_name(index.dtype())));
+  }
+  if (src.dtype() != dst.dtype()) {
+    throw std::invalid_argument(who + ": source is " + dtype_name(src.dtype()) +
+                                ", destination is " + dtype_name(dst.dtype()) + "; convert first");
+  }
+  if (index_range.empty()) return;
+  auto op = runtime_op(rt, trace::OpKind::Copy, provenance_of(where));
+  op->copy_kind = kind;
+  const Privilege dst_privilege =
+      kind == trace::CopyKind::Scatter ? Privilege::ReadWrite : Privilege::Write;
+  op->args.push_back({src.impl(), false, 0, src_range, Privilege::Read, ReduceOp::Sum});
+  op->args.push_back({dst.impl(), false, 0, dst_range, dst_privilege, ReduceOp::Sum});
+  op->args.push_back({index.impl(), false, 0, index_range, Privilege::Read, ReduceOp::Sum});
+  rt.submit(std::move(op));
+}
+}  // namespace
+
+void gather(const Store& src, Range src_range, const Store& index, int64_t index_offset,
+            const Store& dst, int64_t dst_offset, int64_t count, std::source_location where) {
+  indirect(trace::CopyKind::Gather, src, src_range, index, {index_offset, index_offset + count},
+           dst, {dst_offset, dst_offset + count}, where);
+}
+
+void scatter(const Store& src, int64_t src_offset, const Store& index, int64_t index_offset,
+             const Store& dst, Range dst_range, int64_t count, std::source_location where) {
+  indirect(trace::CopyKind::Scatter, src, {src_offset, src_offset + count}, index,
+           {index_offset, index_offset + count}, dst, dst_range, where);
 }
 
 void fence(std::source_location) {

@@ -11,11 +11,13 @@ namespace legato::rt {
 namespace {
 
 // The domain split into point chunks: as many as processors, but none
-// smaller than the minimum chunk.
-std::vector<Range> split(int64_t domain, int64_t processors, int64_t min_chunk) {
+// smaller than the minimum chunk (in elements; a domain index may stand for
+// `unit` elements, a row).
+std::vector<Range> split(int64_t domain, int64_t unit, int64_t processors, int64_t min_chunk) {
   std::vector<Range> chunks;
   if (domain <= 0) return chunks;
-  const int64_t by_size = (domain + min_chunk - 1) / min_chunk;
+  const int64_t elements = domain * std::max<int64_t>(unit, 1);
+  const int64_t by_size = (elements + min_chunk - 1) / min_chunk;
   const int64_t n = std::max<int64_t>(1, std::min(processors, by_size));
   for (int64_t p = 0; p < n; ++p) chunks.push_back({domain * p / n, domain * (p + 1) / n});
   return chunks;
@@ -63,7 +65,7 @@ void RuntimeImpl::analyze(Operation& op) {
       });
       const int64_t processors =
           op.dep_part || shared_write ? 1 : static_cast<int64_t>(cpus_.size());
-      op.chunks = split(op.domain, processors, config.min_cpu_chunk);
+      op.chunks = split(op.domain, op.unit_elements, processors, config.min_cpu_chunk);
       if (op.result) {
         {
           std::lock_guard lock(op.result->mu);
@@ -99,10 +101,13 @@ void RuntimeImpl::analyze(Operation& op) {
       break;
     }
     case trace::OpKind::Copy: {
+      // args: source, destination, and for gathers and scatters the indices.
       auto copy = std::make_shared<CopyItem>(new_uid(), self, nullptr, op.args[0].whole, nullptr,
                                              op.args[1].whole);
-      copy->accesses.push_back({op.args[0].store.get(), op.args[0].whole, Privilege::Read});
-      copy->accesses.push_back({op.args[1].store.get(), op.args[1].whole, Privilege::Write});
+      copy->kind = op.copy_kind;
+      for (const StoreArg& a : op.args)
+        copy->accesses.push_back({a.store.get(), a.whole, a.privilege});
+      if (op.args.size() > 2) copy->index_range = op.args[2].whole;
       op.work.push_back(copy);
       break;
     }

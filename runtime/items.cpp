@@ -120,15 +120,52 @@ void CopyItem::enqueue() {
   runtime().copy_channel().push(shared_from_this());
 }
 
+namespace {
+
+// The element at position i of a run of elements of `size` bytes.
+inline std::byte* element(std::byte* base, int64_t i, size_t size) {
+  return base + static_cast<size_t>(i) * size;
+}
+
+[[noreturn]] void bad_index(const Operation& op, int64_t index, int64_t extent) {
+  const std::string text = std::string(op.name) + " [" + op.where->text + "]: index " +
+                           std::to_string(index) + " is out of bounds for an axis of size " +
+                           std::to_string(extent);
+  std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
+  rec::fatal_error(trace::ErrorKind::Fatal, text, op.uid);
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+}  // namespace
+
 void CopyItem::run() {
   const size_t elem = dst->store->elem_size;
-  std::memmove(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
-               static_cast<size_t>(dst_range.size()) * elem);
+  if (kind == trace::CopyKind::Copy) {
+    std::memmove(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
+                 static_cast<size_t>(dst_range.size()) * elem);
+    return;
+  }
+  const auto* idx = reinterpret_cast<const int64_t*>(index->at(index_range.lo, sizeof(int64_t)));
+  std::byte* from = src->at(src_range.lo, elem);
+  std::byte* to = dst->at(dst_range.lo, elem);
+  const int64_t n = index_range.size();
+  const int64_t extent = kind == trace::CopyKind::Gather ? src_range.size() : dst_range.size();
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t j = idx[i];
+    if (j < 0 || j >= extent) bad_index(*op, j, extent);
+    if (kind == trace::CopyKind::Gather) {
+      std::memcpy(element(to, i, elem), element(from, j, elem), elem);
+    } else {
+      std::memcpy(element(to, j, elem), element(from, i, elem), elem);
+    }
+  }
 }
 
 void CopyItem::record_trace() {
-  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Copy,
-              static_cast<uint64_t>(dst_range.size()) * dst->store->elem_size, src->uid, dst->uid);
+  const int64_t n = kind == trace::CopyKind::Copy ? dst_range.size() : index_range.size();
+  record_copy(*this, op_uid, runtime().copy_channel_id, kind,
+              static_cast<uint64_t>(n) * dst->store->elem_size, src->uid, dst->uid);
 }
 
 FillItem::FillItem(trace::Uid uid, std::shared_ptr<Operation> o, Instance* d, Range r, Scalar v)

@@ -98,9 +98,16 @@ class TaskLauncher {
   // offset + [lo, hi).
   TaskLauncher& add_aligned(const Store& store, int64_t offset, Privilege privilege,
                             ReduceOp reduction = ReduceOp::Sum);
+  // Each domain index i is a row: store elements
+  // [offset + i*row_stride, offset + i*row_stride + width) (a 2-D view).
+  TaskLauncher& add_rows(const Store& store, int64_t offset, int64_t row_stride, int64_t width,
+                         Privilege privilege, ReduceOp reduction = ReduceOp::Sum);
   // Every point gets the same elements.
   TaskLauncher& add_whole(const Store& store, Range range, Privilege privilege,
                           ReduceOp reduction = ReduceOp::Sum);
+  // How many elements one domain index stands for (a row's width), so the
+  // minimum chunk size counts elements.
+  TaskLauncher& set_elements_per_index(int64_t elements);
   TaskLauncher& add_scalar(double value);
   TaskLauncher& add_scalar(int64_t value);
   // The task waits for f; its points read the value with TaskContext::future.
@@ -168,6 +175,17 @@ void fill(const Store& dst, Range range, Scalar value,
 // dst[dst_offset .. +count) = src[src_offset .. +count), on a copy channel.
 void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_offset, int64_t count,
           std::source_location where = std::source_location::current());
+// Indirect copies on a copy channel, indices (int64) counted from the start
+// of src_range (gather) or dst_range (scatter); an index outside the range
+// stops the program with an error naming the operation.
+//   gather:  dst[dst_offset + i] = src[src_range.lo + index[index_offset + i]]
+//   scatter: dst[dst_range.lo + index[index_offset + i]] = src[src_offset + i]
+void gather(const Store& src, Range src_range, const Store& index, int64_t index_offset,
+            const Store& dst, int64_t dst_offset, int64_t count,
+            std::source_location where = std::source_location::current());
+void scatter(const Store& src, int64_t src_offset, const Store& index, int64_t index_offset,
+             const Store& dst, Range dst_range, int64_t count,
+             std::source_location where = std::source_location::current());
 // Blocks the top-level task until everything issued so far has finished.
 void fence(std::source_location where = std::source_location::current());
 

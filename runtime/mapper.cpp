@@ -92,7 +92,9 @@ class Mapper {
         map_reduction(i, *op_.folds[fold_index++], inst, whole, points);
         continue;
       }
-      if (reads(a.privilege)) {
+      // A strided write covers elements between its rows it does not touch:
+      // the instance must hold their data too.
+      if (reads(a.privilege) || a.strided()) {
         for (const Producer& pr : make_valid(store, inst, whole)) {
           for (auto& p : points) {
             if (pr.range.overlaps(a.point_range(p->chunk)))
@@ -149,12 +151,22 @@ class Mapper {
 
   void map_copy() {
     auto& copy = static_cast<CopyItem&>(*op_.work.at(0));
+    const auto wait_for = [&](StoreImpl& store, Instance* inst, Range r) {
+      for (const Producer& pr : make_valid(store, inst, r))
+        copy.add_precondition(pr.item, trace::EdgeKind::Copy);
+    };
     StoreImpl& src = *op_.args[0].store;
     StoreImpl& dst = *op_.args[1].store;
     copy.src = instance_for(src, copy.src_range, 0);
-    for (const Producer& pr : make_valid(src, copy.src, copy.src_range))
-      copy.add_precondition(pr.item, trace::EdgeKind::Copy);
+    wait_for(src, copy.src, copy.src_range);
+    if (op_.args.size() > 2) {
+      StoreImpl& index = *op_.args[2].store;
+      copy.index = instance_for(index, copy.index_range, 2);
+      wait_for(index, copy.index, copy.index_range);
+    }
     copy.dst = instance_for(dst, copy.dst_range, 1);
+    // A scatter writes only some of its range: the rest must be there already.
+    if (reads(op_.args[1].privilege)) wait_for(dst, copy.dst, copy.dst_range);
     dst.valid.assign(copy.dst_range, held_by(copy.dst, op_.work[0]));
   }
 

@@ -34,16 +34,24 @@ struct FutureState {
 
 struct StoreArg {
   std::shared_ptr<StoreImpl> store;
-  bool aligned = true;  // point p gets offset + its chunk; otherwise `whole`
+  bool aligned = true;  // point p gets elements from its chunk; otherwise `whole`
   int64_t offset = 0;
   Range whole;
   Privilege privilege = Privilege::Read;
   ReduceOp reduction = ReduceOp::Sum;
+  // Aligned arguments: domain index i covers elements
+  // [offset + i*scale, offset + i*scale + width) (rows of a 2-D view when
+  // scale > width; plain elements when both are 1).
+  int64_t scale = 1;
+  int64_t width = 1;
 
+  bool strided() const { return aligned && scale > width; }
   Range point_range(Range chunk) const {
-    return aligned ? Range{offset + chunk.lo, offset + chunk.hi} : whole;
+    if (!aligned) return whole;
+    if (chunk.empty()) return {offset + chunk.lo * scale, offset + chunk.lo * scale};
+    return {offset + chunk.lo * scale, offset + (chunk.hi - 1) * scale + width};
   }
-  Range op_range(int64_t domain) const { return aligned ? Range{offset, offset + domain} : whole; }
+  Range op_range(int64_t domain) const { return point_range({0, domain}); }
 };
 
 class WorkItem;
@@ -67,14 +75,16 @@ class Operation : public std::enable_shared_from_this<Operation> {
   TaskId task = 0;
   const TaskKindInfo* task_kind = nullptr;  // tasks: the registered kind (stable)
   int64_t domain = 0;
+  int64_t unit_elements = 1;  // elements per domain index, for the minimum chunk
   bool dep_part = false;
   std::vector<StoreArg> args;
   std::vector<Scalar> scalars;
   std::vector<std::shared_ptr<FutureState>> futures;
   std::shared_ptr<FutureState> result;
-  Scalar fill_value;                     // fill operations
-  bool deferred_fill = false;            // ... on a store nothing has touched yet
-  std::shared_ptr<StoreImpl> collected;  // instance collection operations
+  trace::CopyKind copy_kind = trace::CopyKind::Copy;  // copy operations
+  Scalar fill_value;                                  // fill operations
+  bool deferred_fill = false;                         // ... on a store nothing has touched yet
+  std::shared_ptr<StoreImpl> collected;               // instance collection operations
 
   // Built by the dependence analysis, used by mapping, then dropped.
   std::vector<Range> chunks;
@@ -124,7 +134,9 @@ class PointTask final : public WorkItem {
   void record_trace() override;
 };
 
-// A copy of a range between two instances (of one store, or of two stores).
+// A copy of a range between two instances (of one store, or of two stores),
+// or an indirect one: a gather (dst[i] = src[index[i]]) or a scatter
+// (dst[index[i]] = src[i]), indices counted from the start of the range.
 class CopyItem final : public WorkItem {
  public:
   CopyItem(trace::Uid uid, std::shared_ptr<Operation> op, Instance* src, Range src_range,
@@ -133,6 +145,9 @@ class CopyItem final : public WorkItem {
   const Range src_range;
   Instance* dst;
   const Range dst_range;
+  trace::CopyKind kind = trace::CopyKind::Copy;
+  Instance* index = nullptr;  // gathers and scatters: int64 indices
+  Range index_range;
 
  protected:
   void enqueue() override;
