@@ -182,6 +182,7 @@ struct TaskLauncher::Spec {
   std::optional<ReduceOp> result;
   bool dep_part = false;
   int64_t unit_elements = 1;
+  DType result_type = DType::F64;
 };
 
 TaskLauncher::TaskLauncher(TaskId task, int64_t size, std::source_location where)
@@ -253,8 +254,9 @@ TaskLauncher& TaskLauncher::add_future(const Future& f) {
   return *this;
 }
 
-TaskLauncher& TaskLauncher::reduce_result(ReduceOp op) {
+TaskLauncher& TaskLauncher::reduce_result(ReduceOp op, DType type) {
   spec_->result = op;
+  spec_->result_type = type == DType::I64 ? DType::I64 : DType::F64;
   return *this;
 }
 
@@ -287,7 +289,7 @@ Future TaskLauncher::execute() {
   if (spec_->result) {
     result = std::make_shared<FutureState>();
     result->op = *spec_->result;
-    result->value = reduce_identity(*spec_->result, DType::F64);
+    result->value = reduce_identity(*spec_->result, spec_->result_type);
     op->result = result;
   }
   rt.submit(std::move(op));

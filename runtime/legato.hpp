@@ -35,6 +35,8 @@ void start();
 void finish();
 bool running();
 const Config& config();
+// Changes every time the runtime starts (task ids belong to one start).
+uint64_t epoch();
 
 // A one-dimensional array of elements of one type, living in the runtime's
 // memories. Handles share the store; when the last one goes, the runtime
@@ -113,8 +115,8 @@ class TaskLauncher {
   // The task waits for f; its points read the value with TaskContext::future.
   TaskLauncher& add_future(const Future& f);
   // The points' results (TaskContext::result) fold with op into the future
-  // execute() returns.
-  TaskLauncher& reduce_result(ReduceOp op);
+  // execute() returns (of type: F64, or I64 for exact integers).
+  TaskLauncher& reduce_result(ReduceOp op, DType type = DType::F64);
   // Runs as one point on the dependent-partitioning processor (for
   // operations whose output depends on the data, such as nonzero).
   TaskLauncher& on_dependent_partitioning();
@@ -128,6 +130,7 @@ class TaskLauncher {
 class TaskContext {
  public:
   int64_t point() const { return point_; }
+  size_t arguments() const { return ranges_.size(); }  // store arguments
   int64_t points() const { return points_; }
   // This point's share of the launch domain.
   Range domain() const { return domain_; }

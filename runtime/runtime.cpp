@@ -16,6 +16,7 @@ namespace {
 
 std::mutex g_lifecycle;
 Config g_last_config;
+uint64_t g_epoch = 0;
 
 trace::Time t(uint64_t tick) {
   return static_cast<trace::Time>(tick);
@@ -283,6 +284,7 @@ void start() {
     config_error(e.what());
   }
   g_last_config = c;
+  ++g_epoch;
   static const bool at_exit = [] {
     std::atexit([] { finish(); });
     return true;
@@ -301,6 +303,11 @@ void finish() {
 
 bool running() {
   return g_runtime != nullptr;
+}
+
+uint64_t epoch() {
+  std::lock_guard lock(g_lifecycle);
+  return g_epoch;
 }
 
 const Config& config() {

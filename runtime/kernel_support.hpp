@@ -1,0 +1,74 @@
+// What the array kernels share: element types, type dispatch, and how an
+// elementwise task walks the rows of its arguments.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "runtime/array_kernels.hpp"
+
+namespace legato::rt::kernels {
+
+// The C++ type of each element type (bool is one byte).
+template <DType T>
+struct CType;
+template <>
+struct CType<DType::F32> {
+  using type = float;
+};
+template <>
+struct CType<DType::F64> {
+  using type = double;
+};
+template <>
+struct CType<DType::I64> {
+  using type = int64_t;
+};
+template <>
+struct CType<DType::Bool> {
+  using type = uint8_t;
+};
+
+// Calls f(T{}) with the C++ type of t.
+template <class F>
+decltype(auto) with_type(DType t, F&& f) {
+  switch (t) {
+    case DType::F32:
+      return f(float{});
+    case DType::F64:
+      return f(double{});
+    case DType::I64:
+      return f(int64_t{});
+    case DType::Bool:
+      return f(uint8_t{});
+  }
+  throw std::logic_error("unknown element type");
+}
+
+inline DType dtype_of(int64_t code) {
+  return static_cast<DType>(code);
+}
+
+// The rows a point of an elementwise task covers: in element mode one row of
+// the point's elements, in row mode the point's rows of `width` elements.
+struct Rows {
+  const TaskContext& ctx;
+  int64_t rows, cols;
+
+  explicit Rows(const TaskContext& c)
+      : ctx(c),
+        rows(c.scalar_int(0) != 0 ? c.domain().size() : 1),
+        cols(c.scalar_int(0) != 0 ? c.scalar_int(1) : c.domain().size()) {}
+  int64_t stride(size_t arg) const { return ctx.scalar_int(kGeometryScalars + arg); }
+  template <class T>
+  T* row(size_t arg, int64_t r) const {
+    return ctx.data<T>(arg) + r * stride(arg);
+  }
+  // Where the task's own scalars start.
+  size_t first_scalar() const { return kGeometryScalars + ctx.arguments(); }
+};
+
+// An operand that is an array argument, a constant or a future value.
+enum class Source : int64_t { Array = 0, Constant = 1, Future = 2 };
+
+}  // namespace legato::rt::kernels

@@ -1,0 +1,81 @@
+// Reductions, products and values against a plain C++ reference.
+#include <algorithm>
+#include <numeric>
+
+#include "arrays/array_test_util.hpp"
+
+using namespace legato::rt;
+using legato::rt::testing::check_equal;
+
+TEST_CASE("sum, min and max match the reference for every type and size", "[arrays][reduce]") {
+  testing::RuntimeScope scope(testing::kArrayConfig);
+  Generator g(10);
+  for (DType type : testing::numeric_types()) {
+    for (int64_t n : testing::sizes()) {
+      INFO(dtype_name(type) << " n=" << n);
+      Array x = testing::random_input(g, n, type);
+      const std::vector<double> xs = x.to_vector();
+      const double total = std::accumulate(xs.begin(), xs.end(), 0.0);
+      CHECK(x.sum().item() == Approx(total).epsilon(1e-12).margin(1e-9));
+      if (type == DType::I64) CHECK(x.sum().item_int() == static_cast<int64_t>(total));
+      if (n == 0) continue;
+      CHECK(x.min().item() == *std::min_element(xs.begin(), xs.end()));
+      CHECK(x.max().item() == *std::max_element(xs.begin(), xs.end()));
+    }
+  }
+  Array flags = Generator(11).random(1000) < 0.3;
+  const std::vector<double> fs = flags.to_vector();
+  CHECK(flags.sum().item_int() == static_cast<int64_t>(std::accumulate(fs.begin(), fs.end(), 0.0)));
+}
+
+TEST_CASE("dot and matvec match the reference", "[arrays][reduce]") {
+  testing::RuntimeScope scope(testing::kArrayConfig);
+  Generator g(12);
+  for (DType type : testing::numeric_types()) {
+    for (int64_t n : testing::sizes()) {
+      INFO(dtype_name(type) << " n=" << n);
+      Array x = testing::random_input(g, n, type), y = testing::random_input(g, n, type);
+      const std::vector<double> xs = x.to_vector(), ys = y.to_vector();
+      const double want = std::inner_product(xs.begin(), xs.end(), ys.begin(), 0.0);
+      CHECK(x.dot(y).item() == Approx(want).epsilon(1e-12).margin(1e-9));
+      CHECK(dot(x, y).item() == Approx(want).epsilon(1e-12).margin(1e-9));
+    }
+    for (auto [rows, cols] :
+         {std::pair<int64_t, int64_t>{0, 4}, {3, 0}, {1, 1}, {7, 300}, {600, 5}, {40, 41}}) {
+      INFO(dtype_name(type) << " " << rows << "x" << cols);
+      Array a = testing::random_input(g, rows * cols, type).reshape(rows, cols);
+      Array v = testing::random_input(g, cols, type);
+      const std::vector<double> as = a.to_vector(), vs = v.to_vector();
+      std::vector<double> want(static_cast<size_t>(rows), 0.0);
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) want[static_cast<size_t>(r)] += as[r * cols + c] * vs[c];
+        if (type == DType::F32) want[r] = static_cast<float>(want[r]);
+      }
+      Array y = matvec(a, v);
+      CHECK(y.shape() == std::vector<int64_t>{rows});
+      check_equal(y.to_vector(), want, type == DType::F32 ? 1e-6 : 1e-12);
+    }
+  }
+}
+
+TEST_CASE("values compute on futures and wait only for item()", "[arrays][reduce]") {
+  testing::RuntimeScope scope(testing::kArrayConfig);
+  Array a = arange(1000, DType::F64);  // sum 499500
+  Array b = ones(1000);
+  Value s = a.sum();
+  Value t = b.sum();
+  Value mixed = (s + t) / 2.0 - 1.0;  // deferred: ScalarBinaryOpTask
+  CHECK_FALSE(mixed.is_constant());
+  CHECK(mixed.item() == Approx((499500.0 + 1000.0) / 2.0 - 1.0));
+  CHECK(sqrt(Value(16.0)).item() == 4.0);
+  CHECK(sqrt(a.dot(a)).item() == Approx(std::sqrt(332833500.0)));
+  Value c = Value(3.0) * 2.0;  // constants fold at once
+  CHECK(c.is_constant());
+  CHECK(c.item() == 6.0);
+  // A value as an operand of an array operation, without waiting for it.
+  Array scaled = b * s;
+  CHECK(scaled.sum().item() == Approx(499500.0 * 1000));
+  Array filled = full(10, t);
+  check_equal(filled.to_vector(), std::vector<double>(10, 1000.0));
+  CHECK(arange(5).slice(3, 4).item() == 3.0);
+}
