@@ -35,7 +35,11 @@ int main(int argc, char** argv) {
   for (int k = 0; k < steps; ++k) {
     TaskLauncher(sqrt_plus_one, n).add_aligned(a, 0, Privilege::ReadWrite).execute();
   }
-  const double total = TaskLauncher(sum, n).add_aligned(a, 0, Privilege::Read).reduce_result(ReduceOp::Sum).execute().get();
+  const double total = TaskLauncher(sum, n)
+                           .add_aligned(a, 0, Privilege::Read)
+                           .reduce_result(ReduceOp::Sum)
+                           .execute()
+                           .get();
   double expected = 16.0;
   for (int k = 0; k < steps; ++k) expected = std::sqrt(expected) + 1.0;
   std::printf("sum = %.6e over %lld elements (expected %.6e)\n", total, static_cast<long long>(n),

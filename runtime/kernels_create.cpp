@@ -1,4 +1,6 @@
 // Kernels that make data: arange, eye, diagonals, random numbers, nonzero.
+#include <cmath>
+
 #include "runtime/kernels_impl.hpp"
 
 namespace legato::rt::kernels {
@@ -72,7 +74,10 @@ void random_task(TaskContext& ctx) {
     for (int64_t i = 0; i < g.cols; ++i) {
       const uint64_t bits = random_bits(seed, stream, static_cast<uint64_t>(ctx.domain().lo + i));
       if constexpr (std::is_floating_point_v<T>) {
-        o[i] = static_cast<T>(static_cast<double>(bits >> 11) * 0x1.0p-53);
+        // The float64 draw rounded to T (so a float32 draw equals the
+        // float64 draw converted with astype), kept below 1.
+        const T v = static_cast<T>(static_cast<double>(bits >> 11) * 0x1.0p-53);
+        o[i] = v < T(1) ? v : std::nextafter(T(1), T(0));
       } else if constexpr (std::is_same_v<T, uint8_t>) {
         o[i] = static_cast<T>(bits >> 63);
       } else {

@@ -18,7 +18,6 @@ struct InstanceHeader {
 };
 static_assert(sizeof(InstanceHeader) <= MemoryPool::kHeaderBytes);
 constexpr uint64_t kHeaderMagic = 0x4c47544f494e5354ULL;  // "LGTOINST"
-constexpr uint64_t kPage = 4096;
 
 }  // namespace
 
@@ -52,12 +51,10 @@ bool MemoryPool::place(Instance& inst) {
 
 void MemoryPool::release(Instance& inst) {
   std::lock_guard lock(mu_);
-  const uint64_t size = footprint(inst.bytes);
+  // The pages stay with the pool (as a Realm memory keeps its whole
+  // capacity): the next instance placed there does not fault them in again.
+  // They go back to the system when the runtime finishes.
   allocator_.free(inst.offset);
-  // Give whole pages inside the block back to the system.
-  const uint64_t first = (inst.offset + kPage - 1) & ~(kPage - 1);
-  const uint64_t last = (inst.offset + size) & ~(kPage - 1);
-  if (last > first) madvise(base_ + first, last - first, MADV_DONTNEED);
   inst.data = nullptr;
 }
 

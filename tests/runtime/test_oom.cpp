@@ -13,14 +13,7 @@ using trace::testing::TempDir;
 namespace {
 // "file:line" of the line of oom_program.cpp tagged "// [tag]".
 std::string at(const std::string& tag) {
-  const std::string src = std::string(LEGATO_SOURCE_DIR) + "/tests/runtime/oom_program.cpp";
-  std::ifstream in(src);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.find("// [" + tag + "]") != std::string::npos) return src + ":" + std::to_string(n);
-  }
-  FAIL("no line tagged [" << tag << "]");
-  return "";
+  return testing::line_of("tests/runtime/oom_program.cpp", "// [" + tag + "]");
 }
 }  // namespace
 

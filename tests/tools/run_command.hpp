@@ -35,6 +35,18 @@ inline CommandResult run_command(const std::string& cmd) {
   return r;
 }
 
+// "path:N" for the first line of a source file (relative to the source tree)
+// that contains `text`, as the runtime names call sites.
+inline std::string line_of(const std::string& relative_path, const std::string& text) {
+  const std::string path = std::string(LEGATO_SOURCE_DIR) + "/" + relative_path;
+  std::ifstream in(path);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.find(text) != std::string::npos) return path + ":" + std::to_string(n);
+  }
+  return "(no line of " + path + " contains '" + text + "')";
+}
+
 // A binary of this build.
 inline std::string bin(const std::string& name) {
   return std::string(LEGATO_BIN_DIR) + "/" + name;
