@@ -82,9 +82,12 @@ Store create_store(int64_t size, DType type, std::string name, std::source_locat
     throw std::invalid_argument("create_store at " + where_text(where) + ": negative size " +
                                 std::to_string(size));
   const uint64_t id = rt.next_store_id.fetch_add(1);
-  if (name.empty()) name = "store" + std::to_string(id);
+  // An unnamed store has no string in the trace (its id says which it is):
+  // array programs make thousands of temporaries.
+  const bool named = !name.empty();
+  if (!named) name = "store" + std::to_string(id);
   auto impl = std::make_shared<StoreImpl>(id, size, type, std::move(name), provenance_of(where));
-  impl->name_string = rt.string(impl->name);
+  impl->name_string = named ? rt.string(impl->name) : 0;
   {
     std::lock_guard lock(rt.stores_mu);
     rt.live_stores.insert(impl.get());
