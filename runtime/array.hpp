@@ -21,6 +21,7 @@ namespace legato::rt {
 
 class Array;
 struct Operand;
+struct ValueArg;
 
 // A scalar that may not exist yet: a constant, or the future result of a
 // reduction. Arithmetic on values is deferred too; item() waits.
@@ -42,11 +43,13 @@ class Value {
   DType type_ = DType::F64;
   Future future_;
 };
-Value operator+(const Value& a, const Value& b);
-Value operator-(const Value& a, const Value& b);
-Value operator*(const Value& a, const Value& b);
-Value operator/(const Value& a, const Value& b);
-Value sqrt(const Value& v);
+// Arithmetic on values (deferred: a ScalarBinaryOpTask when a side is not
+// known yet); see ValueArg below.
+Value operator+(const ValueArg& a, const ValueArg& b);
+Value operator-(const ValueArg& a, const ValueArg& b);
+Value operator*(const ValueArg& a, const ValueArg& b);
+Value operator/(const ValueArg& a, const ValueArg& b);
+Value sqrt(const Value& v, std::source_location where = std::source_location::current());
 
 // A 1-D or 2-D array, or a view of one (views share storage).
 class Array {
@@ -79,6 +82,10 @@ class Array {
   Array& operator-=(const Operand& o);
   Array& operator*=(const Operand& o);
   Array& operator/=(const Operand& o);
+  Array& operator+=(const ValueArg& v);
+  Array& operator-=(const ValueArg& v);
+  Array& operator*=(const ValueArg& v);
+  Array& operator/=(const ValueArg& v);
 
   Value sum(std::source_location where = std::source_location::current()) const;
   Value min(std::source_location where = std::source_location::current()) const;
@@ -153,24 +160,29 @@ class Generator {
   uint64_t drawn_ = 0;
 };
 
-// An operand of an operator: an array or a value, with the place in the
-// program where the operator was written (C++ cannot give operators default
-// arguments, but a conversion to this type can take one).
+// The operands of operators: an array (or a[idx]) or a value, each with the
+// place in the program where the operator was written. C++ gives operators
+// no default arguments, but a conversion to these types can take one, so
+// every task an operator launches names the caller's line.
 struct Operand {
   Operand(const Array& a, std::source_location w = std::source_location::current())  // NOLINT
-      : is_array(true), array(a), where(w) {}
-  Operand(const Value& v, std::source_location w = std::source_location::current())  // NOLINT
-      : is_array(false), value(v), where(w) {}
-  Operand(double v, std::source_location w = std::source_location::current())  // NOLINT
-      : is_array(false), value(v), where(w) {}
-  Operand(int v, std::source_location w = std::source_location::current())  // NOLINT
-      : is_array(false), value(v), where(w) {}
+      : array(a), where(w) {}
   // a[idx] as an operand: its elements (gathered).
   Operand(const Array::Indexed& ix,
           std::source_location w = std::source_location::current());  // NOLINT
-  bool is_array;
   Array array;
-  Value value = 0.0;
+  std::source_location where;
+};
+struct ValueArg {
+  ValueArg(const Value& v, std::source_location w = std::source_location::current())  // NOLINT
+      : value(v), where(w) {}
+  ValueArg(double v, std::source_location w = std::source_location::current())  // NOLINT
+      : value(v), where(w) {}
+  ValueArg(int v, std::source_location w = std::source_location::current())  // NOLINT
+      : value(v), where(w) {}
+  ValueArg(int64_t v, std::source_location w = std::source_location::current())  // NOLINT
+      : value(static_cast<double>(v)), where(w) {}
+  Value value;
   std::source_location where;
 };
 
@@ -185,18 +197,24 @@ class Array::Indexed {
   Indexed(Array target, Array index, std::source_location where);
   operator Array() const;  // NOLINT: reading a[idx] gives its elements
   Indexed& operator=(const Operand& values);
+  Indexed& operator=(const ValueArg& value);
   Indexed& operator=(const Indexed& values);
   Indexed& operator+=(const Operand& v);
   Indexed& operator-=(const Operand& v);
   Indexed& operator*=(const Operand& v);
   Indexed& operator/=(const Operand& v);
+  Indexed& operator+=(const ValueArg& v);
+  Indexed& operator-=(const ValueArg& v);
+  Indexed& operator*=(const ValueArg& v);
+  Indexed& operator/=(const ValueArg& v);
 
  private:
   bool is_mask() const { return index_.dtype() == DType::Bool; }
   Array positions() const;             // int64 indices into flat(target)
   Array flat(bool for_writing) const;  // the target seen as 1-D
-  void scatter(const Array& positions, const Operand& values);
-  Indexed& update(int op, const Operand& v);
+  void assign(const Operand* values, const ValueArg* value);
+  Indexed& update(int op, const Operand* values, const ValueArg* value);
+  void scatter(const Array& positions, const Array& values);
   Array target_, index_;
   std::source_location where_;
 };
@@ -204,18 +222,23 @@ class Array::Indexed {
 // Elementwise arithmetic and comparisons. Arrays must have the same shape and
 // type (a value is converted to the array's type); at least one side is an
 // array.
-Array operator+(const Operand& a, const Operand& b);
-Array operator-(const Operand& a, const Operand& b);
-Array operator*(const Operand& a, const Operand& b);
-Array operator/(const Operand& a, const Operand& b);
-Array operator<(const Operand& a, const Operand& b);
-Array operator<=(const Operand& a, const Operand& b);
-Array operator>(const Operand& a, const Operand& b);
-Array operator>=(const Operand& a, const Operand& b);
-Array operator==(const Operand& a, const Operand& b);
-Array operator!=(const Operand& a, const Operand& b);
-Array operator&(const Operand& a, const Operand& b);  // bool arrays
-Array operator|(const Operand& a, const Operand& b);
+#define LEGATO_ARRAY_OPERATOR(op)                         \
+  Array operator op(const Operand& a, const Operand& b);  \
+  Array operator op(const Operand& a, const ValueArg& b); \
+  Array operator op(const ValueArg& a, const Operand& b);
+LEGATO_ARRAY_OPERATOR(+)
+LEGATO_ARRAY_OPERATOR(-)
+LEGATO_ARRAY_OPERATOR(*)
+LEGATO_ARRAY_OPERATOR(/)
+LEGATO_ARRAY_OPERATOR(<)
+LEGATO_ARRAY_OPERATOR(<=)
+LEGATO_ARRAY_OPERATOR(>)
+LEGATO_ARRAY_OPERATOR(>=)
+LEGATO_ARRAY_OPERATOR(==)
+LEGATO_ARRAY_OPERATOR(!=)
+LEGATO_ARRAY_OPERATOR(&)  // bool arrays
+LEGATO_ARRAY_OPERATOR(|)
+#undef LEGATO_ARRAY_OPERATOR
 Array operator-(const Operand& a);
 Array operator~(const Operand& a);
 Array sqrt(const Array& a, std::source_location where = std::source_location::current());

@@ -27,11 +27,6 @@ Array nonzero(const Array& a, std::source_location where) {
 }
 
 Array::Indexed Array::operator[](const Operand& index) {
-  if (!index.is_array) {
-    throw std::invalid_argument(
-        who("index", index.where) +
-        "index with an int64 or bool array; use slice() for ranges and item() for one element");
-  }
   return Indexed(*this, index.array, index.where);
 }
 
@@ -77,87 +72,82 @@ Array::Indexed::operator Array() const {
 }
 
 Operand::Operand(const Array::Indexed& ix, std::source_location w)
-    : is_array(true), array(static_cast<Array>(ix)), where(w) {}
+    : array(static_cast<Array>(ix)), where(w) {}
 
-void Array::Indexed::scatter(const Array& pos, const Operand& values) {
+void Array::Indexed::scatter(const Array& pos, const Array& values) {
   Array dst = flat(true);
   const int64_t n = pos.size();
-  Array src;
-  if (values.is_array) {
-    if (values.array.size() != n) {
-      throw std::invalid_argument(who("indexed assignment", where_) + "cannot assign " +
-                                  std::to_string(values.array.size()) + " input values to the " +
-                                  std::to_string(n) + " output values where the index selects");
-    }
-    src = values.array.flatten();
-    if (src.dtype() != dst.dtype()) src = src.astype(dst.dtype(), where_);
-  } else {
-    src = full(n, values.value, dst.dtype(), where_);
+  if (values.size() != n) {
+    throw std::invalid_argument(who("indexed assignment", where_) + "cannot assign " +
+                                std::to_string(values.size()) + " input values to the " +
+                                std::to_string(n) + " output values where the index selects");
   }
+  Array src = values.flatten();
+  if (src.dtype() != dst.dtype()) src = src.astype(dst.dtype(), where_);
   if (n > 0) {
     rt::scatter(src.store(), src.offset(), pos.store(), pos.offset(), dst.store(),
                 {dst.offset(), dst.offset() + dst.size()}, n, where_);
   }
 }
 
-Array::Indexed& Array::Indexed::operator=(const Operand& values) {
-  if (is_mask() && !values.is_array) {
-    detail::masked_update(target_, index_, Op::Identity, values, where_);
-  } else {
-    scatter(positions(), values);
+// a[idx] = values (an array of one value per selected element) or value.
+void Array::Indexed::assign(const Operand* values, const ValueArg* value) {
+  if (value != nullptr && is_mask()) {
+    detail::masked_update(target_, index_, Op::Identity, *value, where_);  // one masked task
+    return;
   }
+  const Array pos = positions();
+  scatter(pos, values != nullptr ? values->array
+                                 : full(pos.size(), value->value, target_.dtype(), where_));
+}
+
+Array::Indexed& Array::Indexed::operator=(const Operand& values) {
+  assign(&values, nullptr);
+  return *this;
+}
+
+Array::Indexed& Array::Indexed::operator=(const ValueArg& value) {
+  assign(nullptr, &value);
   return *this;
 }
 
 Array::Indexed& Array::Indexed::operator=(const Indexed& values) {
-  return *this = Operand(static_cast<Array>(values), where_);
+  const Operand o(static_cast<Array>(values), where_);
+  assign(&o, nullptr);
+  return *this;
 }
 
-Array::Indexed& Array::Indexed::update(int op_code, const Operand& v) {
+// a[idx] op= values or value.
+Array::Indexed& Array::Indexed::update(int op_code, const Operand* values, const ValueArg* value) {
   const Op op = static_cast<Op>(op_code);
-  if (is_mask() && !v.is_array) {
-    detail::masked_update(target_, index_, op, v, where_);
+  if (value != nullptr && is_mask()) {
+    detail::masked_update(target_, index_, op, *value, where_);  // one masked task
     return *this;
   }
   // Gather, compute, scatter back: the positions are found once.
   const Array pos = positions();
-  Array selected = empty(pos.size(), target_.dtype(), where_);
   const Array src = flat(true);
+  Array selected = empty(pos.size(), target_.dtype(), where_);
   if (pos.size() > 0) {
     rt::gather(src.store(), {src.offset(), src.offset() + src.size()}, pos.store(), pos.offset(),
                selected.store(), selected.offset(), pos.size(), where_);
   }
-  const Operand lhs(selected, where_);
-  Array result;
-  switch (op) {
-    case Op::Add:
-      result = lhs + v;
-      break;
-    case Op::Sub:
-      result = lhs - v;
-      break;
-    case Op::Mul:
-      result = lhs * v;
-      break;
-    default:
-      result = lhs / v;
-      break;
-  }
-  scatter(pos, Operand(result, where_));
+  const detail::Term rhs = values != nullptr ? detail::Term(*values) : detail::Term(*value);
+  scatter(pos, detail::binary(op, {selected, where_}, rhs, nullptr));
   return *this;
 }
 
-Array::Indexed& Array::Indexed::operator+=(const Operand& v) {
-  return update(static_cast<int>(Op::Add), v);
-}
-Array::Indexed& Array::Indexed::operator-=(const Operand& v) {
-  return update(static_cast<int>(Op::Sub), v);
-}
-Array::Indexed& Array::Indexed::operator*=(const Operand& v) {
-  return update(static_cast<int>(Op::Mul), v);
-}
-Array::Indexed& Array::Indexed::operator/=(const Operand& v) {
-  return update(static_cast<int>(Op::Div), v);
-}
+#define LEGATO_INDEXED_UPDATE(sym, code)                            \
+  Array::Indexed& Array::Indexed::operator sym(const Operand& v) {  \
+    return update(static_cast<int>(Op::code), &v, nullptr);         \
+  }                                                                 \
+  Array::Indexed& Array::Indexed::operator sym(const ValueArg& v) { \
+    return update(static_cast<int>(Op::code), nullptr, &v);         \
+  }
+LEGATO_INDEXED_UPDATE(+=, Add)
+LEGATO_INDEXED_UPDATE(-=, Sub)
+LEGATO_INDEXED_UPDATE(*=, Mul)
+LEGATO_INDEXED_UPDATE(/=, Div)
+#undef LEGATO_INDEXED_UPDATE
 
 }  // namespace legato::rt

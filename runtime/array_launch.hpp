@@ -64,9 +64,23 @@ std::string who(const char* name, const std::source_location& where);
 // Throws unless a and b have the same shape.
 void check_same_shape(const Array& a, const Array& b, const char* name,
                       const std::source_location& where);
+// One side of an elementwise operation: an array or a value, and the line of
+// the program that asked for it.
+struct Term {
+  bool is_array = false;
+  Array array;
+  Value value = 0.0;
+  std::source_location where;
+  Term(const Operand& o) : is_array(true), array(o.array), where(o.where) {}  // NOLINT
+  Term(const ValueArg& v) : value(v.value), where(v.where) {}                 // NOLINT
+  Term(const Array& a, std::source_location w) : is_array(true), array(a), where(w) {}
+};
+// out = a op b (BinaryOpTask); out is created when null. Checks shapes and
+// types; at least one side is an array.
+Array binary(kernels::Op op, const Term& a, const Term& b, Array* out);
 // Where mask is set: a = v (op Identity) or a = a op v; v is a value or an
 // array of a's shape (PutmaskTask).
-void masked_update(Array& a, const Array& mask, kernels::Op op, const Operand& v,
+void masked_update(Array& a, const Array& mask, kernels::Op op, const Term& v,
                    const std::source_location& at);
 // How many elements of a are not zero (an int64 value).
 Value count_nonzero(const Array& a, const std::source_location& where);

@@ -66,18 +66,24 @@ DType result_type(Op op, DType t, const std::source_location& where) {
         who(op_name(op), where) +
         "arithmetic on bool arrays is not supported; use & | ~, or astype first");
   }
+  if (op == Op::Sqrt && t == DType::I64) {
+    throw std::invalid_argument(who(op_name(op), where) +
+                                "sqrt of int64 arrays is not supported; astype(DType::F64) first");
+  }
   if (kernels::is_comparison(op) || logical) return DType::Bool;
   if (op == Op::Div && t == DType::I64) return DType::F64;
   return t;
 }
 
-kernels::Source source_of(const Operand& o) {
+kernels::Source source_of(const detail::Term& o) {
   if (o.is_array) return kernels::Source::Array;
   return o.value.is_constant() ? kernels::Source::Constant : kernels::Source::Future;
 }
 
+}  // namespace
+
 // out = a op b; out is created when null.
-Array binary(Op op, const Operand& a, const Operand& b, Array* out) {
+Array detail::binary(Op op, const Term& a, const Term& b, Array* out) {
   const std::source_location where = a.where;
   if (!a.is_array && !b.is_array)
     throw std::invalid_argument(who(op_name(op), where) + "needs an array operand");
@@ -125,6 +131,8 @@ Array binary(Op op, const Operand& a, const Operand& b, Array* out) {
   return result;
 }
 
+namespace {
+
 Array unary(Op op, const Array& a, const std::source_location& where) {
   const DType res = op == Op::Identity ? a.dtype() : result_type(op, a.dtype(), where);
   Array out = empty_like(a, where);
@@ -151,49 +159,34 @@ void convert_into(const Array& src, Array& dst, const std::source_location& wher
 
 }  // namespace
 
-Array operator+(const Operand& a, const Operand& b) {
-  return binary(Op::Add, a, b, nullptr);
-}
-Array operator-(const Operand& a, const Operand& b) {
-  return binary(Op::Sub, a, b, nullptr);
-}
-Array operator*(const Operand& a, const Operand& b) {
-  return binary(Op::Mul, a, b, nullptr);
-}
-Array operator/(const Operand& a, const Operand& b) {
-  return binary(Op::Div, a, b, nullptr);
-}
-Array operator<(const Operand& a, const Operand& b) {
-  return binary(Op::Lt, a, b, nullptr);
-}
-Array operator<=(const Operand& a, const Operand& b) {
-  return binary(Op::Le, a, b, nullptr);
-}
-Array operator>(const Operand& a, const Operand& b) {
-  return binary(Op::Gt, a, b, nullptr);
-}
-Array operator>=(const Operand& a, const Operand& b) {
-  return binary(Op::Ge, a, b, nullptr);
-}
-Array operator==(const Operand& a, const Operand& b) {
-  return binary(Op::Eq, a, b, nullptr);
-}
-Array operator!=(const Operand& a, const Operand& b) {
-  return binary(Op::Ne, a, b, nullptr);
-}
-Array operator&(const Operand& a, const Operand& b) {
-  return binary(Op::And, a, b, nullptr);
-}
-Array operator|(const Operand& a, const Operand& b) {
-  return binary(Op::Or, a, b, nullptr);
-}
+#define LEGATO_ARRAY_OPERATOR(op, code)                    \
+  Array operator op(const Operand& a, const Operand& b) {  \
+    return detail::binary(Op::code, a, b, nullptr);        \
+  }                                                        \
+  Array operator op(const Operand& a, const ValueArg& b) { \
+    return detail::binary(Op::code, a, b, nullptr);        \
+  }                                                        \
+  Array operator op(const ValueArg& a, const Operand& b) { \
+    return detail::binary(Op::code, a, b, nullptr);        \
+  }
+LEGATO_ARRAY_OPERATOR(+, Add)
+LEGATO_ARRAY_OPERATOR(-, Sub)
+LEGATO_ARRAY_OPERATOR(*, Mul)
+LEGATO_ARRAY_OPERATOR(/, Div)
+LEGATO_ARRAY_OPERATOR(<, Lt)
+LEGATO_ARRAY_OPERATOR(<=, Le)
+LEGATO_ARRAY_OPERATOR(>, Gt)
+LEGATO_ARRAY_OPERATOR(>=, Ge)
+LEGATO_ARRAY_OPERATOR(==, Eq)
+LEGATO_ARRAY_OPERATOR(!=, Ne)
+LEGATO_ARRAY_OPERATOR(&, And)
+LEGATO_ARRAY_OPERATOR(|, Or)
+#undef LEGATO_ARRAY_OPERATOR
 
 Array operator-(const Operand& a) {
-  if (!a.is_array) throw std::invalid_argument(who("negative", a.where) + "needs an array");
   return unary(Op::Neg, a.array, a.where);
 }
 Array operator~(const Operand& a) {
-  if (!a.is_array) throw std::invalid_argument(who("invert", a.where) + "needs an array");
   return unary(Op::Not, a.array, a.where);
 }
 Array sqrt(const Array& a, std::source_location where) {
@@ -204,32 +197,48 @@ Array abs(const Array& a, std::source_location where) {
 }
 
 void add(const Array& x, const Array& y, Array& out, std::source_location where) {
-  binary(Op::Add, Operand(x, where), Operand(y, where), &out);
+  detail::binary(Op::Add, {x, where}, {y, where}, &out);
 }
 void subtract(const Array& x, const Array& y, Array& out, std::source_location where) {
-  binary(Op::Sub, Operand(x, where), Operand(y, where), &out);
+  detail::binary(Op::Sub, {x, where}, {y, where}, &out);
 }
 void multiply(const Array& x, const Array& y, Array& out, std::source_location where) {
-  binary(Op::Mul, Operand(x, where), Operand(y, where), &out);
+  detail::binary(Op::Mul, {x, where}, {y, where}, &out);
 }
 void divide(const Array& x, const Array& y, Array& out, std::source_location where) {
-  binary(Op::Div, Operand(x, where), Operand(y, where), &out);
+  detail::binary(Op::Div, {x, where}, {y, where}, &out);
 }
 
 Array& Array::operator+=(const Operand& o) {
-  binary(Op::Add, Operand(*this, o.where), o, this);
+  detail::binary(Op::Add, {*this, o.where}, o, this);
+  return *this;
+}
+Array& Array::operator+=(const ValueArg& o) {
+  detail::binary(Op::Add, {*this, o.where}, o, this);
   return *this;
 }
 Array& Array::operator-=(const Operand& o) {
-  binary(Op::Sub, Operand(*this, o.where), o, this);
+  detail::binary(Op::Sub, {*this, o.where}, o, this);
+  return *this;
+}
+Array& Array::operator-=(const ValueArg& o) {
+  detail::binary(Op::Sub, {*this, o.where}, o, this);
   return *this;
 }
 Array& Array::operator*=(const Operand& o) {
-  binary(Op::Mul, Operand(*this, o.where), o, this);
+  detail::binary(Op::Mul, {*this, o.where}, o, this);
+  return *this;
+}
+Array& Array::operator*=(const ValueArg& o) {
+  detail::binary(Op::Mul, {*this, o.where}, o, this);
   return *this;
 }
 Array& Array::operator/=(const Operand& o) {
-  binary(Op::Div, Operand(*this, o.where), o, this);
+  detail::binary(Op::Div, {*this, o.where}, o, this);
+  return *this;
+}
+Array& Array::operator/=(const ValueArg& o) {
+  detail::binary(Op::Div, {*this, o.where}, o, this);
   return *this;
 }
 
@@ -321,7 +330,7 @@ Array where(const Array& cond, const Value& x, const Value& y, std::source_locat
 
 namespace detail {
 
-void masked_update(Array& a, const Array& mask, Op op, const Operand& v,
+void masked_update(Array& a, const Array& mask, Op op, const Term& v,
                    const std::source_location& at) {
   const char* name = op == Op::Identity ? "putmask" : "masked update";
   check_same_shape(a, mask, name, at);
@@ -353,11 +362,11 @@ void masked_update(Array& a, const Array& mask, Op op, const Operand& v,
 }  // namespace detail
 
 void putmask(Array& a, const Array& mask, const Array& values, std::source_location at) {
-  detail::masked_update(a, mask, Op::Identity, Operand(values, at), at);
+  detail::masked_update(a, mask, Op::Identity, {values, at}, at);
 }
 
 void putmask(Array& a, const Array& mask, const Value& value, std::source_location at) {
-  detail::masked_update(a, mask, Op::Identity, Operand(value, at), at);
+  detail::masked_update(a, mask, Op::Identity, ValueArg(value, at), at);
 }
 
 }  // namespace legato::rt

@@ -81,20 +81,20 @@ int64_t Value::item_int(std::source_location) const {
   return constant_ ? static_cast<int64_t>(c_) : future_.get_int();
 }
 
-Value operator+(const Value& a, const Value& b) {
-  return scalar_op(Op::Add, a, b, std::source_location::current());
+Value operator+(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Add, a.value, b.value, a.where);
 }
-Value operator-(const Value& a, const Value& b) {
-  return scalar_op(Op::Sub, a, b, std::source_location::current());
+Value operator-(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Sub, a.value, b.value, a.where);
 }
-Value operator*(const Value& a, const Value& b) {
-  return scalar_op(Op::Mul, a, b, std::source_location::current());
+Value operator*(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Mul, a.value, b.value, a.where);
 }
-Value operator/(const Value& a, const Value& b) {
-  return scalar_op(Op::Div, a, b, std::source_location::current());
+Value operator/(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Div, a.value, b.value, a.where);
 }
-Value sqrt(const Value& v) {
-  return scalar_op(Op::Sqrt, v, Value(0.0), std::source_location::current());
+Value sqrt(const Value& v, std::source_location where) {
+  return scalar_op(Op::Sqrt, v, Value(0.0), where);
 }
 
 // --- reductions ---

@@ -50,7 +50,8 @@ double reference(char op, double x, double y, DType type) {
   }
 }
 
-Array apply(char op, const Operand& a, const Operand& b) {
+template <class A, class B>
+Array apply(char op, const A& a, const B& b) {
   switch (op) {
     case '+':
       return a + b;
@@ -122,7 +123,7 @@ TEST_CASE("unary operators, comparisons and bool logic match the reference",
       }
       check_equal((-x).to_vector(), neg);
       check_equal(abs(x).to_vector(), ab);
-      check_equal(sqrt(abs(x)).to_vector(), sq);
+      if (type != DType::I64) check_equal(sqrt(abs(x)).to_vector(), sq);
       Array c = x < y;
       CHECK(c.dtype() == DType::Bool);
       check_equal(c.to_vector(), lt);

@@ -3,8 +3,10 @@
 #include <numeric>
 
 #include "arrays/array_test_util.hpp"
+#include "trace_format/trace_test_util.hpp"
 
 using namespace legato::rt;
+using Catch::Matchers::Contains;
 using legato::rt::testing::check_equal;
 
 TEST_CASE("sum, min and max match the reference for every type and size", "[arrays][reduce]") {
@@ -78,4 +80,46 @@ TEST_CASE("values compute on futures and wait only for item()", "[arrays][reduce
   Array filled = full(10, t);
   check_equal(filled.to_vector(), std::vector<double>(10, 1000.0));
   CHECK(arange(5).slice(3, 4).item() == 3.0);
+}
+
+TEST_CASE("every operation in the trace names the line of the program that asked for it",
+          "[arrays][trace]") {
+  legato::trace::testing::TempDir dir;
+  int sum_line = 0, op_line = 0, value_line = 0, update_line = 0;
+  {
+    testing::RuntimeScope scope("--cpus 2 --profile --logdir " + dir.path().string());
+    Array a = arange(1000, DType::F64);
+    // clang-format off
+    Value s = a.sum(); sum_line = __LINE__;
+    Array b = a * 2.0; op_line = __LINE__;
+    Value r = s / b.sum(); value_line = __LINE__;
+    b[b > 10.0] += r; update_line = __LINE__;
+    // clang-format on
+    CHECK(r.item() == Approx(0.5));
+  }
+  const auto l = legato::trace::testing::load_file(dir.file("legate_0.prof"));
+  REQUIRE(l.clean);
+  std::map<uint32_t, std::string> strings, kinds;
+  for (const auto& s : l.records.get<legato::trace::StringRecord>()) strings[s.id] = s.text;
+  for (const auto& k : l.records.get<legato::trace::TaskKindRecord>())
+    kinds[k.id] = strings[k.name];
+  std::multimap<std::string, std::string> where;  // task kind -> provenance
+  for (const auto& o : l.records.get<legato::trace::OperationRecord>()) {
+    if (o.task_kind != 0) where.emplace(kinds[o.task_kind], strings[o.provenance]);
+  }
+  const auto at = [](int line) {
+    return std::string("test_array_reduce.cpp:") + std::to_string(line);
+  };
+  const auto lines_of = [&](const std::string& kind) {
+    std::string all;
+    for (auto [it, end] = where.equal_range(kind); it != end; ++it) all += it->second + " ";
+    return all;
+  };
+  CHECK_THAT(lines_of("ScalarUnaryRedTask"), Contains(at(sum_line)));
+  CHECK_THAT(lines_of("BinaryOpTask"), Contains(at(op_line)));
+  CHECK_THAT(lines_of("ScalarUnaryRedTask"), Contains(at(value_line)));  // b.sum()
+  CHECK_THAT(lines_of("ScalarBinaryOpTask"), Contains(at(value_line)));  // s / ...
+  CHECK_THAT(lines_of("BinaryOpTask"), Contains(at(update_line)));       // b > 10.0
+  CHECK_THAT(lines_of("PutmaskTask"), Contains(at(update_line)));        // += r
+  CHECK_THAT(lines_of("ScalarBinaryOpTask"), !Contains("runtime/array_reduce.cpp"));
 }
