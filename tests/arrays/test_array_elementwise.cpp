@@ -10,34 +10,9 @@ using legato::rt::testing::check_equal;
 
 namespace {
 
-// x op y as an element of `type` computes it (int64 division is true division).
-double reference(char op, double x, double y, DType type) {
-  if (type == DType::F32) {
-    const float a = static_cast<float>(x), b = static_cast<float>(y);
-    switch (op) {
-      case '+':
-        return a + b;
-      case '-':
-        return a - b;
-      case '*':
-        return a * b;
-      default:
-        return a / b;
-    }
-  }
-  if (type == DType::I64) {
-    const auto a = static_cast<int64_t>(x), b = static_cast<int64_t>(y);
-    switch (op) {
-      case '+':
-        return static_cast<double>(a + b);
-      case '-':
-        return static_cast<double>(a - b);
-      case '*':
-        return static_cast<double>(a * b);
-      default:
-        return x / y;
-    }
-  }
+// x op y for operands of any kind (elements, arrays, values).
+template <class A, class B>
+auto compute(char op, const A& x, const B& y) {
   switch (op) {
     case '+':
       return x + y;
@@ -50,18 +25,13 @@ double reference(char op, double x, double y, DType type) {
   }
 }
 
-template <class A, class B>
-Array apply(char op, const A& a, const B& b) {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    default:
-      return a / b;
+// x op y as an element of `type` computes it (int64 division is true division).
+double reference(char op, double x, double y, DType type) {
+  if (type == DType::F32) return compute(op, static_cast<float>(x), static_cast<float>(y));
+  if (type == DType::I64 && op != '/') {
+    return static_cast<double>(compute(op, static_cast<int64_t>(x), static_cast<int64_t>(y)));
   }
+  return compute(op, x, y);
 }
 
 }  // namespace
@@ -87,11 +57,11 @@ TEST_CASE("arithmetic operators match the reference for every type and size",
           as[i] = reference(op, xs[i], as_type(2.5, type), type);
           sa[i] = reference(op, as_type(3.0, type), ys[i], type);
         }
-        Array r = apply(op, x, y);
+        Array r = compute(op, x, y);
         CHECK(r.dtype() == (op == '/' && type == DType::I64 ? DType::F64 : type));
         check_equal(r.to_vector(), aa);
-        check_equal(apply(op, x, 2.5).to_vector(), as);
-        check_equal(apply(op, 3.0, y).to_vector(), sa);
+        check_equal(compute(op, x, 2.5).to_vector(), as);
+        check_equal(compute(op, 3.0, y).to_vector(), sa);
       }
     }
   }
