@@ -1,7 +1,6 @@
 // The seed workloads run as users run them: their answers, the OOM report
 // and its fixes, what their traces hold, and their command lines.
 #include <catch2/catch.hpp>
-#include <regex>
 
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -116,10 +115,17 @@ TEST_CASE("cg converges and passes its check with the dense matrix and matrix-fr
   CHECK_THAT(few.out, Catch::Contains("Convergence FAILURE!"));
   const auto timed = testing::run_command(run_line("--cpus 2", "cg", "-n 6 7 -t"));
   // Several sizes in one run, each timed.
-  CHECK(std::regex_search(timed.out,
-                          std::regex("Elapsed Time: [0-9.]+ ms\nN = 6: [0-9]+ iterations")));
-  CHECK(std::regex_search(timed.out,
-                          std::regex("Elapsed Time: [0-9.]+ ms\nN = 7: [0-9]+ iterations")));
+  for (const std::string n : {"6", "7"}) {
+    // "Elapsed Time: <ms> ms" directly above "N = <n>: <k> iterations".
+    const auto at = timed.out.find("\nN = " + n + ": ");
+    REQUIRE(at != std::string::npos);
+    const auto line_start = timed.out.rfind('\n', at - 1) + 1;
+    const std::string elapsed = timed.out.substr(line_start, at - line_start);
+    CHECK_THAT(elapsed, Catch::StartsWith("Elapsed Time: ") && Catch::EndsWith(" ms"));
+    CHECK(std::stod(elapsed.substr(14)) >= 0.0);
+    const std::string result = timed.out.substr(at + 1, timed.out.find('\n', at + 1) - at - 1);
+    CHECK_THAT(result, Catch::EndsWith(" iterations"));
+  }
 }
 
 TEST_CASE("stencil matches a plain C++ Jacobi", "[examples][stencil]") {
