@@ -1,5 +1,7 @@
 // legate_prof info / dump as a user runs them: output, exit status, and the
 // one-line reasons for files that cannot be read.
+#include <sstream>
+
 #include <catch2/catch.hpp>
 
 #include "tools/run_command.hpp"
@@ -14,6 +16,17 @@ std::string golden() {
 }
 size_t count_lines(const std::string& s) {
   return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+// The count column of a `legate_prof stats` row ("<kind> <what> <count> ..."); -1 if absent.
+long stats_count(const std::string& out, const std::string& kind, const std::string& what) {
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string k, w;
+    long count = -1;
+    if (words >> k >> w >> count && k == kind && w == what) return count;
+  }
+  return -1;
 }
 }  // namespace
 
@@ -99,4 +112,34 @@ TEST_CASE("legate_prof info reports damage with offsets and fails on corrupt fra
     CHECK(r.err.find(": error: frame ") != std::string::npos);
     CHECK(r.err.find("payload checksum mismatch") != std::string::npos);
   }
+}
+
+TEST_CASE("legate_prof stats prints utilization and per-kind statistics", "[cli][stats]") {
+  TempDir dir;
+  const auto run = run_command(bin("legate") + " --cpus 3 --utility 2 --profile --logdir " +
+                               dir.path().string() + " " + bin("parallel_sum") +
+                               " --n 200000 --steps 4");
+  REQUIRE(run.status == 0);
+  const auto r = run_command(bin("legate_prof") + " stats " + dir.file("legate_0.prof"));
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out.find("1 of 1 rank(s)") != std::string::npos);
+  CHECK(r.out.find("node 0     CPU                       3 lanes") != std::string::npos);
+  CHECK(r.out.find("node 0     Utility                   2 lanes") != std::string::npos);
+  CHECK(r.out.find("node 0     System Memory             1 memories") != std::string::npos);
+  // 4 steps x 3 points of sqrt_plus_one, one sum launch of 3 points, the top-level task.
+  CHECK(stats_count(r.out, "sqrt_plus_one", "task") == 12);
+  CHECK(stats_count(r.out, "sum", "task") == 3);
+  CHECK(stats_count(r.out, "TopLevelTask", "task") == 1);
+  CHECK(r.out.find("Mapping") != std::string::npos);
+  // --top limits the table.
+  const auto top = run_command(bin("legate_prof") + " stats --top 2 " + dir.file("legate_0.prof"));
+  CHECK(top.out.find("more kinds (--top 0 shows all)") != std::string::npos);
+  // Garbage is an error naming the file.
+  write_bytes(dir.file("junk.prof"), {'j', 'u', 'n', 'k'});
+  const auto junk = run_command(bin("legate_prof") + " stats " + dir.file("junk.prof"));
+  CHECK(junk.status == 1);
+  CHECK(junk.err.find("no trace could be read") != std::string::npos);
+  CHECK(junk.err.find("junk.prof") != std::string::npos);
 }

@@ -15,5 +15,6 @@ struct Command {
 
 Command add_info_command(CLI::App& app);
 Command add_dump_command(CLI::App& app);
+Command add_stats_command(CLI::App& app);
 
 }  // namespace legato::tools

@@ -1,0 +1,56 @@
+// The merge of read rank traces into a Profile, step by step (internal to
+// analysis/). Steps run in declaration order; each fills part of the profile.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/profile.hpp"
+#include "analysis/rank_trace.hpp"
+
+namespace legato::analysis::detail {
+
+class Builder {
+ public:
+  Builder(Profile& p, std::vector<RankTrace>& traces) : p_(p), traces_(traces) {}
+
+  void strings();     // global string table, per-rank remaps
+  void lanes();       // one lane per processor, memory and channel
+  void operations();  // operations and their uid index
+  void items();       // intervals onto lanes, stacked into rows
+  void links();       // edges, the mapping that prepared each item, waits, kernels, copies
+  void errors();      // failure markers
+  void tree();        // node -> kind -> lane, the run's span, busy sums
+
+ private:
+  uint32_t str(size_t rank, uint32_t file_id);
+  uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback);
+  uint32_t item(Uid uid) const;  // kNone when unknown
+  uint32_t op(Uid uid) const;
+  void warn_count(uint64_t n, const std::string& what);
+
+  Profile& p_;
+  std::vector<RankTrace>& traces_;
+  std::vector<std::unordered_map<uint32_t, uint32_t>> string_remap_;  // per rank
+  std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
+  std::unordered_map<Uid, uint32_t> op_of_uid_;
+  std::vector<std::pair<Uid, uint32_t>> item_of_uid_;  // sorted by uid
+  // Per item being placed: what the compact Item does not hold.
+  struct Staged {
+    Item item;
+    Uid uid = 0;
+    Time ready = 0, create = 0;
+  };
+  std::vector<std::vector<Staged>> staged_;          // per lane
+  std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
+  std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
+  void stage(uint32_t lane, Item item, Uid uid, Time ready, Time create);
+  void place(uint32_t lane);
+  // A time of rank r's file on the run's clock, clamped to the model's range.
+  Time at(size_t r, Time t);
+  uint64_t bad_times_ = 0, clamped_times_ = 0, undescribed_count_ = 0;
+  std::string undescribed_;  // the first few such lanes' names
+};
+
+}  // namespace legato::analysis::detail

@@ -1,0 +1,314 @@
+// Builder steps: strings, lanes, operations, and items stacked into rows.
+#include <algorithm>
+#include <queue>
+
+#include "analysis/builder.hpp"
+
+namespace legato::analysis::detail {
+
+namespace {
+
+LaneKind lane_kind(trace::ProcKind k) {
+  switch (k) {
+    case trace::ProcKind::Cpu:
+      return LaneKind::Cpu;
+    case trace::ProcKind::Utility:
+      return LaneKind::Utility;
+    case trace::ProcKind::Io:
+      return LaneKind::Io;
+    case trace::ProcKind::GpuHost:
+      return LaneKind::GpuHost;
+    case trace::ProcKind::GpuDevice:
+      return LaneKind::GpuDevice;
+    case trace::ProcKind::OpenMp:
+      return LaneKind::OpenMp;
+    case trace::ProcKind::DepPart:
+      return LaneKind::DepPart;
+    case trace::ProcKind::Profiler:
+      return LaneKind::Profiler;
+    case trace::ProcKind::Thread:
+      break;
+  }
+  return LaneKind::Thread;
+}
+
+LaneKind lane_kind(trace::MemKind k) {
+  switch (k) {
+    case trace::MemKind::System:
+      return LaneKind::SystemMemory;
+    case trace::MemKind::Framebuffer:
+      return LaneKind::Framebuffer;
+    case trace::MemKind::ZeroCopy:
+      return LaneKind::ZeroCopy;
+    case trace::MemKind::Socket:
+      break;
+  }
+  return LaneKind::SocketMemory;
+}
+
+// Short lane names when a trace gives none: c0, u1, io0, g0d, sysmem...
+std::string short_name(LaneKind k, uint32_t index) {
+  static constexpr const char* kPrefix[kLaneKinds] = {
+      "c",    "g", "g",      "u",     "io",    "omp",       "dp",
+      "prof", "t", "sysmem", "fbmem", "zcmem", "socketmem", "chan"};
+  std::string n = kPrefix[static_cast<int>(k)] + std::to_string(index);
+  if (k == LaneKind::GpuDevice) n += "d";
+  if (k == LaneKind::GpuHost) n += "h";
+  return n;
+}
+
+// Rows for items sorted by start: each goes to the lowest row free at its start.
+std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vector<Time>& stops,
+                                 uint32_t& nrows) {
+  std::vector<uint32_t> row(starts.size());
+  using Busy = std::pair<Time, uint32_t>;  // stop, row
+  std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+  std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> free_rows;
+  nrows = 0;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    while (!busy.empty() && busy.top().first <= starts[i]) {
+      free_rows.push(busy.top().second);
+      busy.pop();
+    }
+    uint32_t r;
+    if (free_rows.empty()) {
+      r = nrows++;
+    } else {
+      r = free_rows.top();
+      free_rows.pop();
+    }
+    row[i] = r;
+    busy.push({stops[i], r});
+  }
+  return row;
+}
+
+}  // namespace
+
+uint32_t Builder::str(size_t rank, uint32_t file_id) {
+  if (file_id == 0) return 0;
+  const auto& remap = string_remap_[rank];
+  const auto it = remap.find(file_id);
+  return it == remap.end() ? 0 : it->second;
+}
+
+void Builder::strings() {
+  std::unordered_map<std::string, uint32_t> index;
+  string_remap_.resize(traces_.size());
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    for (auto& [id, text] : traces_[r].strings) {
+      auto [it, added] = index.try_emplace(text, static_cast<uint32_t>(p_.strings.size()));
+      if (added) p_.strings.push_back(text);
+      string_remap_[r][id] = it->second;
+    }
+    traces_[r].strings.clear();
+  }
+}
+
+void Builder::lanes() {
+  const auto add = [&](size_t r, uint32_t id, LaneKind kind, uint32_t index, uint32_t name) {
+    if (lane_of_resource_.count(id)) return;
+    Lane l;
+    l.kind = kind;
+    l.rank = p_.ranks[r].rank;
+    l.resource = id;
+    l.name = name ? p_.str(str(r, name)) : short_name(kind, index);
+    if (l.name.empty()) l.name = short_name(kind, index);
+    lane_of_resource_[id] = static_cast<uint32_t>(p_.lanes.size());
+    p_.lanes.push_back(std::move(l));
+  };
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    const auto& all = traces_[r].all;
+    for (const auto& pr : all.get<trace::ProcessorRecord>())
+      add(r, pr.id, lane_kind(pr.proc_kind), pr.index, pr.name);
+    uint32_t mem_index = 0;
+    for (const auto& m : all.get<trace::MemoryRecord>()) {
+      add(r, m.id, lane_kind(m.mem_kind), mem_index++, m.name);
+      p_.lanes[lane_of_resource_[m.id]].capacity = m.capacity;
+    }
+    uint32_t chan_index = 0;
+    for (const auto& c : all.get<trace::ChannelRecord>())
+      add(r, c.id, LaneKind::Channel, chan_index++, c.name);
+  }
+  staged_.resize(p_.lanes.size());
+}
+
+// A lane for an id no descriptor named (its descriptor frame was lost).
+uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
+  const auto it = lane_of_resource_.find(resource);
+  if (it != lane_of_resource_.end()) return it->second;
+  Lane l;
+  l.kind = fallback;
+  l.rank = p_.ranks[rank].rank;
+  l.resource = resource;
+  l.name = short_name(fallback, resource & 0xffff) + "?";
+  if (undescribed_count_ < 3) undescribed_ += (undescribed_.empty() ? "" : ", ") + l.name;
+  ++undescribed_count_;
+  const auto id = static_cast<uint32_t>(p_.lanes.size());
+  lane_of_resource_[resource] = id;
+  p_.lanes.push_back(std::move(l));
+  staged_.emplace_back();
+  return id;
+}
+
+uint32_t Builder::op(Uid uid) const {
+  if (uid == 0) return kNone;
+  const auto it = op_of_uid_.find(uid);
+  return it == op_of_uid_.end() ? kNone : it->second;
+}
+
+void Builder::operations() {
+  std::vector<Uid> parents;
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    for (const auto& o : traces_[r].all.get<trace::OperationRecord>()) {
+      if (!op_of_uid_.emplace(o.uid, static_cast<uint32_t>(p_.operations.size())).second) continue;
+      p_.operations.push_back(
+          Operation{o.uid, kNone, str(r, o.name), str(r, o.provenance), kNone, o.op_kind});
+      parents.push_back(o.parent);
+    }
+  }
+  for (size_t i = 0; i < parents.size(); ++i) p_.operations[i].parent = op(parents[i]);
+}
+
+Time Builder::at(size_t r, Time t) {
+  if (t > kTimeLimit || t < -kTimeLimit) {
+    ++clamped_times_;
+    t = std::clamp(t, -kTimeLimit, kTimeLimit);
+  }
+  return std::clamp(t + p_.ranks[r].clock_shift, -kTimeLimit, kTimeLimit);
+}
+
+void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) {
+  if (item.stop < item.start) {
+    ++bad_times_;
+    item.stop = item.start;
+  }
+  staged_[lane].push_back(Staged{item, uid, ready, create});
+}
+
+void Builder::items() {
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    auto& all = traces_[r].all;
+    std::unordered_map<uint32_t, uint32_t> task_names;
+    for (const auto& k : all.get<trace::TaskKindRecord>()) task_names[k.id] = str(r, k.name);
+    const auto item = [&](ItemKind kind, Time start, Time stop, uint32_t name, Uid op_uid) {
+      Item it;
+      it.kind = kind;
+      it.start = at(r, start);
+      it.stop = at(r, stop);
+      it.name = name;
+      it.op = op(op_uid);
+      return it;
+    };
+    for (const auto& t : all.get<trace::TaskRecord>()) {
+      const auto name = task_names.find(t.task_kind);
+      stage(
+          lane(r, t.processor, LaneKind::Cpu),
+          item(ItemKind::Task, t.start, t.stop, name == task_names.end() ? 0 : name->second, t.op),
+          t.uid, at(r, t.ready), at(r, t.create));
+    }
+    for (const auto& m : all.get<trace::MetaTaskRecord>()) {
+      stage(lane(r, m.processor, LaneKind::Utility),
+            item(ItemKind::MetaTask, m.start, m.stop, str(r, m.meta_kind), m.op), m.uid,
+            at(r, m.ready), at(r, m.create));
+    }
+    for (const auto& d : all.get<trace::DepPartRecord>()) {
+      stage(lane(r, d.processor, LaneKind::DepPart),
+            item(ItemKind::DepPart, d.start, d.stop, str(r, d.part_kind), d.op), d.uid,
+            at(r, d.ready), at(r, d.create));
+    }
+    for (const auto& c : all.get<trace::CopyRecord>()) {
+      const bool fill = c.copy_kind == trace::CopyKind::Fill;
+      Item it = item(fill ? ItemKind::Fill : ItemKind::Copy, c.start, c.stop, 0, c.op);
+      it.extra = static_cast<uint32_t>(p_.copies.size());
+      p_.copies.push_back(CopyInfo{c.bytes, kNone, kNone, c.copy_kind});
+      copy_instances_.emplace_back(c.src_instance, c.dst_instance);
+      stage(lane(r, c.channel, LaneKind::Channel), it, c.uid, at(r, c.ready), at(r, c.create));
+    }
+    for (const auto& in : all.get<trace::InstanceRecord>()) {
+      Item it = item(ItemKind::Instance, in.create, in.destroy, str(r, in.name), in.op);
+      it.extra = static_cast<uint32_t>(p_.instances.size());
+      if (in.flags & trace::kInstanceAliveAtEnd) it.flags |= kItemAliveAtEnd;
+      p_.instances.push_back(
+          InstanceInfo{in.bytes, in.store, at(r, in.ready), str(r, in.provenance)});
+      stage(lane(r, in.memory, LaneKind::SystemMemory), it, in.uid, at(r, in.create),
+            at(r, in.create));
+    }
+    for (const auto& k : all.get<trace::GpuKernelRecord>()) {
+      Item it = item(ItemKind::GpuKernel, k.start, k.stop, str(r, k.name), 0);
+      it.extra = static_cast<uint32_t>(p_.kernels.size());
+      p_.kernels.push_back(KernelInfo{kNone, k.stream});
+      kernel_tasks_.push_back(k.task);
+      stage(lane(r, k.processor, LaneKind::GpuDevice), it, 0, it.start, it.start);
+    }
+    for (const auto& u : all.get<trace::UserRangeRecord>()) {
+      Item it = item(ItemKind::UserRange, u.start, u.stop, str(r, u.name), 0);
+      it.extra = str(r, u.provenance);  // user ranges: extra is the provenance string
+      stage(lane(r, u.processor, LaneKind::Thread), it, 0, it.start, it.start);
+    }
+  }
+  warn_count(bad_times_, "items stopped before they started; drawn with no duration");
+  warn_count(clamped_times_,
+             "times lie more than 52 days from the run's start (damaged "
+             "records?); clamped");
+  warn_count(undescribed_count_,
+             "processors, memories or channels are used but never described "
+             "(a damaged frame?); shown as lanes named like " +
+                 undescribed_);
+  for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
+  std::sort(item_of_uid_.begin(), item_of_uid_.end());
+  staged_.clear();
+}
+
+// Sorts a lane's items by start, stacks them into rows and appends them to
+// the profile row by row.
+void Builder::place(uint32_t l) {
+  auto& s = staged_[l];
+  const auto by_start = [](const Staged& a, const Staged& b) {
+    return a.item.start < b.item.start ||
+           (a.item.start == b.item.start && a.item.stop < b.item.stop);
+  };
+  if (!std::is_sorted(s.begin(), s.end(), by_start)) std::stable_sort(s.begin(), s.end(), by_start);
+  std::vector<Time> starts(s.size()), stops(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    starts[i] = s[i].item.start;
+    stops[i] = s[i].item.stop;
+  }
+  uint32_t nrows = 0;
+  const std::vector<uint32_t> row = stack_rows(starts, stops, nrows);
+  Lane& lane = p_.lanes[l];
+  lane.begin = static_cast<uint32_t>(p_.items.size());
+  std::vector<uint32_t> row_size(nrows, 0);
+  for (uint32_t r : row) ++row_size[r];
+  std::vector<uint32_t> at(nrows);
+  uint32_t next = lane.begin;
+  for (uint32_t r = 0; r < nrows; ++r) {
+    lane.rows.push_back(Row{next, next + row_size[r]});
+    at[r] = next;
+    next += row_size[r];
+  }
+  p_.items.resize(next);
+  lane.end = next;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const uint32_t index = at[row[i]]++;
+    Item it = s[i].item;
+    const Time to_ready = it.start - s[i].ready, to_create = s[i].ready - s[i].create;
+    if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated) {
+      it.to_ready = static_cast<uint32_t>(to_ready);
+      it.to_create = static_cast<uint32_t>(to_create);
+    } else {
+      it.to_ready = it.to_create = kSaturated;
+      p_.timing_overflow[index] = {s[i].ready, s[i].create};
+    }
+    p_.items[index] = it;
+    if (s[i].uid != 0) item_of_uid_.emplace_back(s[i].uid, index);
+  }
+  s.clear();
+  s.shrink_to_fit();
+}
+
+void Builder::warn_count(uint64_t n, const std::string& what) {
+  if (n > 0) p_.warnings.push_back(std::to_string(n) + " " + what);
+}
+
+}  // namespace legato::analysis::detail

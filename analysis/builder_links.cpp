@@ -1,0 +1,144 @@
+// Builder steps: links between items (edges, mapping, waits, kernels,
+// copies), failure markers, and the lane tree.
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+#include "analysis/builder.hpp"
+
+namespace legato::analysis::detail {
+
+uint32_t Builder::item(Uid uid) const {
+  if (uid == 0) return kNone;
+  const auto it =
+      std::lower_bound(item_of_uid_.begin(), item_of_uid_.end(), std::pair<Uid, uint32_t>{uid, 0});
+  return it != item_of_uid_.end() && it->first == uid ? it->second : kNone;
+}
+
+void Builder::links() {
+  const auto n = static_cast<uint32_t>(p_.items.size());
+  // The runtime work serving each operation that finished last.
+  for (uint32_t i = 0; i < n; ++i) {
+    const Item& it = p_.items[i];
+    if (it.kind != ItemKind::MetaTask || it.op == kNone) continue;
+    uint32_t& last = p_.operations[it.op].last_meta;
+    if (last == kNone || p_.items[last].stop < it.stop) last = i;
+  }
+  // Edges, grouped by item; an item's mapping comes after its edges.
+  std::vector<std::tuple<uint32_t, uint32_t, uint8_t>> edges;
+  uint64_t dangling = 0;
+  for (auto& t : traces_) {
+    for (const auto& e : t.all.get<trace::EdgeRecord>()) {
+      const uint32_t a = item(e.item), b = item(e.precondition);
+      if (a == kNone || b == kNone) {
+        ++dangling;
+        continue;
+      }
+      edges.emplace_back(a, b, static_cast<uint8_t>(e.edge_kind));
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const Item& it = p_.items[i];
+    if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance) continue;
+    const uint32_t meta = p_.operations[it.op].last_meta;
+    if (meta != kNone && p_.items[meta].stop <= it.start) edges.emplace_back(i, meta, kMappedBy);
+  }
+  std::stable_sort(edges.begin(), edges.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  p_.pre_begin.assign(n + 1, 0);
+  p_.pre.reserve(edges.size());
+  for (const auto& [a, b, kind] : edges) {
+    ++p_.pre_begin[a + 1];
+    p_.pre.push_back(Precondition{b, kind});
+  }
+  for (uint32_t i = 0; i < n; ++i) p_.pre_begin[i + 1] += p_.pre_begin[i];
+  warn_count(dangling, "dependency edges name items missing from the loaded files");
+
+  uint64_t lost_waits = 0;
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    for (const auto& w : traces_[r].all.get<trace::WaitRecord>()) {
+      const uint32_t task = item(w.task);
+      if (task == kNone) {
+        ++lost_waits;
+        continue;
+      }
+      p_.items[task].flags |= kItemHasWaits;
+      p_.waits.push_back(Wait{task, item(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)});
+    }
+  }
+  std::stable_sort(p_.waits.begin(), p_.waits.end(), [](const Wait& a, const Wait& b) {
+    return a.item < b.item || (a.item == b.item && a.start < b.start);
+  });
+  warn_count(lost_waits, "waits belong to tasks missing from the loaded files");
+
+  for (size_t k = 0; k < kernel_tasks_.size(); ++k) p_.kernels[k].task = item(kernel_tasks_[k]);
+  for (size_t c = 0; c < copy_instances_.size(); ++c) {
+    p_.copies[c].src_instance = item(copy_instances_[c].first);
+    p_.copies[c].dst_instance = item(copy_instances_[c].second);
+  }
+}
+
+void Builder::errors() {
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    for (const auto& e : traces_[r].all.get<trace::ErrorRecord>()) {
+      const auto l = lane_of_resource_.find(e.resource);
+      p_.errors.push_back(ErrorMark{at(r, e.time), p_.ranks[r].rank, e.error_kind, op(e.op),
+                                    l == lane_of_resource_.end() ? kNone : l->second,
+                                    str(r, e.text)});
+    }
+  }
+  std::stable_sort(p_.errors.begin(), p_.errors.end(),
+                   [](const ErrorMark& a, const ErrorMark& b) { return a.time < b.time; });
+}
+
+void Builder::tree() {
+  // Lanes of a node and kind in the order the trace declared them.
+  for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
+    const Lane& lane = p_.lanes[l];
+    auto node = std::find_if(p_.nodes.begin(), p_.nodes.end(),
+                             [&](const Node& n) { return n.rank == lane.rank; });
+    if (node == p_.nodes.end()) {
+      Node fresh;
+      fresh.rank = lane.rank;
+      for (const auto& r : p_.ranks) {
+        if (r.rank == lane.rank) fresh.host = r.host;
+      }
+      p_.nodes.push_back(std::move(fresh));
+      node = p_.nodes.end() - 1;
+    }
+    auto group = std::find_if(node->kinds.begin(), node->kinds.end(),
+                              [&](const KindGroup& g) { return g.kind == lane.kind; });
+    if (group == node->kinds.end()) {
+      node->kinds.push_back(KindGroup{lane.kind, {}});
+      group = node->kinds.end() - 1;
+    }
+    group->lanes.push_back(l);
+  }
+  std::sort(p_.nodes.begin(), p_.nodes.end(),
+            [](const Node& a, const Node& b) { return a.rank < b.rank; });
+  for (auto& node : p_.nodes) {
+    std::sort(node.kinds.begin(), node.kinds.end(),
+              [](const KindGroup& a, const KindGroup& b) { return a.kind < b.kind; });
+  }
+
+  Time lo = std::numeric_limits<Time>::max(), hi = std::numeric_limits<Time>::min();
+  p_.busy_blocks.assign(p_.items.size() / 16 + 1, 0);
+  Time sum = 0;
+  for (size_t i = 0; i < p_.items.size(); ++i) {
+    if (i % 16 == 0) p_.busy_blocks[i / 16] = sum;
+    const Item& it = p_.items[i];
+    sum = saturating_add(sum, it.duration());
+    lo = std::min(lo, it.start);
+    hi = std::max(hi, it.stop);
+  }
+  if (p_.items.size() % 16 == 0) p_.busy_blocks[p_.items.size() / 16] = sum;
+  for (const auto& e : p_.errors) {
+    lo = std::min(lo, e.time);
+    hi = std::max(hi, e.time);
+  }
+  if (lo > hi) lo = hi = 0;
+  p_.start = lo;
+  p_.stop = hi;
+}
+
+}  // namespace legato::analysis::detail

@@ -1,0 +1,100 @@
+#include "analysis/details.hpp"
+
+#include <unordered_set>
+
+namespace legato::analysis {
+
+std::string_view precondition_name(uint8_t kind) {
+  if (kind == kMappedBy) return "mapped by";
+  return trace::to_string(static_cast<trace::EdgeKind>(kind));
+}
+
+std::string describe(const Profile& p, uint32_t item) {
+  const Item& it = p.items[item];
+  const uint32_t l = p.lane_of(item);
+  std::string name = p.str(it.name);
+  if (name.empty() && it.op != kNone) name = p.str(p.operations[it.op].name);
+  if (name.empty()) name = std::string(to_string(it.kind));
+  std::string out = name + " (" + std::string(to_string(it.kind)) + ")";
+  if (l != kNone) out += " on " + p.lanes[l].name + ", node " + std::to_string(p.lanes[l].rank);
+  return out;
+}
+
+uint32_t last_precondition(const Profile& p, uint32_t item) {
+  uint32_t best = kNone;
+  const auto [a, b] = p.preconditions(item);
+  for (const Precondition* x = a; x != b; ++x) {
+    if (best == kNone || p.items[x->item].stop > p.items[best].stop) best = x->item;
+  }
+  return best;
+}
+
+std::vector<uint32_t> critical_path(const Profile& p, uint32_t item, size_t max_steps) {
+  std::vector<uint32_t> chain{item};
+  std::unordered_set<uint32_t> seen{item};
+  for (size_t step = 0; step < max_steps; ++step) {
+    const uint32_t next = last_precondition(p, chain.back());
+    if (next == kNone || !seen.insert(next).second) break;
+    chain.push_back(next);
+  }
+  return chain;
+}
+
+ItemDetails details(const Profile& p, uint32_t item) {
+  ItemDetails d;
+  const Item& it = p.items[item];
+  d.item = item;
+  d.kind = it.kind;
+  d.name = p.str(it.name);
+  const uint32_t l = p.lane_of(item);
+  if (l != kNone) {
+    d.lane = p.lanes[l].name + " (node " + std::to_string(p.lanes[l].rank) + ")";
+    d.rank = p.lanes[l].rank;
+  }
+  if (it.op != kNone) {
+    const Operation& op = p.operations[it.op];
+    d.operation = p.str(op.name);
+    d.provenance = p.str(op.provenance);
+    d.creator = op.parent;
+  }
+  if (it.kind == ItemKind::UserRange) d.provenance = p.str(it.extra);
+  if (d.name.empty()) d.name = d.operation.empty() ? std::string(to_string(it.kind)) : d.operation;
+  d.start = it.start;
+  d.stop = it.stop;
+  d.ready = p.ready_of(item);
+  d.create = p.create_of(item);
+  if (it.kind == ItemKind::Instance) {
+    const InstanceInfo& info = p.instances[it.extra];
+    d.bytes = info.bytes;
+    d.ready = info.ready;
+    if (d.provenance.empty()) d.provenance = p.str(info.provenance);
+  }
+  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) d.bytes = p.copies[it.extra].bytes;
+  d.waiting_for_dependencies = d.ready - d.create;
+  d.waiting_for_processor = d.start - d.ready;
+  const auto [w, wend] = p.waits_of(item);
+  for (const Wait* x = w; x != wend; ++x) {
+    d.blocked += std::max<Time>(0, x->ready - x->start);
+    d.resuming += std::max<Time>(0, x->end - x->ready);
+  }
+  d.running = it.duration() - d.blocked - d.resuming;
+  if (l != kNone) {
+    // The item on the same lane that ended last before this one started.
+    const Lane& lane = p.lanes[l];
+    for (const Row& row : lane.rows) {
+      const auto* base = p.items.data();
+      const auto* at = std::partition_point(base + row.begin, base + row.end,
+                                            [&](const Item& x) { return x.stop <= it.start; });
+      if (at == base + row.begin) continue;
+      const auto cand = static_cast<uint32_t>(at - base) - 1;
+      if (cand != item && (d.previous == kNone || p.items[cand].stop > p.items[d.previous].stop))
+        d.previous = cand;
+    }
+  }
+  const auto [a, b] = p.preconditions(item);
+  d.preconditions.assign(a, b);
+  d.critical = last_precondition(p, item);
+  return d;
+}
+
+}  // namespace legato::analysis

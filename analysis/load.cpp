@@ -1,0 +1,160 @@
+#include "analysis/load.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "analysis/builder.hpp"
+
+namespace legato::analysis {
+
+namespace {
+
+// Orders the traces by rank and reports files of other runs, ranks given
+// twice and ranks missing.
+void check_run(Profile& p, std::vector<RankTrace>& traces) {
+  std::map<std::string, size_t> runs;
+  for (const auto& t : traces) ++runs[t.run.id];
+  const auto main_run = std::max_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
+                          return a.second < b.second;
+                        })->first;
+  p.run_id = main_run;
+  std::vector<RankTrace> kept;
+  std::set<int64_t> seen;
+  for (auto& t : traces) {
+    if (t.run.id != main_run) {
+      p.warnings.push_back(t.file + ": belongs to another run (run id " + t.run.id + ", not " +
+                           main_run + "); left out");
+      continue;
+    }
+    if (!seen.insert(t.run.rank).second) {
+      p.warnings.push_back(t.file + ": rank " + std::to_string(t.run.rank) +
+                           " was already loaded from another file; left out");
+      continue;
+    }
+    kept.push_back(std::move(t));
+  }
+  std::sort(kept.begin(), kept.end(),
+            [](const RankTrace& a, const RankTrace& b) { return a.run.rank < b.run.rank; });
+  traces = std::move(kept);
+  p.ranks_expected = std::max<int64_t>(1, traces.front().run.ranks);
+  p.program = traces.front().run.program;
+  std::string missing;
+  for (int64_t r = 0; r < p.ranks_expected; ++r) {
+    if (!seen.count(r)) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+  }
+  if (!missing.empty()) {
+    p.warnings.push_back("the run had " + std::to_string(p.ranks_expected) +
+                         " ranks but no file was given for rank(s) " + missing +
+                         "; their lanes are missing (pass every legate_<rank>.prof of the run)");
+  }
+}
+
+int64_t clock_value(const nlohmann::json& meta, const char* key, bool& present) {
+  const auto clock = meta.find("clock");
+  present = false;
+  if (clock == meta.end() || !clock->is_object()) return 0;
+  const auto v = clock->find(key);
+  if (v == clock->end() || !v->is_number_integer()) return 0;
+  present = true;
+  return v->get<int64_t>();
+}
+
+// Files written by a multi-rank run carry rank 0's clock already
+// (offset_to_reference_ns). Files without that figure are placed by their
+// wall-clock start relative to the first rank, which is only as good as the
+// hosts' clock synchronisation: say so.
+void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
+  bool ref_present = false;
+  const int64_t ref_zero = clock_value(traces.front().metadata, "zero_unix_ns", ref_present);
+  for (size_t i = 0; i < traces.size(); ++i) {
+    RankInfo& r = p.ranks[i];
+    if (i == 0 || traces.size() == 1) continue;
+    bool aligned = false, zero_present = false;
+    clock_value(traces[i].metadata, "offset_to_reference_ns", aligned);
+    const int64_t zero = clock_value(traces[i].metadata, "zero_unix_ns", zero_present);
+    if (aligned) continue;
+    if (zero_present && ref_present) {
+      r.clock_shift = static_cast<Time>(
+          std::clamp(static_cast<double>(zero) - static_cast<double>(ref_zero),
+                     -static_cast<double>(kTimeLimit), static_cast<double>(kTimeLimit)));
+      p.warnings.push_back(traces[i].file +
+                           ": no clock alignment recorded; placed by its wall-clock start "
+                           "(accurate only to the hosts' clock synchronisation)");
+    } else {
+      p.warnings.push_back(traces[i].file +
+                           ": no clock information; its times are taken as they are");
+    }
+  }
+}
+
+}  // namespace
+
+Profile build_profile(std::vector<RankTrace> traces) {
+  Profile p;
+  std::vector<RankTrace> readable;
+  std::string unreadable;
+  for (auto& t : traces) {
+    for (const auto& problem : t.problems) p.warnings.push_back(problem);
+    if (t.readable) {
+      if (!t.finished_cleanly) {
+        p.warnings.push_back(t.file +
+                             ": the file was not finished (the run crashed or was "
+                             "killed); showing what it holds");
+      }
+      readable.push_back(std::move(t));
+    } else {
+      unreadable += "\n  " + (t.problems.empty() ? t.file : t.problems.front());
+    }
+  }
+  if (readable.empty()) throw LoadError("no trace could be read:" + unreadable);
+  check_run(p, readable);
+  for (const auto& t : readable) {
+    RankInfo r;
+    r.rank = static_cast<uint32_t>(t.run.rank);
+    r.file = t.file;
+    r.host = t.run.host;
+    r.metadata = t.metadata;
+    r.finished_cleanly = t.finished_cleanly;
+    r.records = t.records;
+    const auto& stats = t.all.get<trace::RecorderStatsRecord>();
+    if (!stats.empty()) r.dropped = stats.back().dropped;
+    if (r.dropped > 0) {
+      p.warnings.push_back(t.file + ": the recorder dropped " + std::to_string(r.dropped) +
+                           " records (drop mode); lanes have gaps");
+    }
+    p.records += t.records;
+    p.ranks.push_back(std::move(r));
+  }
+  align_clocks(p, readable);
+  detail::Builder b(p, readable);
+  b.strings();
+  b.lanes();
+  b.operations();
+  b.items();
+  b.links();
+  b.errors();
+  b.tree();
+  return p;
+}
+
+Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& options) {
+  if (paths.empty()) throw LoadError("no trace files given (pass legate_*.prof)");
+  std::vector<RankTrace> traces(paths.size());
+  const unsigned threads = std::min<unsigned>(
+      static_cast<unsigned>(paths.size()),
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < paths.size();) traces[i] = read_rank_trace(paths[i]);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  return build_profile(std::move(traces));
+}
+
+}  // namespace legato::analysis

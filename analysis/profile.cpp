@@ -1,0 +1,105 @@
+#include "analysis/profile.hpp"
+
+#include <algorithm>
+
+namespace legato::analysis {
+
+std::string_view to_string(LaneKind k) {
+  static constexpr std::string_view kNames[kLaneKinds] = {"CPU",
+                                                          "GPU Device",
+                                                          "GPU Host",
+                                                          "Utility",
+                                                          "IO",
+                                                          "OpenMP",
+                                                          "Dependent Partitioning",
+                                                          "Profiler",
+                                                          "Threads",
+                                                          "System Memory",
+                                                          "Framebuffer",
+                                                          "Zero-Copy",
+                                                          "Socket Memory",
+                                                          "Channel"};
+  const auto i = static_cast<size_t>(k);
+  return i < kLaneKinds ? kNames[i] : "unknown";
+}
+
+std::string_view to_string(ItemKind k) {
+  switch (k) {
+    case ItemKind::Task:
+      return "task";
+    case ItemKind::MetaTask:
+      return "runtime work";
+    case ItemKind::Copy:
+      return "copy";
+    case ItemKind::Fill:
+      return "fill";
+    case ItemKind::Instance:
+      return "instance";
+    case ItemKind::DepPart:
+      return "partitioning";
+    case ItemKind::GpuKernel:
+      return "GPU kernel";
+    case ItemKind::UserRange:
+      return "range";
+  }
+  return "unknown";
+}
+
+uint32_t Profile::lane_of(uint32_t item) const {
+  // Lanes hold consecutive item ranges in lane order; empty lanes hold none.
+  const auto it = std::upper_bound(lanes.begin(), lanes.end(), item,
+                                   [](uint32_t i, const Lane& l) { return i < l.begin; });
+  auto l = static_cast<uint32_t>(it - lanes.begin());
+  while (l > 0 && lanes[l - 1].begin == lanes[l - 1].end) --l;  // skip empty lanes
+  return l == 0 ? kNone : l - 1;
+}
+
+uint32_t Profile::row_of(uint32_t lane, uint32_t item) const {
+  const auto& rows = lanes[lane].rows;
+  const auto it = std::upper_bound(rows.begin(), rows.end(), item,
+                                   [](uint32_t i, const Row& r) { return i < r.end; });
+  return static_cast<uint32_t>(it - rows.begin());
+}
+
+Time Profile::ready_of(uint32_t item) const {
+  const Item& it = items[item];
+  if (it.to_ready == kSaturated) return timing_overflow.at(item).first;
+  return it.start - it.to_ready;
+}
+
+Time Profile::create_of(uint32_t item) const {
+  const Item& it = items[item];
+  if (it.to_ready == kSaturated) return timing_overflow.at(item).second;
+  return it.start - it.to_ready - it.to_create;
+}
+
+std::pair<const Wait*, const Wait*> Profile::waits_of(uint32_t item) const {
+  if (!(items[item].flags & kItemHasWaits)) return {nullptr, nullptr};
+  const auto range = std::equal_range(waits.begin(), waits.end(), Wait{item, 0, 0, 0, 0},
+                                      [](const Wait& a, const Wait& b) { return a.item < b.item; });
+  return {waits.data() + (range.first - waits.begin()),
+          waits.data() + (range.second - waits.begin())};
+}
+
+Time Profile::busy_between(uint32_t begin, uint32_t end) const {
+  const auto prefix = [&](uint32_t x) {
+    Time sum = busy_blocks[x / 16];
+    for (uint32_t i = x & ~15u; i < x; ++i) sum += items[i].duration();
+    return sum;
+  };
+  return prefix(end) - prefix(begin);
+}
+
+size_t Profile::memory_bytes() const {
+  size_t n = items.capacity() * sizeof(Item) + operations.capacity() * sizeof(Operation) +
+             copies.capacity() * sizeof(CopyInfo) + instances.capacity() * sizeof(InstanceInfo) +
+             kernels.capacity() * sizeof(KernelInfo) + waits.capacity() * sizeof(Wait) +
+             pre.capacity() * sizeof(Precondition) + pre_begin.capacity() * sizeof(uint32_t) +
+             busy_blocks.capacity() * sizeof(Time) + errors.capacity() * sizeof(ErrorMark) +
+             timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);
+  for (const auto& s : strings) n += sizeof(std::string) + s.capacity();
+  for (const auto& l : lanes) n += sizeof(Lane) + l.rows.capacity() * sizeof(Row);
+  return n;
+}
+
+}  // namespace legato::analysis

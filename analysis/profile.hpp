@@ -1,0 +1,221 @@
+// The profile model: every rank's trace loaded into lanes of time-sorted,
+// compact items that the desktop viewer, the HTML report and the command-line
+// tools all read. Nothing outside analysis/ parses trace files.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trace_format/records.hpp"
+
+namespace legato::analysis {
+
+using trace::Time;
+using trace::Uid;
+
+inline constexpr uint32_t kNone = 0xffffffff;
+
+// Times in the model lie within +-kTimeLimit ns (52 days) of the run's zero,
+// so differences and sums of a few never overflow; the loader clamps
+// (damaged) times beyond it.
+inline constexpr Time kTimeLimit = Time{1} << 52;
+inline Time saturating_add(Time a, Time b) {
+  Time r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return r;
+}
+
+// What a lane shows. Processors first, then memories, then channels; the
+// order is the order kinds are listed under a node.
+enum class LaneKind : uint8_t {
+  Cpu,
+  GpuDevice,
+  GpuHost,
+  Utility,
+  Io,
+  OpenMp,
+  DepPart,
+  Profiler,
+  Thread,
+  SystemMemory,
+  Framebuffer,
+  ZeroCopy,
+  SocketMemory,
+  Channel,
+};
+inline constexpr int kLaneKinds = 14;
+// "CPU", "GPU Device", "Utility", "Zero-Copy", ...
+std::string_view to_string(LaneKind k);
+inline bool is_processor(LaneKind k) {
+  return k <= LaneKind::Thread;
+}
+inline bool is_memory(LaneKind k) {
+  return k >= LaneKind::SystemMemory && k <= LaneKind::SocketMemory;
+}
+
+enum class ItemKind : uint8_t {
+  Task,
+  MetaTask,
+  Copy,
+  Fill,
+  Instance,
+  DepPart,
+  GpuKernel,
+  UserRange
+};
+std::string_view to_string(ItemKind k);
+
+// One interval on a lane. Instances span create..destroy (their allocation
+// time, ready - create, is kept in the instance table).
+struct Item {
+  Time start = 0;
+  Time stop = 0;
+  uint32_t name = 0;      // string index: task kind, meta-task kind, store name, ...
+  uint32_t op = kNone;    // index into Profile::operations
+  uint32_t to_ready = 0;  // start - ready, saturated at kSaturated (exact value in timing_overflow)
+  uint32_t to_create = 0;  // ready - create, likewise
+  uint32_t extra = kNone;  // index into the table of its kind (copies, instances, kernels)
+  ItemKind kind = ItemKind::Task;
+  uint8_t flags = 0;  // kItemHasWaits, kItemAliveAtEnd
+  Time duration() const { return stop - start; }
+};
+inline constexpr uint32_t kSaturated = 0xffffffff;
+enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2 };
+
+struct Operation {
+  Uid uid = 0;
+  uint32_t parent = kNone;  // the operation that issued it
+  uint32_t name = 0;
+  uint32_t provenance = 0;
+  uint32_t last_meta = kNone;  // the runtime work for it (mapping...) that finished last
+  trace::OpKind kind = trace::OpKind::Task;
+};
+
+struct CopyInfo {
+  uint64_t bytes = 0;
+  uint32_t src_instance = kNone, dst_instance = kNone;  // item indices
+  trace::CopyKind kind = trace::CopyKind::Copy;
+};
+struct InstanceInfo {
+  uint64_t bytes = 0;
+  uint64_t store = 0;
+  Time ready = 0;
+  uint32_t provenance = 0;
+};
+struct KernelInfo {
+  uint32_t task = kNone;  // the launching task (item index)
+  uint32_t stream = 0;
+};
+
+// A task blocked from start to end; it could resume at ready.
+struct Wait {
+  uint32_t item = 0;
+  uint32_t event = kNone;  // the item it waited for, when known
+  Time start = 0, ready = 0, end = 0;
+};
+
+// Why an item could not start earlier: an edge to another item, or the
+// runtime work (dependence analysis, mapping) that prepared it.
+struct Precondition {
+  uint32_t item = 0;
+  uint8_t kind = 0;  // trace::EdgeKind, or kMappedBy
+};
+inline constexpr uint8_t kMappedBy = 0;
+
+// Overlapping items of a lane stack into rows; within a row items are sorted
+// by start and do not overlap, so their stops are sorted too.
+struct Row {
+  uint32_t begin = 0, end = 0;  // item indices
+};
+
+struct Lane {
+  LaneKind kind = LaneKind::Cpu;
+  uint32_t rank = 0;
+  uint32_t resource = trace::kNoResource;  // processor, memory or channel id
+  std::string name;                        // "c0", "u1", "sysmem", "sysmem -> fbmem"
+  std::string long_name;                   // from the trace, e.g. "CPU 0 on node 0"
+  uint64_t capacity = 0;                   // memories: bytes
+  uint32_t begin = 0, end = 0;             // item indices, rows in order
+  std::vector<Row> rows;
+};
+
+// node (rank) -> kind -> lanes
+struct KindGroup {
+  LaneKind kind = LaneKind::Cpu;
+  std::vector<uint32_t> lanes;
+};
+struct Node {
+  uint32_t rank = 0;
+  std::string host;
+  std::vector<KindGroup> kinds;
+};
+
+struct RankInfo {
+  uint32_t rank = 0;
+  std::string file;
+  std::string host;
+  nlohmann::json metadata;
+  Time clock_shift = 0;  // added to this rank's times to align them with rank 0
+  bool finished_cleanly = true;
+  uint64_t records = 0;
+  uint64_t dropped = 0;  // records the recorder dropped (drop mode)
+};
+
+struct ErrorMark {
+  Time time = 0;
+  uint32_t rank = 0;
+  trace::ErrorKind kind = trace::ErrorKind::Fatal;
+  uint32_t op = kNone;
+  uint32_t lane = kNone;
+  uint32_t text = 0;
+};
+
+struct Profile {
+  std::vector<std::string> strings{""};  // index 0 is the empty string
+  std::vector<Item> items;               // grouped by lane, then row, then start
+  std::vector<Lane> lanes;
+  std::vector<Node> nodes;
+  std::vector<Operation> operations;
+  std::vector<CopyInfo> copies;
+  std::vector<InstanceInfo> instances;
+  std::vector<KernelInfo> kernels;
+  std::vector<Wait> waits;  // sorted by item
+  std::vector<RankInfo> ranks;
+  std::vector<ErrorMark> errors;
+  std::vector<std::string> warnings;  // problems found while loading, one line each
+  std::string run_id;
+  std::string program;
+  int64_t ranks_expected = 1;
+  Time start = 0, stop = 0;  // the span of everything recorded
+  uint64_t records = 0;      // records read from the files
+
+  // Preconditions of an item (edges, then the mapping that prepared it).
+  std::pair<const Precondition*, const Precondition*> preconditions(uint32_t item) const {
+    return {pre.data() + pre_begin[item], pre.data() + pre_begin[item + 1]};
+  }
+  const std::string& str(uint32_t id) const { return strings[id]; }
+  uint32_t lane_of(uint32_t item) const;
+  uint32_t row_of(uint32_t lane, uint32_t item) const;
+  Time ready_of(uint32_t item) const;
+  Time create_of(uint32_t item) const;
+  // The waits of an item, in time order.
+  std::pair<const Wait*, const Wait*> waits_of(uint32_t item) const;
+  // Total duration of items [begin, end) (contiguous indices), in O(1).
+  Time busy_between(uint32_t begin, uint32_t end) const;
+  // Bytes the model holds (items, lanes, tables, strings, indexes).
+  size_t memory_bytes() const;
+
+  // Indexes the loader fills.
+  std::vector<Precondition> pre;
+  std::vector<uint32_t> pre_begin;  // items + 1 offsets into pre
+  std::vector<Time> busy_blocks;    // busy_blocks[k]: total duration of items [0, 16 k)
+  std::unordered_map<uint32_t, std::pair<Time, Time>> timing_overflow;  // item -> ready, create
+};
+
+}  // namespace legato::analysis

@@ -1,0 +1,32 @@
+// One rank's file read into memory as decoded records: the loader's first
+// stage, run for every file in parallel before the files are merged.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trace_format/metadata.hpp"
+#include "trace_format/record_batch.hpp"
+
+namespace legato::analysis {
+
+struct RankTrace {
+  std::string file;
+  bool readable = false;              // false: the file could not be opened (see problems)
+  std::vector<std::string> problems;  // damage, truncation, bad metadata; one line each
+  nlohmann::json metadata;
+  trace::RunInfo run;
+  bool finished_cleanly = false;
+  uint64_t records = 0;
+  trace::RecordBatch all;  // every record, grouped by kind, in file order
+  std::unordered_map<uint32_t, std::string> strings;  // the file's string ids
+};
+
+// Never throws: a file that cannot be read comes back with readable = false.
+RankTrace read_rank_trace(const std::string& path);
+
+}  // namespace legato::analysis

@@ -1,0 +1,108 @@
+#include "analysis/stats.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+
+#include "analysis/utilization.hpp"
+
+namespace legato::analysis {
+
+namespace {
+
+void add_item(const Profile& p, const Item& it, const std::string& name, KindStats& s) {
+  const Time d = it.duration();
+  if (s.count == 0) {
+    s.kind = it.kind;
+    s.name = name;
+    s.min = s.max = d;
+  }
+  ++s.count;
+  s.total = saturating_add(s.total, d);
+  s.min = std::min(s.min, d);
+  s.max = std::max(s.max, d);
+  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) s.bytes += p.copies[it.extra].bytes;
+  if (it.kind == ItemKind::Instance) s.bytes += p.instances[it.extra].bytes;
+}
+
+}  // namespace
+
+std::vector<KindStats> kind_stats(const Profile& p) {
+  // Keyed by item kind and name; instances by the kind of their memory.
+  std::map<std::tuple<ItemKind, uint32_t, LaneKind>, KindStats> by;
+  for (const Lane& lane : p.lanes) {
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      const Item& it = p.items[i];
+      uint32_t name = it.name;
+      if (name == 0 && it.op != kNone) name = p.operations[it.op].name;
+      const bool instance = it.kind == ItemKind::Instance;
+      KindStats& s = by[{it.kind, instance ? 0 : name, instance ? lane.kind : LaneKind::Cpu}];
+      add_item(p, it,
+               instance ? "instances in " + std::string(to_string(lane.kind))
+               : name   ? p.str(name)
+                        : std::string(to_string(it.kind)),
+               s);
+    }
+  }
+  std::vector<KindStats> out;
+  for (auto& [key, s] : by) out.push_back(std::move(s));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const KindStats& a, const KindStats& b) { return a.total > b.total; });
+  return out;
+}
+
+std::vector<UtilizationSummary> utilization_summary(const Profile& p) {
+  std::vector<UtilizationSummary> out;
+  const auto add = [&](uint32_t rank, LaneKind kind) {
+    uint32_t lanes = 0;
+    for (const Lane& l : p.lanes) lanes += l.kind == kind && (rank == kAllNodes || l.rank == rank);
+    if (lanes == 0) return;
+    const UtilizationCurve c = utilization(p, kind, rank);
+    const auto slices = c.sample(p.start, p.stop, 100);
+    out.push_back(
+        UtilizationSummary{rank, kind, lanes, c.average(p.start, p.stop),
+                           slices.empty() ? 0.0 : *std::max_element(slices.begin(), slices.end())});
+  };
+  for (const Node& n : p.nodes) {
+    for (const KindGroup& g : n.kinds) add(n.rank, g.kind);
+  }
+  if (p.nodes.size() > 1) {
+    for (int k = 0; k < kLaneKinds; ++k) add(kAllNodes, static_cast<LaneKind>(k));
+  }
+  return out;
+}
+
+namespace {
+
+bool contains_folded(std::string_view text, std::string_view query) {
+  const auto it =
+      std::search(text.begin(), text.end(), query.begin(), query.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) ==
+               std::tolower(static_cast<unsigned char>(b));
+      });
+  return it != text.end();
+}
+
+}  // namespace
+
+std::vector<uint32_t> search(const Profile& p, std::string_view query, size_t limit) {
+  std::vector<uint32_t> out;
+  if (query.empty()) return out;
+  // Match the (few) strings first, then items by their string ids.
+  std::vector<bool> hit(p.strings.size(), false);
+  for (size_t s = 1; s < p.strings.size(); ++s) hit[s] = contains_folded(p.strings[s], query);
+  std::vector<bool> op_hit(p.operations.size(), false);
+  for (size_t o = 0; o < p.operations.size(); ++o)
+    op_hit[o] = hit[p.operations[o].name] || hit[p.operations[o].provenance];
+  for (uint32_t i = 0; i < p.items.size() && out.size() < limit; ++i) {
+    const Item& it = p.items[i];
+    bool match = hit[it.name] || (it.op != kNone && op_hit[it.op]);
+    if (!match && it.kind == ItemKind::Instance) match = hit[p.instances[it.extra].provenance];
+    if (!match && it.kind == ItemKind::UserRange) match = it.extra < hit.size() && hit[it.extra];
+    if (match) out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace legato::analysis

@@ -1,0 +1,43 @@
+// Utilization ("avg" lines): for a kind of lane on one node or on all nodes,
+// the fraction in use over time. Processors: busy processors / processors of
+// the kind, blocked or ready-to-resume time not counted as busy. Memories:
+// live instance bytes / capacity. Channels: busy channels / channels.
+#pragma once
+
+#include <vector>
+
+#include "analysis/profile.hpp"
+
+namespace legato::analysis {
+
+// A step function of how much is in use, with its running integral so the
+// average over any interval costs two binary searches.
+class UtilizationCurve {
+ public:
+  UtilizationCurve() = default;
+  // (time, change) pairs in any order; capacity: what 100% means.
+  UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes, double capacity);
+
+  // Average fraction in use over [t0, t1) (0 when t1 <= t0).
+  double average(Time t0, Time t1) const;
+  // n averages over equal buckets of [t0, t1): one per pixel column.
+  std::vector<float> sample(Time t0, Time t1, int n) const;
+  double capacity() const { return capacity_; }
+  bool empty() const { return times_.empty(); }
+
+ private:
+  double integral(Time t) const;  // in-use amount integrated over (-inf, t)
+  std::vector<Time> times_;       // where the level changes, increasing
+  std::vector<int64_t> level_;    // the level from times_[i] on
+  std::vector<double> area_;      // integral up to times_[i]
+  double capacity_ = 1;
+};
+
+// rank: a node's lanes, or kAllNodes for every node.
+inline constexpr uint32_t kAllNodes = 0xffffffff;
+UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
+
+// Whether a kind has any lane on the node (kAllNodes: anywhere).
+bool has_lanes(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
+
+}  // namespace legato::analysis

@@ -1,0 +1,126 @@
+// Loading several ranks: one run, aligned clocks, warnings for what is
+// missing or foreign, damaged files read as far as they go.
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+
+#include "analysis/load.hpp"
+#include "synthetic_trace.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using namespace legato::analysis;
+using analysis::testing::SyntheticTrace;
+using trace::testing::TempDir;
+
+namespace {
+
+const std::string kRun = "0123456789abcdef0123456789abcdef";
+
+// A rank with one task on c0 from 100 to 200 (its own clock).
+void write_rank(const std::string& path, uint32_t rank, uint32_t ranks, nlohmann::json clock,
+                const std::string& run = kRun) {
+  SyntheticTrace t(path, rank, ranks, run, std::move(clock));
+  const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+  t.task(c0, t.task_kind("work"), 100, 200);
+  t.finish();
+}
+
+bool has_warning(const Profile& p, const std::string& text) {
+  for (const auto& w : p.warnings) {
+    if (w.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+Time first_start(const Profile& p, uint32_t rank) {
+  for (const auto& l : p.lanes) {
+    if (l.rank == rank && l.end > l.begin) return p.items[l.begin].start;
+  }
+  FAIL("rank " << rank << " has no items");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("ranks load in parallel into one run with a node each", "[analysis][ranks]") {
+  TempDir dir;
+  for (uint32_t r = 0; r < 4; ++r) {
+    write_rank(dir.file("legate_" + std::to_string(r) + ".prof"), r, 4,
+               {{"zero_unix_ns", 5000 + r}, {"offset_to_reference_ns", 7}});
+  }
+  // Given in any order.
+  const Profile p = load_profile({dir.file("legate_2.prof"), dir.file("legate_0.prof"),
+                                  dir.file("legate_3.prof"), dir.file("legate_1.prof")},
+                                 LoadOptions{3});
+  CHECK(p.warnings.empty());
+  REQUIRE(p.nodes.size() == 4);
+  REQUIRE(p.ranks.size() == 4);
+  for (uint32_t r = 0; r < 4; ++r) {
+    CHECK(p.nodes[r].rank == r);
+    CHECK(p.ranks[r].rank == r);
+    // Already aligned by the runtime (offset_to_reference_ns): left as written.
+    CHECK(first_start(p, r) == 100);
+  }
+  CHECK(p.run_id == kRun);
+  CHECK(p.lanes.size() == 4);
+}
+
+TEST_CASE("ranks without alignment are placed by their wall-clock start", "[analysis][ranks]") {
+  TempDir dir;
+  write_rank(dir.file("legate_0.prof"), 0, 2, {{"zero_unix_ns", 1000000}});
+  write_rank(dir.file("legate_1.prof"), 1, 2, {{"zero_unix_ns", 1000250}});
+  const Profile p = load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  CHECK(first_start(p, 0) == 100);
+  CHECK(first_start(p, 1) == 350);
+  CHECK(p.ranks[1].clock_shift == 250);
+  CHECK(has_warning(p, "no clock alignment recorded"));
+}
+
+TEST_CASE("missing ranks and files of other runs are warnings", "[analysis][ranks]") {
+  TempDir dir;
+  write_rank(dir.file("legate_0.prof"), 0, 4, {{"offset_to_reference_ns", 0}});
+  write_rank(dir.file("legate_2.prof"), 2, 4, {{"offset_to_reference_ns", 0}});
+  write_rank(dir.file("other_1.prof"), 1, 4, {{"offset_to_reference_ns", 0}},
+             "ffffffffffffffffffffffffffffffff");
+  const Profile p = load_profile(
+      {dir.file("legate_0.prof"), dir.file("legate_2.prof"), dir.file("other_1.prof")});
+  CHECK(p.nodes.size() == 2);
+  CHECK(has_warning(p, "no file was given for rank(s) 1, 3"));
+  CHECK(has_warning(p, "other_1.prof: belongs to another run"));
+  // The same rank twice: the second is left out.
+  const Profile twice = load_profile({dir.file("legate_0.prof"), dir.file("legate_0.prof")});
+  CHECK(twice.nodes.size() == 1);
+  CHECK(has_warning(twice, "rank 0 was already loaded"));
+}
+
+TEST_CASE("damaged and unreadable files", "[analysis][ranks]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto k = t.task_kind("work");
+    for (int i = 0; i < 1000; ++i) {
+      t.task(c0, k, 10 * i, 10 * i + 5);
+      if (i % 100 == 99) t.writer().flush();
+    }
+    t.finish();
+  }
+  // Cut in the middle: the frames before the cut load, with a warning.
+  auto bytes = trace::testing::read_bytes(dir.file("legate_0.prof"));
+  bytes.resize(bytes.size() / 2);
+  trace::testing::write_bytes(dir.file("cut_0.prof"), bytes);
+  const Profile cut = load_profile({dir.file("cut_0.prof")});
+  CHECK(has_warning(cut, "was not finished"));
+  CHECK(cut.items.size() > 100);
+  CHECK(cut.items.size() < 1000);
+  // An unreadable file next to a good one is a warning; alone, an error.
+  trace::testing::write_bytes(dir.file("junk.prof"), {'n', 'o', 't', ' ', 'a', ' ', 't', 'r'});
+  const Profile p = load_profile({dir.file("legate_0.prof"), dir.file("junk.prof")});
+  CHECK(p.items.size() == 1000);
+  CHECK(has_warning(p, "junk.prof"));
+  CHECK_THROWS_WITH(load_profile({dir.file("junk.prof")}),
+                    Catch::Contains("no trace could be read") && Catch::Contains("junk.prof"));
+  CHECK_THROWS_WITH(load_profile({dir.file("missing.prof")}), Catch::Contains("missing.prof"));
+  CHECK_THROWS_AS(load_profile({}), LoadError);
+}

@@ -1,0 +1,251 @@
+// The profile model on synthetic traces with known answers: lanes and rows,
+// utilization, folding, states, details and the critical path.
+#include <catch2/catch.hpp>
+
+#include "analysis/details.hpp"
+#include "analysis/load.hpp"
+#include "analysis/stats.hpp"
+#include "analysis/timeline.hpp"
+#include "analysis/utilization.hpp"
+#include "synthetic_trace.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using namespace legato::analysis;
+using analysis::testing::SyntheticTrace;
+using trace::testing::TempDir;
+
+namespace {
+
+uint32_t lane_named(const Profile& p, const std::string& name, uint32_t rank = 0) {
+  for (uint32_t l = 0; l < p.lanes.size(); ++l) {
+    if (p.lanes[l].name == name && p.lanes[l].rank == rank) return l;
+  }
+  FAIL("no lane " << name);
+  return kNone;
+}
+
+// The item of a lane that starts at t.
+uint32_t item_at(const Profile& p, uint32_t lane, Time t) {
+  for (uint32_t i = p.lanes[lane].begin; i < p.lanes[lane].end; ++i) {
+    if (p.items[i].start == t) return i;
+  }
+  FAIL("no item at " << t);
+  return kNone;
+}
+
+}  // namespace
+
+TEST_CASE("lanes form the node -> kind -> lane tree; overlaps stack into rows", "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto mem = t.memory(trace::MemKind::System, 1000, "sysmem");
+    const auto k = t.task_kind("add");
+    t.task(c0, k, 0, 10);
+    t.task(c1, k, 5, 20);
+    t.meta(u0, "Mapping", 0, 1);
+    t.instance(mem, 100, "a", 0, 0, 50);
+    t.instance(mem, 100, "b", 10, 10, 30);
+    t.instance(mem, 100, "c", 40, 40, 60);  // fits in row 1 after b, not row 0
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  CHECK(p.warnings.empty());
+  REQUIRE(p.nodes.size() == 1);
+  REQUIRE(p.nodes[0].kinds.size() == 3);
+  CHECK(p.nodes[0].kinds[0].kind == LaneKind::Cpu);
+  CHECK(p.nodes[0].kinds[0].lanes.size() == 2);
+  CHECK(p.nodes[0].kinds[1].kind == LaneKind::Utility);
+  CHECK(p.nodes[0].kinds[2].kind == LaneKind::SystemMemory);
+  CHECK(p.nodes[0].host == "host0");
+  const uint32_t mem = lane_named(p, "sysmem");
+  REQUIRE(p.lanes[mem].rows.size() == 2);
+  CHECK(p.lanes[mem].rows[0].end - p.lanes[mem].rows[0].begin == 1);  // a
+  CHECK(p.lanes[mem].rows[1].end - p.lanes[mem].rows[1].begin == 2);  // b, c
+  CHECK(p.lane_of(item_at(p, mem, 40)) == mem);
+  CHECK(p.row_of(mem, item_at(p, mem, 40)) == 1);
+  CHECK(p.start == 0);
+  CHECK(p.stop == 60);
+  CHECK(p.memory_bytes() / p.records <= 200);  // tiny traces are dominated by fixed costs
+}
+
+TEST_CASE("utilization counts busy processors, not blocked time, and live bytes", "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto mem = t.memory(trace::MemKind::System, 1000, "sysmem");
+    const auto ch = t.channel(mem, mem, "sysmem to sysmem");
+    const auto k = t.task_kind("work");
+    t.task(c0, k, 0, 100);
+    const auto b = t.task(c1, k, 50, 150);
+    t.wait(b, 60, 80, 90);                  // c1 busy 50..60 and 90..150
+    t.instance(mem, 400, "x", 0, 10, 110);  // live (ready) 10..110
+    t.copy(ch, 64, 0, 50);
+    t.copy(ch, 64, 150, 200);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const auto cpu = utilization(p, LaneKind::Cpu);
+  CHECK(cpu.average(0, 200) == Approx(170.0 / 400));
+  const auto s = cpu.sample(0, 200, 2);
+  REQUIRE(s.size() == 2);
+  CHECK(s[0] == Approx(120.0 / 200));
+  CHECK(s[1] == Approx(50.0 / 200));
+  CHECK(utilization(p, LaneKind::Cpu, 0).average(0, 200) == Approx(0.425));
+  CHECK(utilization(p, LaneKind::SystemMemory).average(0, 200) == Approx(400.0 * 100 / 1000 / 200));
+  CHECK(utilization(p, LaneKind::Channel).average(0, 200) == Approx(0.5));
+  CHECK(utilization(p, LaneKind::Channel).average(0, 50) == Approx(1.0));
+  CHECK_FALSE(has_lanes(p, LaneKind::GpuDevice));
+  const auto summary = utilization_summary(p);
+  REQUIRE(summary.size() == 3);
+  CHECK(summary[0].kind == LaneKind::Cpu);
+  CHECK(summary[0].lanes == 2);
+  CHECK(summary[0].average == Approx(0.425));
+}
+
+TEST_CASE("tiny items fold into gray boxes with count and total time", "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto k = t.task_kind("tiny");
+    const auto big = t.task_kind("big");
+    for (int i = 0; i < 100; ++i) t.task(c0, k, 2 * i, 2 * i + 1);
+    t.task(c0, big, 1000, 2000);
+    for (int i = 0; i < 50; ++i) t.task(c0, k, 3000 + 2 * i, 3000 + 2 * i + 1);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const uint32_t c0 = lane_named(p, "c0");
+  std::vector<DrawBox> boxes;
+  visible_boxes(p, c0, Window{0, 4000, 10, 3}, boxes);  // min 30 ns
+  REQUIRE(boxes.size() == 3);
+  CHECK(boxes[0].item == kNone);
+  CHECK(boxes[0].count == 100);
+  CHECK(boxes[0].busy == 100);
+  CHECK(boxes[0].start == 0);
+  CHECK(boxes[0].stop == 199);
+  CHECK(boxes[1].item != kNone);
+  CHECK(p.str(p.items[boxes[1].item].name) == "big");
+  CHECK(boxes[2].count == 50);
+  CHECK(boxes[2].busy == 50);
+  // Zoomed in, every item is its own box; only visible ones are returned.
+  boxes.clear();
+  visible_boxes(p, c0, Window{0, 20, 0.01, 3}, boxes);
+  CHECK(boxes.size() == 10);
+  for (const auto& b : boxes) CHECK(b.count == 1);
+  // A window past everything shows nothing.
+  boxes.clear();
+  visible_boxes(p, c0, Window{5000, 6000, 1, 3}, boxes);
+  CHECK(boxes.empty());
+}
+
+TEST_CASE("tasks split into running, blocked and ready segments", "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto io = t.processor(trace::ProcKind::Io, 0, "io0");
+    const auto top = t.task(io, t.task_kind("TopLevelTask"), 0, 100);
+    t.wait(top, 20, 50, 60);
+    t.wait(top, 70, 70, 75);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const auto segs = states(p, p.lanes[lane_named(p, "io0")].begin);
+  REQUIRE(segs.size() == 6);
+  CHECK((segs[0].start == 0 && segs[0].stop == 20 && segs[0].state == State::Running));
+  CHECK((segs[1].start == 20 && segs[1].stop == 50 && segs[1].state == State::Blocked));
+  CHECK((segs[2].start == 50 && segs[2].stop == 60 && segs[2].state == State::Ready));
+  CHECK((segs[3].start == 60 && segs[3].stop == 70 && segs[3].state == State::Running));
+  CHECK((segs[4].start == 70 && segs[4].stop == 75 && segs[4].state == State::Ready));
+  CHECK((segs[5].start == 75 && segs[5].stop == 100 && segs[5].state == State::Running));
+  const auto d = details(p, p.lanes[lane_named(p, "io0")].begin);
+  CHECK(d.blocked == 30);
+  CHECK(d.resuming == 15);
+  CHECK(d.running == 55);
+  // Blocked and resuming time is not busy time.
+  CHECK(utilization(p, LaneKind::Io).average(0, 100) == Approx(0.55));
+}
+
+TEST_CASE("details and the critical path answer why an item started when it did", "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto k = t.task_kind("step");
+    const auto top = t.operation("TopLevelTask", "");
+    const auto op_a = t.operation("fill", "prog.cc:10", top);
+    const auto op_c = t.operation("add", "prog.cc:12", top);
+    const auto op_d = t.operation("sum", "prog.cc:13", top);
+    const auto a = t.task(c0, k, 0, 10, op_a);
+    const auto b = t.task(c1, k, 0, 20, op_a);
+    t.meta(u0, "Mapping", 21, 22, op_c);
+    const auto c = t.task(c0, k, 25, 40, op_c, 22, 5);
+    const auto d = t.task(c1, k, 45, 50, op_d, 41, 30);
+    t.edge(c, a);
+    t.edge(c, b);
+    t.edge(d, c);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const uint32_t c0 = lane_named(p, "c0"), c1 = lane_named(p, "c1"), u0 = lane_named(p, "u0");
+  const uint32_t a = item_at(p, c0, 0), b = item_at(p, c1, 0), c = item_at(p, c0, 25),
+                 d = item_at(p, c1, 45), m = item_at(p, u0, 21);
+  // c waited for a, b (data) and for its mapping, which finished last.
+  CHECK(last_precondition(p, c) == m);
+  CHECK(last_precondition(p, d) == c);
+  CHECK(critical_path(p, d) == std::vector<uint32_t>{d, c, m});
+  const ItemDetails det = details(p, c);
+  CHECK(det.name == "step");
+  CHECK(det.operation == "add");
+  CHECK(det.provenance == "prog.cc:12");
+  CHECK(det.lane == "c0 (node 0)");
+  CHECK(det.create == 5);
+  CHECK(det.ready == 22);
+  CHECK(det.waiting_for_dependencies == 17);
+  CHECK(det.waiting_for_processor == 3);
+  CHECK(det.running == 15);
+  CHECK(det.previous == a);
+  CHECK(det.critical == m);
+  REQUIRE(det.preconditions.size() == 3);
+  CHECK(det.preconditions[0].item == a);
+  CHECK(det.preconditions[1].item == b);
+  CHECK(precondition_name(det.preconditions[0].kind) == "data");
+  CHECK(precondition_name(det.preconditions.back().kind) == "mapped by");
+  REQUIRE(det.creator != kNone);
+  CHECK(p.str(p.operations[det.creator].name) == "TopLevelTask");
+  CHECK(describe(p, d) == "step (task) on c1, node 0");
+  // Search by provenance and by name.
+  CHECK(search(p, "PROG.cc:13") == std::vector<uint32_t>{d});
+  CHECK(search(p, "mapping") == std::vector<uint32_t>{m});
+  CHECK(search(p, "no such thing").empty());
+  const auto stats = kind_stats(p);
+  REQUIRE(!stats.empty());
+  CHECK(stats[0].name == "step");
+  CHECK(stats[0].count == 4);
+  CHECK(stats[0].total == 10 + 20 + 15 + 5);
+  CHECK(stats[0].min == 5);
+  CHECK(stats[0].max == 20);
+}
+
+TEST_CASE("waits longer than 4 s keep exact create and ready times", "[analysis]") {
+  TempDir dir;
+  const Time s = 1000000000LL;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    t.task(c0, t.task_kind("late"), 10 * s, 11 * s, 0, 5 * s, 0);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  CHECK(p.ready_of(0) == 5 * s);
+  CHECK(p.create_of(0) == 0);
+}

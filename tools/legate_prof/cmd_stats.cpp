@@ -1,0 +1,90 @@
+// legate_prof stats FILE...: per-kind statistics and utilization per kind and
+// node, from the profile model.
+#include <cstdio>
+#include <iostream>
+
+#include "analysis/load.hpp"
+#include "analysis/stats.hpp"
+#include "analysis/utilization.hpp"
+#include "commands.hpp"
+#include "format_util.hpp"
+
+namespace legato::tools {
+namespace {
+
+using namespace legato::analysis;
+
+std::string padded(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string right(const std::string& s, size_t width) {
+  return s.size() < width ? std::string(width - s.size(), ' ') + s : s;
+}
+
+std::string percent(double f) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * f);
+  return buf;
+}
+
+void print_stats(const Profile& p, size_t top) {
+  std::cout << "run          " << (p.program.empty() ? "(unknown program)" : p.program) << ", "
+            << p.ranks.size() << " of " << p.ranks_expected << " rank(s), " << grouped(p.records)
+            << " records, " << human_ns(static_cast<double>(p.stop - p.start)) << "\n\n";
+  std::cout << "utilization (avg over the run, peak of 100 slices)\n";
+  for (const auto& u : utilization_summary(p)) {
+    const std::string node = u.rank == kAllNodes ? "all nodes" : "node " + std::to_string(u.rank);
+    std::cout << "  " << padded(node, 11) << padded(std::string(to_string(u.kind)), 24)
+              << right(std::to_string(u.lanes), 3)
+              << (is_memory(u.kind) ? " memories  " : " lanes     ") << right(percent(u.average), 7)
+              << " avg " << right(percent(u.peak), 7) << " peak\n";
+  }
+  const auto stats = kind_stats(p);
+  std::cout << "\n"
+            << padded("kind", 32) << padded("what", 14) << right("count", 10) << right("total", 13)
+            << right("mean", 13) << right("min", 13) << right("max", 13) << "\n";
+  const auto t = [](double ns) { return " " + right(human_ns(ns), 12); };
+  size_t shown = 0;
+  for (const auto& s : stats) {
+    if (shown++ == top) {
+      std::cout << "  ... " << stats.size() - top << " more kinds (--top 0 shows all)\n";
+      break;
+    }
+    std::string name = s.name.size() > 30 ? s.name.substr(0, 29) + "~" : s.name;
+    std::cout << padded(name, 32) << padded(std::string(to_string(s.kind)), 14)
+              << " " + right(grouped(s.count), 9) << t(static_cast<double>(s.total)) << t(s.mean())
+              << t(static_cast<double>(s.min)) << t(static_cast<double>(s.max));
+    if (s.bytes) std::cout << "  " << human_bytes(static_cast<double>(s.bytes));
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
+
+Command add_stats_command(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "stats", "Per-kind statistics (count, total, mean, min, max) and utilization per node");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto top = std::make_shared<size_t>(30);
+  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_option("--top", *top, "Show the N kinds with the most total time (0: all)")
+      ->capture_default_str();
+  return {sub, [files, top] {
+            try {
+              const Profile p = load_profile(*files);
+              for (const auto& w : p.warnings)
+                std::cerr << "legate_prof stats: warning: " << w << "\n";
+              print_stats(p, *top == 0 ? SIZE_MAX : *top);
+              return 0;
+            } catch (const LoadError& e) {
+              std::cerr << "legate_prof stats: " << e.what() << "\n";
+              return 1;
+            }
+          }};
+}
+
+}  // namespace legato::tools
