@@ -30,19 +30,22 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const Instance&
       << "] (UID " << (op.uid & 0xffffffffffffULL) << ")\n";
   out << "corresponding to a LogicalStore allocated at " << store.provenance;
   uint64_t reserved = 0;
-  // Stores by their newest instance, newest first (as the instances were created).
-  std::map<trace::Uid, const StoreImpl*, std::greater<>> stores;
+  // Stores by their newest instance, newest first, in the order the instances
+  // were allocated (uids come from per-thread blocks, so they do not tell).
+  using Age = std::pair<uint64_t, trace::Uid>;  // ready tick, uid
+  const auto age = [](const Instance& i) { return Age{i.ready_tick, i.uid}; };
+  std::map<Age, const StoreImpl*, std::greater<>> stores;
   {
     std::lock_guard lock(instances_mu);
     std::lock_guard stores_lock(stores_mu);
     for (const StoreImpl* s : live_stores) {
-      trace::Uid newest = 0;
+      Age newest{0, 0};
       for (const auto& inst : s->instances) {
         if (inst->memory != &memory) continue;
         reserved += inst->bytes;
-        newest = std::max(newest, inst->uid);
+        newest = std::max(newest, age(*inst));
       }
-      if (newest != 0) stores[newest] = s;
+      if (newest.second != 0) stores[newest] = s;
     }
     out << " There is not enough space because Legato is reserving " << reserved
         << " of the available " << memory.capacity() << " bytes for the following LogicalStores:\n";
@@ -53,7 +56,7 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const Instance&
         if (inst->memory == &memory) insts.push_back(inst.get());
       }
       std::sort(insts.begin(), insts.end(),
-                [](const Instance* a, const Instance* b) { return a->uid > b->uid; });
+                [&](const Instance* a, const Instance* b) { return age(*a) > age(*b); });
       for (const Instance* inst : insts) {
         out << "  Instance " << hex16(inst->uid) << " of size " << inst->bytes
             << " covering elements <" << inst->covered.lo << ">..<" << inst->covered.hi - 1 << ">\n"

@@ -16,5 +16,6 @@ struct Command {
 Command add_info_command(CLI::App& app);
 Command add_dump_command(CLI::App& app);
 Command add_stats_command(CLI::App& app);
+Command add_archive_command(CLI::App& app);
 
 }  // namespace legato::tools

@@ -1,0 +1,223 @@
+'use strict';
+// Decoding the embedded profile (layout in html_export/report_data.hpp) into
+// typed arrays, and the questions the timeline asks of it.
+
+async function decodeEmbedded(base64) {
+  const binary = atob(base64.trim());
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; ++i) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+class ByteReader {
+  constructor(bytes, at) { this.b = bytes; this.at = at; }
+  varint() {
+    let v = 0, scale = 1, byte;
+    do {
+      if (this.at >= this.b.length) throw new Error('the embedded data ends early');
+      byte = this.b[this.at++];
+      v += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80);
+    return v;
+  }
+  svarint() {
+    const v = this.varint();
+    return v % 2 === 0 ? v / 2 : -(v + 1) / 2;
+  }
+  u8() { return this.b[this.at++]; }
+}
+
+const KIND_INSTANCE = 4, KIND_COPY = 2, KIND_FILL = 3;
+const FLAG_WAITS = 1;
+
+class Profile {
+  constructor(bytes) {
+    const n = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24;
+    const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + n)));
+    Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds,
+                         edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes, ops: h.ops,
+                         errors: h.errors});
+    let count = 0;
+    for (const lane of this.lanes) {
+      lane.begin = count;
+      lane.rowRanges = lane.rows.map((r) => { const range = [count, count + r]; count += r; return range; });
+      lane.end = count;
+    }
+    this.count = count;
+    this.start = new Float64Array(count); this.stop = new Float64Array(count);
+    this.name = new Uint32Array(count); this.op = new Int32Array(count);
+    this.kind = new Uint8Array(count); this.flags = new Uint8Array(count);
+    this.ready = new Float64Array(count); this.create = new Float64Array(count);
+    this.bytes = new Float64Array(count); this.allocated = new Float64Array(count);
+    this.preBegin = new Uint32Array(count + 1);
+    const pre = [], preKind = [];
+    const r = new ByteReader(bytes, 4 + n);
+    for (const lane of this.lanes) {
+      for (const [b, e] of lane.rowRanges) {
+        let prev = this.run.start;
+        for (let i = b; i < e; ++i) {
+          const start = prev + r.svarint(), stop = start + r.varint();
+          this.start[i] = start; this.stop[i] = stop; prev = stop;
+          this.name[i] = r.varint(); this.op[i] = r.varint() - 1;
+          const kf = r.varint();
+          this.kind[i] = kf & 15; this.flags[i] = kf >> 4;
+          this.ready[i] = start - r.svarint();
+          this.create[i] = this.ready[i] - r.svarint();
+          const k = this.kind[i];
+          if (k === KIND_COPY || k === KIND_FILL || k === KIND_INSTANCE) this.bytes[i] = r.varint();
+          this.allocated[i] = k === KIND_INSTANCE ? start + r.varint() : start;
+          this.preBegin[i] = pre.length;
+          for (let np = r.varint(); np > 0; --np) { pre.push(i + r.svarint()); preKind.push(r.u8()); }
+        }
+      }
+    }
+    this.preBegin[count] = pre.length;
+    this.pre = Int32Array.from(pre); this.preKind = Uint8Array.from(preKind);
+    this.waits = new Map();  // item -> [[start, ready, end], ...]
+    let item = 0;
+    for (let nw = r.varint(); nw > 0; --nw) {
+      item += r.varint();
+      const s = this.start[item] + r.svarint(), ready = s + r.varint(), end = ready + r.varint();
+      if (!this.waits.has(item)) this.waits.set(item, []);
+      this.waits.get(item).push([s, ready, end]);
+    }
+    this.busyPrefix = new Float64Array(count + 1);  // total duration of items [0, i)
+    for (let i = 0; i < count; ++i) this.busyPrefix[i + 1] = this.busyPrefix[i] + this.stop[i] - this.start[i];
+    this.laneOf = new Int32Array(count);
+    this.lanes.forEach((lane, l) => this.laneOf.fill(l, lane.begin, lane.end));
+  }
+
+  label(i) {
+    let s = this.strings[this.name[i]];
+    if (!s && this.op[i] >= 0) s = this.strings[this.ops[this.op[i]][0]];
+    return s || this.itemKinds[this.kind[i]];
+  }
+  provenance(i) { return this.op[i] >= 0 ? this.strings[this.ops[this.op[i]][1]] : ''; }
+  rowOf(i) {
+    const rows = this.lanes[this.laneOf[i]].rowRanges;
+    for (let k = 0; k < rows.length; ++k) if (i < rows[k][1]) return k;
+    return 0;
+  }
+
+  // The item's span cut into [start, stop, state] (0 running, 1 ready, 2 blocked).
+  states(i) {
+    const out = [], lo = this.start[i], hi = this.stop[i];
+    const clamp = (t) => Math.min(Math.max(t, lo), hi);
+    let at = lo;
+    const push = (a, b, s) => { a = clamp(a); b = clamp(b); if (b > a) out.push([a, b, s]); };
+    for (const [s, ready, end] of this.waits.get(i) || []) {
+      const ws = Math.max(s, at), wr = Math.max(ready, ws), we = Math.max(end, wr);
+      push(at, ws, 0); push(ws, wr, 2); push(wr, we, 1);
+      at = Math.max(at, we);
+    }
+    push(at, hi, 0);
+    return out;
+  }
+
+  lastPrecondition(i) {
+    let best = -1;
+    for (let k = this.preBegin[i]; k < this.preBegin[i + 1]; ++k) {
+      const p = this.pre[k];
+      if (best < 0 || this.stop[p] > this.stop[best]) best = p;
+    }
+    return best;
+  }
+  criticalPath(i) {
+    const chain = [i], seen = new Set(chain);
+    for (let next = this.lastPrecondition(i); next >= 0 && !seen.has(next);
+         next = this.lastPrecondition(next)) {
+      chain.push(next); seen.add(next);
+    }
+    return chain;
+  }
+
+  // First index in [b, e) whose stop is after t (stops are sorted within a row).
+  firstEndingAfter(b, e, t) {
+    while (b < e) { const m = (b + e) >> 1; if (this.stop[m] <= t) b = m + 1; else e = m; }
+    return b;
+  }
+
+  // Adds each lane's in-use amount over [t0, t1) into n buckets: processors
+  // and channels count busy time (waits excluded, overlaps once), memories
+  // live bytes x time. Returns per-bucket sums.
+  accumulate(lanes, t0, t1, n) {
+    const out = new Float64Array(n), w = (t1 - t0) / n, tmp = new Float64Array(n);
+    const add = (buf, a, b, weight) => {
+      a = Math.max(a, t0); b = Math.min(b, t1);
+      if (b <= a) return;
+      let k = Math.min(n - 1, Math.floor((a - t0) / w));
+      for (; k < n && t0 + k * w < b; ++k) {
+        const lo = Math.max(a, t0 + k * w), hi = Math.min(b, t0 + (k + 1) * w);
+        if (hi > lo) buf[k] += (hi - lo) * weight;
+      }
+    };
+    for (const l of lanes) {
+      const lane = this.lanes[l], memory = this.isMemory(lane.kind);
+      const overlap = !memory && lane.rowRanges.length > 1;
+      const buf = overlap ? tmp.fill(0) : out;
+      for (const [b, e] of lane.rowRanges) {
+        for (let i = this.firstEndingAfter(b, e, t0); i < e && this.start[i] < t1; ++i) {
+          if (memory) { add(buf, this.allocated[i], this.stop[i], this.bytes[i]); continue; }
+          if (this.flags[i] & FLAG_WAITS) {
+            for (const [a, bb, s] of this.states(i)) if (s === 0) add(buf, a, bb, 1);
+          } else {
+            add(buf, this.start[i], this.stop[i], 1);
+          }
+        }
+      }
+      if (overlap) for (let k = 0; k < n; ++k) out[k] += Math.min(tmp[k], w);
+    }
+    return out;
+  }
+  isMemory(kind) { return kind >= 9 && kind <= 12; }
+  capacity(lanes) {
+    let c = 0;
+    for (const l of lanes) c += this.isMemory(this.lanes[l].kind) ? this.lanes[l].capacity : 1;
+    return c || 1;
+  }
+
+  // Items whose name, operation or provenance contains q (case insensitive).
+  search(q) {
+    q = q.toLowerCase();
+    const hitString = this.strings.map((s) => s.length > 0 && s.toLowerCase().includes(q));
+    const hitOp = this.ops.map((o) => hitString[o[0]] || hitString[o[1]]);
+    const hits = [];
+    for (let i = 0; i < this.count; ++i) {
+      if (hitString[this.name[i]] || (this.op[i] >= 0 && hitOp[this.op[i]])) hits.push(i);
+    }
+    return Int32Array.from(hits);
+  }
+}
+
+// Utilization of a group of lanes: a fine grid over the whole run, computed
+// once, and exact sums from the items for windows finer than the grid.
+class Utilization {
+  constructor(profile, lanes) {
+    this.p = profile; this.lanes = lanes; this.capacity = profile.capacity(lanes);
+    this.t0 = profile.run.start; this.t1 = Math.max(profile.run.stop, this.t0 + 1);
+    this.n = 8192; this.w = (this.t1 - this.t0) / this.n;
+    this.fine = profile.accumulate(lanes, this.t0, this.t1, this.n);
+  }
+  sample(t0, t1, n) {
+    const w = (t1 - t0) / n;
+    if (w < 4 * this.w) {
+      const sums = this.p.accumulate(this.lanes, t0, t1, n);
+      return sums.map((s) => s / (w * this.capacity));
+    }
+    const out = new Float64Array(n);
+    for (let k = 0; k < n; ++k) {
+      const a = t0 + k * w, b = a + w;
+      let sum = 0;
+      const f0 = Math.max(0, Math.floor((a - this.t0) / this.w));
+      const f1 = Math.min(this.n - 1, Math.floor((b - this.t0) / this.w));
+      for (let f = f0; f <= f1; ++f) {
+        const lo = Math.max(a, this.t0 + f * this.w), hi = Math.min(b, this.t0 + (f + 1) * this.w);
+        if (hi > lo) sum += this.fine[f] * (hi - lo) / this.w;
+      }
+      out[k] = sum / (w * this.capacity);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,273 @@
+// Everything around the timeline: the header, warnings, tooltip, details
+// popup with the critical path, search, mouse and keys. Strings from the
+// trace only ever go into the page as text.
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+
+function showHeader(p) {
+  const run = p.run;
+  const args = (run.args || []).join(' ');
+  const config = run.config && typeof run.config === 'object'
+      ? Object.entries(run.config).filter(([, v]) => typeof v !== 'object')
+          .map(([k, v]) => `${k}=${v}`).join(' ') : '';
+  document.getElementById('run').textContent =
+      `${run.program || '(unknown program)'}${args ? ' ' + args : ''} · ` +
+      `${run.ranks.length} of ${run.expected_ranks} rank(s) · ${formatNs(run.stop - run.start)} · ` +
+      `${run.records.toLocaleString()} records${config ? ' · ' + config : ''}`;
+  document.title = `Legato profile: ${run.program || 'run'}`;
+  const warnings = [...run.warnings];
+  for (const r of run.ranks) if (!r.clean) warnings.push(`${r.file}: incomplete trace`);
+  if (warnings.length) {
+    const w = document.getElementById('warnings');
+    w.hidden = false;
+    w.textContent = `⚠ ${[...new Set(warnings)].join('\n⚠ ')}`;
+  }
+}
+
+class Panels {
+  constructor(t) {
+    this.t = t; this.p = t.p;
+    this.tooltip = document.getElementById('tooltip');
+    this.popup = document.getElementById('popup');
+    this.hitIndex = -1;
+    this.bindMouse(); this.bindKeys(); this.bindSearch();
+    document.getElementById('reset').onclick = () => this.reset();
+    document.getElementById('undo').onclick = () => this.undoZoom();
+    document.getElementById('help-button').onclick = () => this.toggleHelp();
+  }
+
+  reset() { this.t.setWindow(this.p.run.start, Math.max(this.p.run.stop, this.p.run.start + 1000)); }
+  undoZoom() {
+    const w = this.t.undo.pop();
+    if (w) this.t.setWindow(w[0], w[1], false);
+  }
+  toggleHelp() { const h = document.getElementById('help'); h.hidden = !h.hidden; }
+
+  bindMouse() {
+    const t = this.t, c = t.canvas;
+    let drag = null;
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      if (e.shiftKey) { t.setScroll(t.scroll + e.deltaY); return; }
+      t.zoom(Math.pow(1.0015, e.deltaY), e.offsetX);
+    }, {passive: false});
+    document.getElementById('labels').addEventListener('wheel', (e) => {
+      e.preventDefault(); t.setScroll(t.scroll + e.deltaY);
+    }, {passive: false});
+    c.addEventListener('mousedown', (e) => {
+      drag = {x: e.offsetX, y: e.offsetY, select: e.shiftKey || e.offsetY < AXIS_H, moved: false};
+    });
+    window.addEventListener('mousemove', (e) => {
+      const r = c.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+      if (drag) {
+        const dx = x - drag.x;
+        if (Math.abs(dx) > 2 || Math.abs(y - drag.y) > 2) drag.moved = true;
+        if (drag.select) { t.selecting = [drag.x, x]; t.draw(); }
+        else if (drag.moved) { t.pan(-dx); t.setScroll(t.scroll - (y - drag.y)); drag.x = x; drag.y = y; }
+        return;
+      }
+      this.hover(x, y, e.clientX, e.clientY);
+    });
+    window.addEventListener('mouseup', (e) => {
+      if (!drag) return;
+      const r = c.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+      if (drag.select && drag.moved && Math.abs(x - drag.x) > 3) {
+        t.setWindow(t.time(Math.min(x, drag.x)), t.time(Math.max(x, drag.x)));
+      } else if (!drag.moved && e.target === c) {
+        const hit = t.pick(x, y);
+        if (hit && hit.box) this.open(hit.box);
+      }
+      t.selecting = null; drag = null; t.draw();
+    });
+    c.addEventListener('mouseleave', () => { this.tooltip.hidden = true; });
+    window.addEventListener('resize', () => t.draw());
+  }
+
+  hover(x, y, cx, cy) {
+    const hit = x >= 0 && y >= 0 && x < this.t.w && y < this.t.h ? this.t.pick(x, y) : null;
+    if (!hit) { this.tooltip.hidden = true; return; }
+    const p = this.p;
+    let text;
+    if (hit.avg) {
+      text = `${hit.avg.text.replace(/^[▸▾] /, '')}: ${(100 * hit.value).toFixed(1)}%`;
+    } else if (hit.box.count > 1) {
+      const b = hit.box, busy = p.busyPrefix[b.first + b.count] - p.busyPrefix[b.first];
+      text = `${b.count.toLocaleString()} items merged (zoom in to see them)\n` +
+             `total ${formatNs(busy)} over ${formatNs(b.stop - p.start[b.first])}`;
+    } else {
+      const i = hit.box.first, prov = p.provenance(i);
+      text = `${p.label(i)} (${p.itemKinds[p.kind[i]]})\n${formatNs(p.stop[i] - p.start[i])}` +
+             `${prov ? '\n' + prov : ''}`;
+    }
+    this.tooltip.textContent = text;
+    this.tooltip.hidden = false;
+    this.tooltip.style.left = `${Math.min(cx + 14, window.innerWidth - 300)}px`;
+    this.tooltip.style.top = `${cy + 14}px`;
+  }
+
+  link(i, text) {
+    const a = el('a', text || `${this.p.label(i)} on ${this.p.lanes[this.p.laneOf[i]].name}`);
+    a.dataset.item = i;
+    a.addEventListener('click', () => this.follow(i));
+    return a;
+  }
+  follow(i) { this.t.reveal(i); this.openItem(i); }
+
+  open(box) {
+    if (box.count === 1) { this.openItem(box.first); return; }
+    this.t.setWindow(this.p.start[box.first], box.stop);
+  }
+
+  openItem(i) {
+    const p = this.p, pop = this.popup, rel = (t) => formatNs(t - p.run.start);
+    pop.replaceChildren();
+    const close = el('button', '×', 'close');
+    close.onclick = () => { pop.hidden = true; };
+    pop.append(close, el('h3', p.label(i)));
+    const table = el('table');
+    const row = (k, v) => {
+      const tr = el('tr'); tr.append(el('td', k));
+      const td = el('td'); if (v instanceof Node) td.append(v); else td.textContent = v;
+      tr.append(td); table.append(tr);
+    };
+    const lane = p.lanes[p.laneOf[i]];
+    row('kind', p.itemKinds[p.kind[i]]);
+    row('lane', `${lane.name} (node ${lane.rank})`);
+    if (p.op[i] >= 0) {
+      const op = p.ops[p.op[i]];
+      row('operation', p.strings[op[0]]);
+      if (p.strings[op[1]]) row('provenance', p.strings[op[1]]);
+      if (op[2] > 0) row('created by', `${p.strings[p.ops[op[2] - 1][0]]} ${p.strings[p.ops[op[2] - 1][1]]}`.trim());
+    }
+    if (p.bytes[i]) row('bytes', p.bytes[i].toLocaleString());
+    row('created', rel(p.create[i]));
+    row('ready', rel(p.ready[i]));
+    row('started', rel(p.start[i]));
+    row('stopped', rel(p.stop[i]));
+    row('waiting for preconditions', formatNs(p.ready[i] - p.create[i]));
+    row('waiting for a processor', formatNs(p.start[i] - p.ready[i]));
+    let blocked = 0, resuming = 0;
+    for (const [a, b, s] of p.states(i)) { if (s === 2) blocked += b - a; if (s === 1) resuming += b - a; }
+    row('running', formatNs(p.stop[i] - p.start[i] - blocked - resuming));
+    if (blocked || resuming) { row('blocked', formatNs(blocked)); row('ready to resume', formatNs(resuming)); }
+    const prev = this.previousOnLane(i);
+    if (prev >= 0) row('before it on the lane', this.link(prev));
+    pop.append(table);
+    this.appendPreconditions(i);
+    pop.hidden = false;
+    pop.dataset.item = i;
+  }
+
+  previousOnLane(i) {
+    const p = this.p, lane = p.lanes[p.laneOf[i]];
+    let best = -1;
+    for (const [b, e] of lane.rowRanges) {
+      const k = p.firstEndingAfter(b, e, p.start[i]) - 1;
+      if (k >= b && k !== i && (best < 0 || p.stop[k] > p.stop[best])) best = k;
+    }
+    return best;
+  }
+
+  appendPreconditions(i) {
+    const p = this.p, pop = this.popup;
+    const n = p.preBegin[i + 1] - p.preBegin[i];
+    const last = p.lastPrecondition(i);
+    if (n === 0) { pop.append(el('p', 'No recorded preconditions: it could start as soon as it was issued.')); return; }
+    const why = el('p', 'Why it did not start earlier: it waited for ');
+    why.append(this.link(last), ` (${p.edgeKinds[p.preKind[p.preBegin[i] + this.indexOfPre(i, last)]]}, finished at ${formatNs(p.stop[last] - p.run.start)}).`);
+    why.className = 'why';
+    pop.append(why);
+    const list = el('ol');
+    for (let k = p.preBegin[i]; k < p.preBegin[i + 1] && k < p.preBegin[i] + 50; ++k) {
+      const li = el('li');
+      li.append(this.link(p.pre[k]), ` ${p.edgeKinds[p.preKind[k]]}, finished ${formatNs(p.stop[p.pre[k]] - p.run.start)}`);
+      list.append(li);
+    }
+    pop.append(el('b', `Preconditions (${n})`), list);
+    const chain = p.criticalPath(i);
+    const head = el('div');
+    head.append(el('b', `Critical path (${chain.length} items back to ${formatNs(p.start[chain[chain.length - 1]] - p.run.start)}) `));
+    const show = el('button', this.t.chain.has(i) ? 'Hide on timeline' : 'Highlight on timeline', 'chain');
+    show.onclick = () => {
+      this.t.chain = this.t.chain.has(i) ? new Set() : new Set(chain);
+      show.textContent = this.t.chain.size ? 'Hide on timeline' : 'Highlight on timeline';
+      this.t.draw();
+    };
+    head.append(show);
+    const steps = el('ol', undefined, 'path');
+    for (const c of chain.slice(1, 200)) {
+      const li = el('li');
+      li.append(this.link(c), ` ended ${formatNs(p.stop[c] - p.run.start)}`);
+      steps.append(li);
+    }
+    pop.append(head, steps);
+  }
+  indexOfPre(i, target) {
+    for (let k = this.p.preBegin[i]; k < this.p.preBegin[i + 1]; ++k) if (this.p.pre[k] === target) return k - this.p.preBegin[i];
+    return 0;
+  }
+
+  bindSearch() {
+    const box = document.getElementById('search'), out = document.getElementById('hits');
+    let timer = 0;
+    box.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        this.t.hits = box.value.trim() ? this.p.search(box.value.trim()) : new Int32Array(0);
+        this.hitIndex = -1;
+        out.textContent = box.value.trim() ? `${this.t.hits.length.toLocaleString()} hits` : '';
+        this.t.draw();
+      }, 150);
+    });
+    box.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && this.t.hits.length) {
+        this.hitIndex = (this.hitIndex + 1) % this.t.hits.length;
+        out.textContent = `${this.hitIndex + 1} of ${this.t.hits.length.toLocaleString()}`;
+        this.follow(this.t.hits[this.hitIndex]);
+      }
+      if (e.key === 'Escape') box.blur();
+    });
+  }
+
+  bindKeys() {
+    window.addEventListener('keydown', (e) => {
+      if (e.target instanceof HTMLInputElement) return;
+      const t = this.t, mid = t.w / 2;
+      const actions = {
+        '+': () => t.zoom(0.7, mid), '=': () => t.zoom(0.7, mid), '-': () => t.zoom(1 / 0.7, mid),
+        'ArrowLeft': () => t.pan(-t.w / 5), 'ArrowRight': () => t.pan(t.w / 5),
+        'ArrowUp': () => t.setScroll(t.scroll - 60), 'ArrowDown': () => t.setScroll(t.scroll + 60),
+        'PageUp': () => t.setScroll(t.scroll - t.h / 2), 'PageDown': () => t.setScroll(t.scroll + t.h / 2),
+        '0': () => this.reset(), 'Home': () => this.reset(), 'Backspace': () => this.undoZoom(),
+        '/': () => document.getElementById('search').focus(), '?': () => this.toggleHelp(),
+        'Escape': () => { this.popup.hidden = true; document.getElementById('help').hidden = true; },
+      };
+      const f = actions[e.key];
+      if (f) { e.preventDefault(); f(); }
+    });
+  }
+}
+
+(async function main() {
+  const status = document.getElementById('status');
+  try {
+    const bytes = await decodeEmbedded(document.getElementById('legato-data').textContent);
+    const p = new Profile(bytes);
+    showHeader(p);
+    const t = new Timeline(p);
+    const panels = new Panels(t);
+    status.textContent = '';
+    t.paint();
+    // For scripted use (and the browser tests): the model and the controls.
+    window.legatoReport = {profile: p, timeline: t, panels};
+    document.body.dataset.state = 'ready';
+  } catch (e) {
+    status.textContent = `This report could not be read: ${e.message}`;
+    document.body.dataset.state = 'error';
+  }
+})();

@@ -1,0 +1,318 @@
+// The timeline: lane layout, drawing on one canvas, zoom and pan.
+
+const AXIS_H = 22, ROW_H = 14, AVG_H = 26, HEAD_H = 18, MIN_PX = 3;
+const STATE_MIX = [0, 0.45, 0.75];  // running, ready, blocked: share of white
+
+function hueOf(k) { return (k * 137.508) % 360; }
+function fillOf(p, i, state) {
+  const kind = p.kind[i];
+  let h = hueOf(p.name[i] + 7 * kind), s = 55, l = 48;
+  if (kind === KIND_COPY) { h = 190; s = 60; }
+  if (kind === KIND_FILL) { h = 28; s = 70; }
+  if (kind === KIND_INSTANCE) { l = 62; }
+  l += (100 - l) * STATE_MIX[state];
+  return `hsl(${h},${s}%,${l}%)`;
+}
+
+function formatNs(ns) {
+  const a = Math.abs(ns);
+  if (a < 1e3) return `${Math.round(ns)} ns`;
+  if (a < 1e6) return `${(ns / 1e3).toFixed(3)} us`;
+  if (a < 1e9) return `${(ns / 1e6).toFixed(3)} ms`;
+  return `${(ns / 1e9).toFixed(3)} s`;
+}
+
+class Timeline {
+  constructor(p) {
+    this.p = p;
+    this.canvas = document.getElementById('canvas');
+    this.view = document.getElementById('view');
+    this.labels = document.getElementById('labels');
+    this.t0 = p.run.start; this.t1 = Math.max(p.run.stop, p.run.start + 1000);
+    this.scroll = 0; this.undo = []; this.collapsed = new Set();
+    this.hits = new Int32Array(0); this.chain = new Set(); this.flash = -1;
+    this.groups = new Map();  // "rank:kind" -> Utilization, built on first draw
+    this.buildRows();
+  }
+
+  // The vertical layout: node headers, per kind an avg row, then its lanes.
+  buildRows() {
+    const p = this.p, rows = [];
+    let y = 0;
+    const push = (r) => { r.y = y; y += r.h; rows.push(r); };
+    const allNodes = p.nodes.length > 1;
+    if (allNodes) {
+      push({type: 'node', key: 'all', h: HEAD_H, text: `All nodes (${p.nodes.length})`});
+      if (!this.collapsed.has('all')) {
+        const byKind = new Map();
+        for (const n of p.nodes) for (const g of n.kinds) {
+          if (!byKind.has(g.kind)) byKind.set(g.kind, []);
+          byKind.get(g.kind).push(...g.lanes);
+        }
+        for (const [kind, lanes] of [...byKind].sort((a, b) => a[0] - b[0])) {
+          push({type: 'avg', key: `all:${kind}`, kind, lanes, h: AVG_H,
+                text: `${p.kinds[kind]} avg (${lanes.length})`});
+        }
+      }
+    }
+    for (const n of p.nodes) {
+      const nodeKey = `n${n.rank}`;
+      push({type: 'node', key: nodeKey, h: HEAD_H,
+            text: `Node ${n.rank}${n.host ? ' (' + n.host + ')' : ''}`});
+      if (this.collapsed.has(nodeKey)) continue;
+      for (const g of n.kinds) {
+        const key = `${n.rank}:${g.kind}`;
+        push({type: 'avg', key, kind: g.kind, lanes: g.lanes, h: AVG_H,
+              text: `${this.collapsed.has(key) ? '▸' : '▾'} ${p.kinds[g.kind]} avg (${g.lanes.length})`});
+        if (this.collapsed.has(key)) continue;
+        for (const l of g.lanes) {
+          push({type: 'lane', lane: l, h: Math.max(1, p.lanes[l].rows.length) * ROW_H + 2,
+                text: p.lanes[l].name});
+        }
+      }
+    }
+    this.rows = rows; this.height = y;
+    this.renderLabels();
+  }
+
+  renderLabels() {
+    const box = this.labels;
+    box.replaceChildren();
+    for (const r of this.rows) {
+      const d = document.createElement('div');
+      d.className = `label ${r.type}-label`;
+      d.textContent = r.type === 'node' ? `${this.collapsed.has(r.key) ? '▸' : '▾'} ${r.text}` : r.text;
+      d.style.top = `${AXIS_H + r.y - this.scroll}px`;
+      d.style.height = `${r.h}px`;
+      d.style.lineHeight = `${r.type === 'lane' ? ROW_H : r.h}px`;
+      if (r.key) {
+        d.dataset.key = r.key;
+        d.addEventListener('click', () => this.toggle(r.key));
+      }
+      if (r.type === 'lane') d.dataset.lane = r.lane;
+      box.appendChild(d);
+    }
+  }
+  toggle(key) {
+    if (this.collapsed.has(key)) this.collapsed.delete(key); else this.collapsed.add(key);
+    this.buildRows(); this.draw();
+  }
+
+  utilization(r) {
+    if (!this.groups.has(r.key)) this.groups.set(r.key, new Utilization(this.p, r.lanes));
+    return this.groups.get(r.key);
+  }
+
+  x(t) { return (t - this.t0) / (this.t1 - this.t0) * this.w; }
+  time(x) { return this.t0 + x / this.w * (this.t1 - this.t0); }
+
+  setWindow(t0, t1, remember = true) {
+    const span = this.p.run.stop - this.p.run.start;
+    const minW = 50, maxW = Math.max(span * 1.2, 1000);
+    let w = Math.min(Math.max(t1 - t0, minW), maxW);
+    const c = (t0 + t1) / 2;
+    t0 = c - w / 2; t1 = c + w / 2;
+    if (remember) { this.undo.push([this.t0, this.t1]); if (this.undo.length > 100) this.undo.shift(); }
+    this.t0 = t0; this.t1 = t1; this.draw();
+  }
+  zoom(factor, atX) {
+    const t = this.time(atX);
+    this.setWindow(t - (t - this.t0) * factor, t + (this.t1 - t) * factor);
+  }
+  pan(dx) {
+    const dt = dx / this.w * (this.t1 - this.t0);
+    this.setWindow(this.t0 + dt, this.t1 + dt, false);
+  }
+  setScroll(s) {
+    this.scroll = Math.max(0, Math.min(s, Math.max(0, this.height - (this.h - AXIS_H))));
+    this.renderLabels(); this.draw();
+  }
+
+  draw() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => { this.pending = false; this.paint(); });
+  }
+
+  paint() {
+    const dpr = window.devicePixelRatio || 1;
+    this.w = this.view.clientWidth; this.h = this.view.clientHeight;
+    if (this.canvas.width !== Math.round(this.w * dpr) || this.canvas.height !== Math.round(this.h * dpr)) {
+      this.canvas.width = Math.round(this.w * dpr); this.canvas.height = Math.round(this.h * dpr);
+      this.canvas.style.width = `${this.w}px`; this.canvas.style.height = `${this.h}px`;
+    }
+    const g = this.canvas.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, this.w, this.h);
+    g.font = '10px system-ui, sans-serif'; g.textBaseline = 'middle';
+    this.hitBoxes = []; this.avgLines = [];
+    for (const r of this.rows) {
+      const top = AXIS_H + r.y - this.scroll;
+      if (top + r.h < AXIS_H || top > this.h) continue;
+      if (r.type === 'node') { g.fillStyle = '#e9ecf1'; g.fillRect(0, top, this.w, r.h); }
+      if (r.type === 'avg') this.paintAvg(g, r, top);
+      if (r.type === 'lane') this.paintLane(g, r.lane, top);
+      g.fillStyle = '#eceef2'; g.fillRect(0, top + r.h - 1, this.w, 1);
+    }
+    this.paintErrors(g);
+    this.paintAxis(g);
+    if (this.selecting) {
+      const [a, b] = this.selecting;
+      g.fillStyle = 'rgba(31,95,191,0.15)';
+      g.fillRect(Math.min(a, b), AXIS_H, Math.abs(b - a), this.h - AXIS_H);
+    }
+  }
+
+  paintAvg(g, r, top) {
+    const n = Math.max(1, Math.floor(this.w / 2));
+    const values = this.utilization(r).sample(this.t0, this.t1, n);
+    const h = r.h - 4, base = top + r.h - 2;
+    g.beginPath(); g.moveTo(0, base);
+    for (let k = 0; k < n; ++k) {
+      const y = base - Math.min(1, values[k]) * h;
+      g.lineTo(k * this.w / n, y); g.lineTo((k + 1) * this.w / n, y);
+    }
+    g.lineTo(this.w, base); g.closePath();
+    g.fillStyle = 'rgba(45,110,200,0.25)'; g.fill();
+    g.strokeStyle = 'rgb(45,110,200)'; g.lineWidth = 1; g.stroke();
+    this.avgLines.push({top, h: r.h, values, row: r});
+  }
+
+  paintLane(g, l, top) {
+    const p = this.p, lane = p.lanes[l];
+    const ns = (this.t1 - this.t0) / this.w, minNs = Math.max(1, MIN_PX * ns);
+    lane.rowRanges.forEach(([b, e], row) => {
+      const y = top + 1 + row * ROW_H, h = ROW_H - 2;
+      let i = p.firstEndingAfter(b, e, this.t0);
+      while (i < e && p.start[i] < this.t1) {
+        if (p.stop[i] - p.start[i] >= minNs) { this.paintItem(g, i, y, h); ++i; continue; }
+        // Tiny items within MIN_PX of each other merge into one gray box.
+        let j = i + 1, stop = p.stop[i];
+        while (j < e && p.start[j] < this.t1 && p.start[j] < stop + minNs &&
+               p.stop[j] - p.start[j] < minNs) {
+          const limit = stop + minNs;
+          let lo = j, hi = e;  // items ending before limit fold as a block
+          while (lo < hi) { const m = (lo + hi) >> 1; if (p.stop[m] < limit) lo = m + 1; else hi = m; }
+          if (lo > j) { stop = p.stop[lo - 1]; j = lo; } else { stop = p.stop[j]; ++j; }
+        }
+        if (j === i + 1) this.paintItem(g, i, y, h);
+        else this.paintMerged(g, i, j, stop, y, h);
+        i = j;
+      }
+    });
+  }
+
+  paintItem(g, i, y, h) {
+    const p = this.p;
+    const x0 = this.x(p.start[i]), x1 = Math.max(this.x(p.stop[i]), x0 + 1);
+    if (p.flags[i] & FLAG_WAITS) {
+      for (const [a, b, s] of p.states(i)) {
+        g.fillStyle = fillOf(p, i, s);
+        const sa = this.x(a);
+        g.fillRect(sa, y, Math.max(this.x(b) - sa, 1), h);
+      }
+    } else {
+      g.fillStyle = fillOf(p, i, 0);
+      g.fillRect(x0, y, x1 - x0, h);
+    }
+    if (x1 - x0 > 40) {
+      g.save(); g.beginPath(); g.rect(x0, y, x1 - x0, h); g.clip();
+      g.fillStyle = '#fff'; g.fillText(p.label(i), Math.max(x0, 0) + 3, y + h / 2);
+      g.restore();
+    }
+    this.outline(g, i, i + 1, x0, x1, y, h);
+    this.hitBoxes.push({x0, x1, y, h, first: i, count: 1});
+  }
+
+  paintMerged(g, i, j, stop, y, h) {
+    const p = this.p;
+    const x0 = this.x(p.start[i]), x1 = Math.max(this.x(stop), x0 + MIN_PX);
+    g.fillStyle = '#9aa0a8';
+    g.fillRect(x0, y, x1 - x0, h);
+    this.outline(g, i, j, x0, x1, y, h);
+    this.hitBoxes.push({x0, x1, y, h, first: i, count: j - i, stop});
+  }
+
+  // Search hits, the highlighted critical path and a followed link stand out.
+  outline(g, i, j, x0, x1, y, h) {
+    let color = null;
+    if (this.flash >= i && this.flash < j) color = '#ff2d55';
+    else if (this.chainHas(i, j)) color = '#111';
+    else if (this.hitIn(i, j)) color = '#d000d0';
+    if (!color) return;
+    g.strokeStyle = color; g.lineWidth = 2;
+    g.strokeRect(x0 - 1, y - 1, x1 - x0 + 2, h + 2);
+  }
+  chainHas(i, j) {
+    if (this.chain.size === 0) return false;
+    if (j - i === 1) return this.chain.has(i);
+    for (const c of this.chain) if (c >= i && c < j) return true;
+    return false;
+  }
+  hitIn(i, j) {
+    const h = this.hits;
+    if (h.length === 0) return false;
+    let lo = 0, hi = h.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (h[m] < i) lo = m + 1; else hi = m; }
+    return lo < h.length && h[lo] < j;
+  }
+
+  paintErrors(g) {
+    g.fillStyle = '#d0021b';
+    for (const e of this.p.errors) {
+      const x = this.x(e.time);
+      if (x >= 0 && x <= this.w) g.fillRect(x - 1, AXIS_H, 2, this.h - AXIS_H);
+    }
+  }
+
+  paintAxis(g) {
+    g.fillStyle = '#f6f7f9'; g.fillRect(0, 0, this.w, AXIS_H);
+    g.fillStyle = '#d5d9e0'; g.fillRect(0, AXIS_H - 1, this.w, 1);
+    const span = this.t1 - this.t0, target = span / Math.max(1, this.w / 110);
+    const pow = Math.pow(10, Math.floor(Math.log10(target)));
+    const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= target) || 10 * pow;
+    g.fillStyle = '#4a5468'; g.textBaseline = 'middle';
+    const origin = this.p.run.start;
+    for (let t = Math.ceil((this.t0 - origin) / step) * step + origin; t < this.t1; t += step) {
+      const x = this.x(t);
+      g.fillRect(x, AXIS_H - 6, 1, 6);
+      g.fillText(formatNs(t - origin), x + 3, AXIS_H / 2 - 2);
+    }
+  }
+
+  // What is under (x, y): {box} for an item or merged box, {avg, value} for
+  // an avg line, or null.
+  pick(x, y) {
+    for (const b of this.hitBoxes || []) {
+      if (x >= b.x0 - 1 && x <= b.x1 + 1 && y >= b.y && y <= b.y + b.h) return {box: b};
+    }
+    for (const a of this.avgLines || []) {
+      if (y >= a.top && y < a.top + a.h) {
+        const k = Math.min(a.values.length - 1, Math.max(0, Math.floor(x / this.w * a.values.length)));
+        return {avg: a.row, value: a.values[k]};
+      }
+    }
+    return null;
+  }
+
+  // Brings item i into view: its lane unfolded and scrolled to, the window
+  // moved (and zoomed if needed) so the item is visible.
+  reveal(i) {
+    const p = this.p, lane = p.lanes[p.laneOf[i]];
+    const nodeKey = `n${lane.rank}`, kindKey = `${lane.rank}:${lane.kind}`;
+    if (this.collapsed.delete(nodeKey) | this.collapsed.delete(kindKey)) this.buildRows();
+    const span = this.t1 - this.t0, d = p.stop[i] - p.start[i];
+    if (p.start[i] < this.t0 || p.stop[i] > this.t1 || d * this.w / span < MIN_PX) {
+      const w = d * 4 > span || d * this.w / span < MIN_PX ? Math.max(d * 4, 1000) : span;
+      const c = (p.start[i] + p.stop[i]) / 2;
+      this.setWindow(c - w / 2, c + w / 2);
+    }
+    const r = this.rows.find((row) => row.type === 'lane' && row.lane === p.laneOf[i]);
+    if (r) {
+      const y = r.y + p.rowOf(i) * ROW_H, visible = this.h - AXIS_H;
+      if (y < this.scroll || y > this.scroll + visible - ROW_H) this.setScroll(y - visible / 3);
+    }
+    this.flash = i;
+    this.draw();
+  }
+}

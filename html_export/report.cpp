@@ -1,0 +1,108 @@
+#include "html_export/report.hpp"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "html_export/report_assets.hpp"
+#include "html_export/report_data.hpp"
+
+namespace legato::html {
+
+namespace {
+
+std::string gzip(const std::string& in) {
+  z_stream z{};
+  // windowBits 15 + 16: a gzip stream, which DecompressionStream("gzip") reads.
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw ReportError("cannot start compression");
+  std::string out(deflateBound(&z, static_cast<uLong>(in.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  const int rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw ReportError("compressing the report data failed");
+  return out;
+}
+
+std::string base64(const std::string& in) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  size_t i = 0;
+  const auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<uint8_t>(in[k])); };
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+    for (int s = 18; s >= 0; s -= 6) out.push_back(kAlphabet[(v >> s) & 63]);
+  }
+  if (i < in.size()) {
+    uint32_t v = byte(i) << 16;
+    if (i + 1 < in.size()) v |= byte(i + 1) << 8;
+    out.push_back(kAlphabet[(v >> 18) & 63]);
+    out.push_back(kAlphabet[(v >> 12) & 63]);
+    out.push_back(i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+void replace(std::string& page, const std::string& marker, const std::string& with) {
+  const auto at = page.find(marker);
+  if (at != std::string::npos) page.replace(at, marker.size(), with);
+}
+
+}  // namespace
+
+std::string render_report(const analysis::Profile& p, size_t* data_bytes) {
+  const std::string packed = pack_profile(p);
+  if (data_bytes) *data_bytes = packed.size();
+  std::string page(kReportHtml);
+  // Base64 holds no '<', so the data cannot end its script element.
+  replace(page, "/*LEGATO_CSS*/", kReportCss);
+  replace(page, "LEGATO_DATA", base64(gzip(packed)));
+  replace(page, "/*LEGATO_JS*/", kReportJs);
+  return page;
+}
+
+ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    throw ReportError("cannot create the report directory " + dir + ": " + ec.message() +
+                      " (choose another with -o DIR)");
+  }
+  ReportInfo info;
+  const std::string page = render_report(p, &info.data_bytes);
+  info.path = (fs::path(dir) / "index.html").string();
+  const std::string tmp = (fs::path(dir) / (".index.html." + std::to_string(::getpid()))).string();
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(page.data(), static_cast<std::streamsize>(page.size()));
+    out.close();
+    if (!out) {
+      const std::string why = std::strerror(errno);
+      fs::remove(tmp, ec);
+      throw ReportError("cannot write " + info.path + ": " + why +
+                        " (is the disk full or the directory read-only?)");
+    }
+  }
+  fs::rename(tmp, info.path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw ReportError("cannot write " + info.path + ": " + ec.message());
+  }
+  info.bytes = page.size();
+  return info;
+}
+
+}  // namespace legato::html

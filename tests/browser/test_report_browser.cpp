@@ -1,0 +1,161 @@
+// The HTML report in headless Chromium: a real workload's report loads, its
+// lanes and avg lines are there, clicking opens details whose critical-path
+// link moves the view, search finds tasks by provenance; trace strings full
+// of markup stay text. Skipped with a message when Chromium cannot start.
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+
+#include "../analysis/synthetic_trace.hpp"
+#include "analysis/load.hpp"
+#include "browser/chromium.hpp"
+#include "html_export/report.hpp"
+#include "tools/run_command.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using legato::testing::Chromium;
+using trace::testing::TempDir;
+
+namespace {
+
+std::string url(const std::string& path) {
+  return "file://" + std::filesystem::absolute(path).string();
+}
+
+// Centre of item i on the screen after revealing it, as [x, y].
+nlohmann::json reveal(Chromium& c, int i) {
+  c.eval("legatoReport.timeline.reveal(" + std::to_string(i) +
+         "); legatoReport.timeline.paint(); 0");
+  return c.eval(
+      "(() => { const t = legatoReport.timeline, r = t.canvas.getBoundingClientRect();"
+      "const b = t.hitBoxes.find((h) => h.count === 1 && h.first === " +
+      std::to_string(i) +
+      ");"
+      "return b ? [r.left + (Math.max(b.x0, 0) + Math.min(b.x1, t.w)) / 2, r.top + b.y + b.h / 2] "
+      ": null; })()");
+}
+
+}  // namespace
+
+TEST_CASE("a workload's report works in a browser", "[browser]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
+                                        dir.path().string() + " " + testing::bin("cg") +
+                                        " -n 12 --operator stencil");
+  REQUIRE(run.status == 0);
+  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto report = html::write_report(profile, dir.file("legate_prof"));
+  chrome.open(url(report.path));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  INFO([&] {
+    std::string log;
+    for (const auto& l : chrome.console()) log += l + "\n";
+    return log;
+  }());
+  CHECK(chrome.eval("document.getElementById('status').textContent") == "");
+  // Every lane has a label, every kind an avg line.
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == profile.lanes.size());
+  size_t kinds = 0;
+  for (const auto& n : profile.nodes) kinds += n.kinds.size();
+  CHECK(chrome.eval("document.querySelectorAll('.avg-label').length") == kinds);
+  CHECK(chrome.eval("legatoReport.timeline.avgLines.length > 0") == true);
+  CHECK(chrome.eval("legatoReport.profile.count") == profile.items.size());
+  chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_report.png");
+
+  // Hovering an avg line shows its percentage.
+  const auto avg = chrome.eval(
+      "(() => { const a = legatoReport.timeline.avgLines[0], r = legatoReport.timeline.canvas"
+      ".getBoundingClientRect(); return [r.left + 40, r.top + a.top + a.h / 2]; })()");
+  chrome.mouse_move(avg[0].get<double>(), avg[1].get<double>());
+  CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
+             Catch::Contains("%"));
+
+  // A task whose last precondition is another task: click it, follow the link.
+  const int item = chrome.eval(
+      "(() => { const p = legatoReport.profile; for (let i = 0; i < p.count; ++i) {"
+      "const l = p.lastPrecondition(i); if (p.kind[i] === 0 && l >= 0 && p.kind[l] === 0 &&"
+      "p.laneOf[l] !== p.laneOf[i]) return i; } return -1; })()");
+  REQUIRE(item >= 0);
+  const auto at = reveal(chrome, item);
+  REQUIRE(at.is_array());
+  chrome.click(at[0].get<double>(), at[1].get<double>());
+  REQUIRE(chrome.wait_for("!document.getElementById('popup').hidden", 3000));
+  CHECK(chrome.eval("document.getElementById('popup').dataset.item") == std::to_string(item));
+  const int pre =
+      chrome.eval("legatoReport.profile.lastPrecondition(" + std::to_string(item) + ")");
+  CHECK(chrome.eval("document.querySelector('#popup .why a').dataset.item") == std::to_string(pre));
+  CHECK(chrome.eval("document.querySelectorAll('#popup ol.path li').length > 0") == true);
+  // Following the link moves the view onto the precondition and opens it.
+  chrome.eval(
+      "legatoReport.timeline.setWindow(legatoReport.profile.run.stop - 1e6, "
+      "legatoReport.profile.run.stop); 0");
+  const auto link = chrome.eval(
+      "(() => { const r = document.querySelector('#popup .why a').getBoundingClientRect();"
+      "return [r.left + 3, r.top + r.height / 2]; })()");
+  chrome.click(link[0].get<double>(), link[1].get<double>());
+  CHECK(chrome.eval("document.getElementById('popup').dataset.item") == std::to_string(pre));
+  CHECK(chrome.eval("(() => { const t = legatoReport.timeline, p = legatoReport.profile;"
+                    "return t.t0 <= p.start[" +
+                    std::to_string(pre) + "] && p.stop[" + std::to_string(pre) +
+                    "] <= t.t1; })()") == true);
+  // The chain highlights on the timeline.
+  chrome.eval("document.querySelector('#popup button.chain').click(); 0");
+  CHECK(chrome.eval("legatoReport.timeline.chain.size > 0") == true);
+
+  // Search by provenance finds tasks; Enter jumps to the first.
+  chrome.eval(
+      "(() => { const s = document.getElementById('search'); s.value = 'cg.cpp:';"
+      "s.dispatchEvent(new Event('input')); })()");
+  REQUIRE(chrome.wait_for("legatoReport.timeline.hits.length > 0", 3000));
+  chrome.eval("document.getElementById('search').focus(); 0");
+  chrome.key("Enter");
+  CHECK_THAT(chrome.eval("document.getElementById('hits').textContent").get<std::string>(),
+             Catch::StartsWith("1 of "));
+  // Keyboard zoom, then undo.
+  chrome.eval("document.getElementById('search').blur(); 0");
+  const double before = chrome.eval("legatoReport.timeline.t1 - legatoReport.timeline.t0");
+  chrome.key("+");
+  const double zoomed = chrome.eval("legatoReport.timeline.t1 - legatoReport.timeline.t0");
+  CHECK(zoomed < before);
+  chrome.key("Backspace");
+  CHECK(chrome.eval("legatoReport.timeline.t1 - legatoReport.timeline.t0") == Approx(before));
+  for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
+}
+
+TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][security]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const std::string evil = "</script><img src=x onerror=\"window.pwned=1\"><b>bold</b>";
+  const std::string evil_prov = "<script>window.pwned=2</script>:7 & \"quotes\" 'too'";
+  {
+    // A synthetic trace written through the writer API (nothing ran).
+    analysis::testing::SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, evil);
+    const auto op = t.operation(evil, evil_prov);
+    t.task(c0, t.task_kind(evil), 0, 1000000, op);
+    t.finish();
+  }
+  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto report = html::write_report(profile, dir.file("out"));
+  chrome.open(url(report.path));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  CHECK(chrome.eval("document.querySelectorAll('img').length") == 0);
+  CHECK(chrome.eval("[...document.querySelectorAll('b')].some((b) => b.textContent === 'bold')") ==
+        false);
+  CHECK(chrome.eval("document.querySelector('.lane-label').textContent") == evil);
+  chrome.eval("legatoReport.panels.openItem(0); 0");
+  CHECK(chrome.eval("document.querySelector('#popup h3').textContent") == evil);
+  CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
+             Catch::Contains(evil_prov));
+  CHECK(chrome.eval("typeof window.pwned") == "undefined");
+}

@@ -1,0 +1,40 @@
+// legate_prof archive FILE... [-o DIR]: the self-contained HTML report.
+#include <iostream>
+
+#include "analysis/load.hpp"
+#include "commands.hpp"
+#include "format_util.hpp"
+#include "html_export/report.hpp"
+
+namespace legato::tools {
+
+Command add_archive_command(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "archive", "Write a self-contained HTML report (DIR/index.html) that opens offline");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto dir = std::make_shared<std::string>("legate_prof");
+  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  sub->add_option("-o,--output", *dir, "Directory for index.html")->capture_default_str();
+  return {sub, [files, dir] {
+            try {
+              const analysis::Profile p = analysis::load_profile(*files);
+              for (const auto& w : p.warnings) {
+                std::cerr << "legate_prof archive: warning: " << w << "\n";
+              }
+              const html::ReportInfo r = html::write_report(p, *dir);
+              std::cout << "wrote " << r.path << " (" << human_bytes(static_cast<double>(r.bytes))
+                        << ", " << grouped(p.records) << " records from " << p.ranks.size()
+                        << " rank(s))\n";
+              return 0;
+            } catch (const analysis::LoadError& e) {
+              std::cerr << "legate_prof archive: " << e.what() << "\n";
+            } catch (const html::ReportError& e) {
+              std::cerr << "legate_prof archive: " << e.what() << "\n";
+            }
+            return 1;
+          }};
+}
+
+}  // namespace legato::tools
