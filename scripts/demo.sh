@@ -23,6 +23,8 @@ for program in chunked_update vectorized_update; do
   echo
   "$bin/legate_prof" info "$logdir/legate_0.prof"
   echo
+  "$bin/legate_prof" archive "$logdir/legate_0.prof" -o "$logdir/legate_prof"
+  echo
 done
 
 chunked=${ms[chunked_update]}
@@ -30,6 +32,9 @@ vectorized=${ms[vectorized_update]}
 echo "Traces:"
 echo "  chunked_update:    $out/chunked/legate_0.prof"
 echo "  vectorized_update: $out/vectorized/legate_0.prof"
+echo "Reports (open in a browser):"
+echo "  chunked_update:    $out/chunked/legate_prof/index.html"
+echo "  vectorized_update: $out/vectorized/legate_prof/index.html"
 echo "Run times (from the first array operation to the checksum):"
 echo "  chunked_update:    $chunked ms"
 echo "  vectorized_update: $vectorized ms"
