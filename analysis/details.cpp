@@ -12,10 +12,7 @@ std::string_view precondition_name(uint8_t kind) {
 std::string describe(const Profile& p, uint32_t item) {
   const Item& it = p.items[item];
   const uint32_t l = p.lane_of(item);
-  std::string name = p.str(it.name);
-  if (name.empty() && it.op != kNone) name = p.str(p.operations[it.op].name);
-  if (name.empty()) name = std::string(to_string(it.kind));
-  std::string out = name + " (" + std::string(to_string(it.kind)) + ")";
+  std::string out = p.label(item) + " (" + std::string(to_string(it.kind)) + ")";
   if (l != kNone) out += " on " + p.lanes[l].name + ", node " + std::to_string(p.lanes[l].rank);
   return out;
 }
@@ -45,7 +42,7 @@ ItemDetails details(const Profile& p, uint32_t item) {
   const Item& it = p.items[item];
   d.item = item;
   d.kind = it.kind;
-  d.name = p.str(it.name);
+  d.name = p.label(item);
   const uint32_t l = p.lane_of(item);
   if (l != kNone) {
     d.lane = p.lanes[l].name + " (node " + std::to_string(p.lanes[l].rank) + ")";
@@ -58,7 +55,6 @@ ItemDetails details(const Profile& p, uint32_t item) {
     d.creator = op.parent;
   }
   if (it.kind == ItemKind::UserRange) d.provenance = p.str(it.extra);
-  if (d.name.empty()) d.name = d.operation.empty() ? std::string(to_string(it.kind)) : d.operation;
   d.start = it.start;
   d.stop = it.stop;
   d.ready = p.ready_of(item);

@@ -69,9 +69,8 @@ int64_t clock_value(const nlohmann::json& meta, const char* key, bool& present) 
 void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
   bool ref_present = false;
   const int64_t ref_zero = clock_value(traces.front().metadata, "zero_unix_ns", ref_present);
-  for (size_t i = 0; i < traces.size(); ++i) {
+  for (size_t i = 1; i < traces.size(); ++i) {
     RankInfo& r = p.ranks[i];
-    if (i == 0 || traces.size() == 1) continue;
     bool aligned = false, zero_present = false;
     clock_value(traces[i].metadata, "offset_to_reference_ns", aligned);
     const int64_t zero = clock_value(traces[i].metadata, "zero_unix_ns", zero_present);

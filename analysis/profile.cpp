@@ -45,6 +45,14 @@ std::string_view to_string(ItemKind k) {
   return "unknown";
 }
 
+std::string Profile::label(uint32_t item) const {
+  const Item& it = items[item];
+  if (it.name != 0 && !strings[it.name].empty()) return strings[it.name];
+  if (it.op != kNone && !strings[operations[it.op].name].empty())
+    return strings[operations[it.op].name];
+  return std::string(to_string(it.kind));
+}
+
 uint32_t Profile::lane_of(uint32_t item) const {
   // Lanes hold consecutive item ranges in lane order; empty lanes hold none.
   const auto it = std::upper_bound(lanes.begin(), lanes.end(), item,

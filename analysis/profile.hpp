@@ -200,6 +200,8 @@ struct Profile {
     return {pre.data() + pre_begin[item], pre.data() + pre_begin[item + 1]};
   }
   const std::string& str(uint32_t id) const { return strings[id]; }
+  // What to call an item: its name, else its operation's, else its kind.
+  std::string label(uint32_t item) const;
   uint32_t lane_of(uint32_t item) const;
   uint32_t row_of(uint32_t lane, uint32_t item) const;
   Time ready_of(uint32_t item) const;

@@ -177,9 +177,11 @@ class Panels {
     const p = this.p, pop = this.popup;
     const n = p.preBegin[i + 1] - p.preBegin[i];
     const last = p.lastPrecondition(i);
+    let lastKind = 0;
+    for (let k = p.preBegin[i]; k < p.preBegin[i + 1]; ++k) if (p.pre[k] === last) lastKind = p.preKind[k];
     if (n === 0) { pop.append(el('p', 'No recorded preconditions: it could start as soon as it was issued.')); return; }
     const why = el('p', 'Why it did not start earlier: it waited for ');
-    why.append(this.link(last), ` (${p.edgeKinds[p.preKind[p.preBegin[i] + this.indexOfPre(i, last)]]}, finished at ${formatNs(p.stop[last] - p.run.start)}).`);
+    why.append(this.link(last), ` (${p.edgeKinds[lastKind]}, finished at ${formatNs(p.stop[last] - p.run.start)}).`);
     why.className = 'why';
     pop.append(why);
     const list = el('ol');
@@ -206,10 +208,6 @@ class Panels {
       steps.append(li);
     }
     pop.append(head, steps);
-  }
-  indexOfPre(i, target) {
-    for (let k = this.p.preBegin[i]; k < this.p.preBegin[i + 1]; ++k) if (this.p.pre[k] === target) return k - this.p.preBegin[i];
-    return 0;
   }
 
   bindSearch() {

@@ -45,19 +45,23 @@ TEST_CASE("legate_prof --help lists the subcommands", "[cli]") {
 
 TEST_CASE("legate_prof info summarizes a trace of a runtime program", "[cli]") {
   TempDir dir;
-  const auto run = run_command(bin("legate") + " --cpus 3 --utility 2 --profile --logdir " + dir.path().string() + " " +
-                               bin("parallel_sum") + " --n 200000 --steps 4");
+  const auto run =
+      run_command(bin("legate") + " --cpus 3 --utility 2 --profile --logdir " +
+                  dir.path().string() + " " + bin("parallel_sum") + " --n 200000 --steps 4");
   REQUIRE(run.status == 0);
   const std::string trace = dir.file("legate_0.prof");
   const auto r = run_command(bin("legate_prof") + " info " + trace);
   CHECK(r.status == 0);
   CHECK(r.err.empty());
   CHECK(r.out.find("finished cleanly") != std::string::npos);
-  CHECK(r.out.find("processors   3 cpu, 2 utility, 1 io, 1 dep_part, 1 profiler") != std::string::npos);
-  CHECK(r.out.find("    task              16\n") != std::string::npos);  // 5 launches x 3 points + top level
+  CHECK(r.out.find("processors   3 cpu, 2 utility, 1 io, 1 dep_part, 1 profiler") !=
+        std::string::npos);
+  CHECK(r.out.find("    task              16\n") !=
+        std::string::npos);  // 5 launches x 3 points + top level
   CHECK(r.out.find("rank 0 of 1") != std::string::npos);
   CHECK(r.out.find(" 0 dropped") != std::string::npos);
-  CHECK(r.out.find("program      " + bin("parallel_sum") + " --n 200000 --steps 4") != std::string::npos);
+  CHECK(r.out.find("program      " + bin("parallel_sum") + " --n 200000 --steps 4") !=
+        std::string::npos);
   CHECK(r.out.find("\"cpus\":3") != std::string::npos);
 }
 
@@ -116,9 +120,9 @@ TEST_CASE("legate_prof info reports damage with offsets and fails on corrupt fra
 
 TEST_CASE("legate_prof stats prints utilization and per-kind statistics", "[cli][stats]") {
   TempDir dir;
-  const auto run = run_command(bin("legate") + " --cpus 3 --utility 2 --profile --logdir " +
-                               dir.path().string() + " " + bin("parallel_sum") +
-                               " --n 200000 --steps 4");
+  const auto run =
+      run_command(bin("legate") + " --cpus 3 --utility 2 --profile --logdir " +
+                  dir.path().string() + " " + bin("parallel_sum") + " --n 200000 --steps 4");
   REQUIRE(run.status == 0);
   const auto r = run_command(bin("legate_prof") + " stats " + dir.file("legate_0.prof"));
   INFO(r.out << r.err);

@@ -10,10 +10,9 @@ int main(int argc, char** argv) {
                                         std::to_string(legato::trace::kFormatMajor) + "." +
                                         std::to_string(legato::trace::kFormatMinor) + ")");
   app.require_subcommand(1);
-  const std::vector<legato::tools::Command> commands = {legato::tools::add_info_command(app),
-                                                        legato::tools::add_dump_command(app),
-                                                        legato::tools::add_stats_command(app),
-                                                        legato::tools::add_archive_command(app)};
+  const std::vector<legato::tools::Command> commands = {
+      legato::tools::add_info_command(app), legato::tools::add_dump_command(app),
+      legato::tools::add_stats_command(app), legato::tools::add_archive_command(app)};
   CLI11_PARSE(app, argc, argv);
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();

@@ -21,7 +21,8 @@ int main() {
                           .reduce_result(ReduceOp::Sum, DType::I64)
                           .execute()
                           .get_int();
-  std::printf("sum %.3f max %.3f big %lld\n", y.sum().item(), y.max().item(), static_cast<long long>(big));
+  std::printf("sum %.3f max %.3f big %lld\n", y.sum().item(), y.max().item(),
+              static_cast<long long>(big));
   finish();
   return 0;
 }
