@@ -52,7 +52,9 @@ void Builder::links() {
     p_.pre.push_back(Precondition{b, kind});
   }
   for (uint32_t i = 0; i < n; ++i) p_.pre_begin[i + 1] += p_.pre_begin[i];
-  warn_count(dangling, "dependency edges name items missing from the loaded files");
+  const std::string in_flight =
+      p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
+  warn_count(dangling, "dependency edges name items missing from the loaded files" + in_flight);
 
   uint64_t lost_waits = 0;
   for (size_t r = 0; r < traces_.size(); ++r) {
@@ -69,7 +71,7 @@ void Builder::links() {
   std::stable_sort(p_.waits.begin(), p_.waits.end(), [](const Wait& a, const Wait& b) {
     return a.item < b.item || (a.item == b.item && a.start < b.start);
   });
-  warn_count(lost_waits, "waits belong to tasks missing from the loaded files");
+  warn_count(lost_waits, "waits belong to tasks missing from the loaded files" + in_flight);
 
   for (size_t k = 0; k < kernel_tasks_.size(); ++k) p_.kernels[k].task = item(kernel_tasks_[k]);
   for (size_t c = 0; c < copy_instances_.size(); ++c) {

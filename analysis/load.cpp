@@ -133,8 +133,8 @@ Profile build_profile(std::vector<RankTrace> traces) {
   b.lanes();
   b.operations();
   b.items();
-  b.links();
   b.errors();
+  b.links();  // after errors: a failed run explains its missing items
   b.tree();
   return p;
 }

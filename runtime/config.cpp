@@ -46,6 +46,8 @@ const std::vector<Flag>& flags() {
        "prefix of the trace files"},
       {"logdir", &Config::logdir, Unit::Text, 0, 0, "the current directory",
        "directory for trace files (created if missing)"},
+      {"profile-report", &Config::profile_report, Unit::Bool, 0, 1, "the value of --profile",
+       "write the HTML report <logdir>/legate_prof/index.html at the end of the run"},
       {"provenance", &Config::provenance, Unit::Bool, 0, 1, "the value of --profile",
        "record the file:line of every API call in the trace"},
       {"show-config", &Config::show_config, Unit::Bool, 0, 1, "false",
@@ -267,6 +269,7 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
   }
   if (!given("zcmem")) c.zcmem = c.gpus > 0 ? 128 : 0;
   if (!given("provenance")) c.provenance = c.profile;
+  if (!given("profile-report")) c.profile_report = c.profile;
   if (c.help) return c;
   if (c.gpus > machine.gpus) {
     throw ConfigError("--gpus " + std::to_string(c.gpus) + in + " asks for " +

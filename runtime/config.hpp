@@ -41,6 +41,7 @@ struct Config {
   std::string profile_name = "legate";
   std::string logdir = ".";
   bool provenance = false;
+  bool profile_report = false;  // <logdir>/legate_prof/index.html at the end
   bool show_config = false;
   bool auto_config = true;
   int64_t min_cpu_chunk = 16384;  // elements

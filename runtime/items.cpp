@@ -92,9 +92,7 @@ void PointTask::run() {
     const std::string text = "task " + std::string(o.name) + " [" + o.where->text + "] (point " +
                              std::to_string(point) + ") threw: " + e.what();
     std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
-    rec::fatal_error(trace::ErrorKind::Fatal, text, o.uid);
-    std::fflush(nullptr);
-    std::_Exit(1);
+    fatal_exit(trace::ErrorKind::Fatal, text, o.uid);
   }
   if (o.result) o.result->contribute(ctx.has_result() ? &ctx.result_value() : nullptr, uid());
 }
@@ -132,9 +130,7 @@ inline std::byte* element(std::byte* base, int64_t i, size_t size) {
                            std::to_string(index) + " is out of bounds for an axis of size " +
                            std::to_string(extent);
   std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
-  rec::fatal_error(trace::ErrorKind::Fatal, text, op.uid);
-  std::fflush(nullptr);
-  std::_Exit(1);
+  fatal_exit(trace::ErrorKind::Fatal, text, op.uid);
 }
 
 }  // namespace

@@ -74,9 +74,7 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const Instance&
   const std::string report = out.str();
   std::fprintf(stderr, "LEGATE ERROR: %s", report.c_str());
   std::fflush(stderr);
-  rec::fatal_error(trace::ErrorKind::OutOfMemory, report, op.uid, memory.id());
-  std::fflush(nullptr);
-  std::_Exit(1);
+  fatal_exit(trace::ErrorKind::OutOfMemory, report, op.uid, memory.id());
 }
 
 }  // namespace legato::rt

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "recorder/recorder.hpp"
+#include "runtime/profile_report.hpp"
 #include "runtime/runtime_impl.hpp"
 
 namespace legato::rt {
@@ -38,7 +39,21 @@ rec::RecorderOptions recorder_options(const Config& c) {
   return o;
 }
 
+// The report of a finished trace, when the configuration asks for one.
+void write_report(const Config& c) {
+  if (!c.profile || !c.profile_report) return;
+  write_profile_report({recorder_options(c).trace_path()}, c.logdir + "/legate_prof");
+}
+
 }  // namespace
+
+void fatal_exit(trace::ErrorKind kind, const std::string& text, trace::Uid op, uint32_t resource) {
+  rec::fatal_error(kind, text, op, resource);
+  std::fflush(nullptr);
+  write_report(runtime().config);
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
 
 std::string where_text(const std::source_location& where) {
   return std::string(where.file_name()) + ":" + std::to_string(where.line());
@@ -297,8 +312,10 @@ void finish() {
   if (g_runtime == nullptr) return;
   g_runtime->shutdown();
   rec::finish();  // its finish hook still sees the runtime
+  const Config c = g_runtime->config;
   delete g_runtime;
   g_runtime = nullptr;
+  write_report(c);
 }
 
 bool running() {

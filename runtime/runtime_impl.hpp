@@ -158,5 +158,9 @@ std::string where_text(const std::source_location& where);
 std::shared_ptr<Operation> runtime_op(RuntimeImpl& rt, trace::OpKind kind, const Provenance& where);
 // Records an instance's whole life (at its destruction).
 void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags);
+// Ends the program after an error the caller has printed: records the error
+// marker with `text`, finishes the trace, writes the report, exits with 1.
+[[noreturn]] void fatal_exit(trace::ErrorKind kind, const std::string& text, trace::Uid op,
+                             uint32_t resource = trace::kNoResource);
 
 }  // namespace legato::rt

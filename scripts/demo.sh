@@ -2,8 +2,9 @@
 # The main job: sets everything up, then runs the seeds' Example 1 both ways
 # (chunked_update: nonzero + scatter and a 4,096-element slice loop;
 # vectorized_update: out= arithmetic, putmask and wide masked updates) with
-# --profile, each into its own log directory under build/demo/, and prints
-# where the traces are, what they hold and the two run times.
+# --profile, each into its own log directory under build/demo/ (each run ends
+# by writing its HTML report there), and prints where the traces and reports
+# are, what the traces hold and the two run times.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -21,9 +22,9 @@ for program in chunked_update vectorized_update; do
   "$bin/legate" --cpus 4 --profile --logdir "$logdir" --verbose "$bin/$program" | tee "$logdir.txt"
   ms[$program]=$(sed -n 's/^time = \([0-9.]*\) ms$/\1/p' "$logdir.txt")
   echo
-  "$bin/legate_prof" info "$logdir/legate_0.prof"
+  test -s "$logdir/legate_prof/index.html"
   echo
-  "$bin/legate_prof" archive "$logdir/legate_0.prof" -o "$logdir/legate_prof"
+  "$bin/legate_prof" info "$logdir/legate_0.prof"
   echo
 done
 

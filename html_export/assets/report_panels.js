@@ -22,11 +22,15 @@ function showHeader(p) {
   document.title = `Legato profile: ${run.program || 'run'}`;
   const warnings = [...run.warnings];
   for (const r of run.ranks) if (!r.clean) warnings.push(`${r.file}: incomplete trace`);
-  if (warnings.length) {
-    const w = document.getElementById('warnings');
-    w.hidden = false;
-    w.textContent = `⚠ ${[...new Set(warnings)].join('\n⚠ ')}`;
-  }
+  const w = document.getElementById('warnings');
+  for (const text of new Set(warnings)) w.append(el('div', `⚠ ${text}`));
+  w.hidden = w.childElementCount === 0;
+}
+
+// The first line of an error's message, for banners and tooltips.
+function errorSummary(p, e) {
+  const first = p.strings[e.text].split('\n')[0];
+  return `${ERROR_TAGS[e.kind] || 'error'} on node ${e.rank} at ${formatNs(e.time - p.run.start)}: ${first}`;
 }
 
 class Panels {
@@ -35,7 +39,7 @@ class Panels {
     this.tooltip = document.getElementById('tooltip');
     this.popup = document.getElementById('popup');
     this.hitIndex = -1;
-    this.bindMouse(); this.bindKeys(); this.bindSearch();
+    this.bindMouse(); this.bindKeys(); this.bindSearch(); this.listErrors();
     document.getElementById('reset').onclick = () => this.reset();
     document.getElementById('undo').onclick = () => this.undoZoom();
     document.getElementById('help-button').onclick = () => this.toggleHelp();
@@ -81,6 +85,7 @@ class Panels {
       } else if (!drag.moved && e.target === c) {
         const hit = t.pick(x, y);
         if (hit && hit.box) this.open(hit.box);
+        if (hit && hit.error) this.openError(hit.error);
       }
       t.selecting = null; drag = null; t.draw();
     });
@@ -88,12 +93,46 @@ class Panels {
     window.addEventListener('resize', () => t.draw());
   }
 
+  // Each error gets a line in the banner that opens its whole message.
+  listErrors() {
+    const w = document.getElementById('warnings');
+    for (const e of this.p.errors) {
+      const line = el('div', '✖ The run ended with ', 'error');
+      const a = el('a', errorSummary(this.p, e));
+      a.addEventListener('click', () => this.openError(e));
+      line.append(a);
+      w.prepend(line);
+    }
+    w.hidden = w.childElementCount === 0;
+  }
+
+  openError(e) {
+    const p = this.p, pop = this.popup;
+    pop.replaceChildren();
+    const close = el('button', '×', 'close');
+    close.onclick = () => { pop.hidden = true; };
+    pop.append(close, el('h3', `${ERROR_TAGS[e.kind] || 'error'} on node ${e.rank}`));
+    const table = el('table');
+    const row = (k, v) => { const tr = el('tr'); tr.append(el('td', k), el('td', v)); table.append(tr); };
+    row('time', formatNs(e.time - p.run.start));
+    if (e.lane >= 0) row('lane', p.lanes[e.lane].name);
+    if (e.op > 0) {
+      const op = p.ops[e.op - 1];
+      row('operation', `${p.strings[op[0]]} ${p.strings[op[1]]}`.trim());
+    }
+    pop.append(table, el('pre', p.strings[e.text], 'message'));
+    pop.hidden = false;
+    delete pop.dataset.item;
+  }
+
   hover(x, y, cx, cy) {
     const hit = x >= 0 && y >= 0 && x < this.t.w && y < this.t.h ? this.t.pick(x, y) : null;
     if (!hit) { this.tooltip.hidden = true; return; }
     const p = this.p;
     let text;
-    if (hit.avg) {
+    if (hit.error) {
+      text = `${errorSummary(p, hit.error)}\n(click for the whole message)`;
+    } else if (hit.avg) {
       text = `${hit.avg.text.replace(/^[▸▾] /, '')}: ${(100 * hit.value).toFixed(1)}%`;
     } else if (hit.box.count > 1) {
       const b = hit.box, busy = p.busyPrefix[b.first + b.count] - p.busyPrefix[b.first];

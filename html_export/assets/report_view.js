@@ -14,6 +14,9 @@ function fillOf(p, i, state) {
   return `hsl(${h},${s}%,${l}%)`;
 }
 
+const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
+                    warning: 'warning'};
+
 function formatNs(ns) {
   const a = Math.abs(ns);
   if (a < 1e3) return `${Math.round(ns)} ns`;
@@ -154,8 +157,8 @@ class Timeline {
       if (r.type === 'lane') this.paintLane(g, r.lane, top);
       g.fillStyle = '#eceef2'; g.fillRect(0, top + r.h - 1, this.w, 1);
     }
-    this.paintErrors(g);
     this.paintAxis(g);
+    this.paintErrors(g);
     if (this.selecting) {
       const [a, b] = this.selecting;
       g.fillStyle = 'rgba(31,95,191,0.15)';
@@ -257,11 +260,18 @@ class Timeline {
     return lo < h.length && h[lo] < j;
   }
 
+  // A red line through every lane at each error, flagged on the axis.
   paintErrors(g) {
-    g.fillStyle = '#d0021b';
     for (const e of this.p.errors) {
       const x = this.x(e.time);
-      if (x >= 0 && x <= this.w) g.fillRect(x - 1, AXIS_H, 2, this.h - AXIS_H);
+      if (x < 0 || x > this.w) continue;
+      const tag = ERROR_TAGS[e.kind] || 'error', tw = g.measureText(tag).width + 8;
+      const left = Math.min(x, this.w - tw);
+      g.fillStyle = '#d0021b';
+      g.fillRect(x - 1, AXIS_H, 2, this.h - AXIS_H);
+      g.fillRect(left, 2, tw, AXIS_H - 4);
+      g.fillStyle = '#fff';
+      g.fillText(tag, left + 4, AXIS_H / 2);
     }
   }
 
@@ -280,9 +290,12 @@ class Timeline {
     }
   }
 
-  // What is under (x, y): {box} for an item or merged box, {avg, value} for
-  // an avg line, or null.
+  // What is under (x, y): {error} for an error line, {box} for an item or
+  // merged box, {avg, value} for an avg line, or null.
   pick(x, y) {
+    for (const e of this.p.errors) {
+      if (Math.abs(this.x(e.time) - x) <= 3) return {error: e};
+    }
     for (const b of this.hitBoxes || []) {
       if (x >= b.x0 - 1 && x <= b.x1 + 1 && y >= b.y && y <= b.y + b.h) return {box: b};
     }

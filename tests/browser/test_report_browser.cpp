@@ -49,9 +49,10 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
                                         dir.path().string() + " " + testing::bin("cg") +
                                         " -n 12 --operator stencil");
   REQUIRE(run.status == 0);
+  // The run wrote its report at the end, as the seeds promise.
   const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
-  const auto report = html::write_report(profile, dir.file("legate_prof"));
-  chrome.open(url(report.path));
+  REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
+  chrome.open(url(dir.file("legate_prof/index.html")));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO([&] {
     std::string log;
@@ -128,6 +129,40 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
 }
 
+TEST_CASE("a run that ran out of memory opens on its error", "[browser][oom]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const auto run = testing::run_command("LEGATE_CONFIG='--cpus 1 --sysmem 40 --profile --logdir " +
+                                        dir.path().string() + "' " + testing::bin("oom"));
+  INFO(run.err);
+  REQUIRE(run.status == 1);
+  REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
+  chrome.open(url(dir.file("legate_prof/index.html")));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  // The banner names the error; its link opens the whole seed-style message.
+  CHECK_THAT(
+      chrome.eval("document.querySelector('#warnings .error').textContent").get<std::string>(),
+      Catch::StartsWith("✖ The run ended with out of memory on node 0 at ") &&
+          Catch::Contains("Failed to allocate 8388608 bytes"));
+  chrome.eval("document.querySelector('#warnings .error a').click(); 0");
+  CHECK_THAT(
+      chrome.eval("document.querySelector('#popup pre.message').textContent").get<std::string>(),
+      Catch::Contains("Raise --sysmem"));
+  // Hovering the red line over the lanes says what happened there.
+  const auto at = chrome.eval(
+      "(() => { const t = legatoReport.timeline, r = t.canvas.getBoundingClientRect();"
+      "return [r.left + t.x(legatoReport.profile.errors[0].time), r.top + t.h - 20]; })()");
+  chrome.mouse_move(at[0].get<double>(), at[1].get<double>());
+  CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
+             Catch::StartsWith("out of memory on node 0") &&
+                 Catch::Contains("click for the whole message"));
+  for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
+}
+
 TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][security]") {
   Chromium chrome;
   if (!chrome.available()) {
@@ -143,6 +178,8 @@ TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][
     const auto c0 = t.processor(trace::ProcKind::Cpu, 0, evil);
     const auto op = t.operation(evil, evil_prov);
     t.task(c0, t.task_kind(evil), 0, 1000000, op);
+    t.writer().add(trace::ErrorRecord{900000, trace::ErrorKind::Fatal, op, c0,
+                                      t.writer().intern(evil + "\n" + evil_prov)});
     t.finish();
   }
   const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
@@ -157,5 +194,12 @@ TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][
   CHECK(chrome.eval("document.querySelector('#popup h3').textContent") == evil);
   CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
              Catch::Contains(evil_prov));
+  CHECK_THAT(
+      chrome.eval("document.querySelector('#warnings .error').textContent").get<std::string>(),
+      Catch::EndsWith(": " + evil));
+  chrome.eval("document.querySelector('#warnings .error a').click(); 0");
+  CHECK(chrome.eval("document.querySelector('#popup pre.message').textContent") ==
+        evil + "\n" + evil_prov);
+  CHECK(chrome.eval("document.querySelectorAll('img').length") == 0);
   CHECK(chrome.eval("typeof window.pwned") == "undefined");
 }

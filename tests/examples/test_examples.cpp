@@ -1,5 +1,8 @@
 // The seed workloads run as users run them: their answers, the OOM report
 // and its fixes, what their traces hold, and their command lines.
+#include <filesystem>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 #include "tools/run_command.hpp"
@@ -154,4 +157,46 @@ TEST_CASE("every example explains itself and rejects bad arguments", "[examples]
   const auto op = testing::run_command(testing::bin("cg") + " --operator sparse");
   CHECK(op.status != 0);
   CHECK_THAT(op.err, Catch::Contains("sparse"));
+}
+
+TEST_CASE("a --profile run ends with its HTML report, and one that cannot be written is a warning",
+          "[examples][report]") {
+  TempDir dir;
+  const std::string report = dir.file("legate_prof/index.html");
+  const auto r = testing::run_command(run_line("--cpus 2 --profile --logdir " + dir.path().string(),
+                                               "vectorized_update", "--n 50000"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  // stdout stays the program's; the report's line goes to stderr.
+  CHECK(r.out.find("index.html") == std::string::npos);
+  CHECK_THAT(r.err, Catch::Contains("wrote " + report));
+  const std::string html = testing::slurp(report);
+  CHECK_THAT(html, Catch::StartsWith("<!DOCTYPE html>"));
+  CHECK_THAT(html, Catch::Contains("id=\"legato-data\""));
+  CHECK_THAT(html, Catch::EndsWith("</html>\n"));
+
+  // --profile-report 0: traces only.
+  TempDir quiet;
+  const auto q = testing::run_command(
+      run_line("--cpus 2 --profile --profile-report 0 --logdir " + quiet.path().string(),
+               "vectorized_update", "--n 50000"));
+  CHECK(q.status == 0);
+  CHECK(std::filesystem::exists(quiet.file("legate_0.prof")));
+  CHECK_FALSE(std::filesystem::exists(quiet.file("legate_prof")));
+
+  // A file where the report's directory should be: the run still succeeds,
+  // says how to write the report later, and leaves no index.html behind.
+  TempDir blocked;
+  { std::ofstream(blocked.file("legate_prof")) << "not a directory"; }
+  const auto b = testing::run_command(run_line(
+      "--cpus 2 --profile --logdir " + blocked.path().string(), "vectorized_update", "--n 50000"));
+  INFO(b.err);
+  CHECK(b.status == 0);
+  CHECK_THAT(b.out, Catch::Contains("checksum = "));
+  CHECK_THAT(b.err, Catch::Contains("legate: warning: the profile report was not written"));
+  CHECK_THAT(b.err,
+             Catch::Contains("write it later with: legate_prof archive " +
+                             blocked.file("legate_0.prof") + " -o " + blocked.file("legate_prof")));
+  CHECK(testing::slurp(blocked.file("legate_prof")) == "not a directory");
+  CHECK(trace::testing::load_file(blocked.file("legate_0.prof")).clean);
 }

@@ -54,8 +54,10 @@ TEST_CASE("good LEGATE_CONFIG strings give the settings they say", "[config]") {
       {"--cpus 4", [](const Config& c) { return c.cpus == 4; }},
       {"--utility 4", [](const Config& c) { return c.cpus == 12 && c.utility == 4; }},
       {"--cpus=2 --cpus=3", [](const Config& c) { return c.cpus == 3; }},
-      {"--profile", [](const Config& c) { return c.profile && c.provenance; }},
-      {"--profile=0", [](const Config& c) { return !c.profile && !c.provenance; }},
+      {"--profile", [](const Config& c) { return c.profile && c.provenance && c.profile_report; }},
+      {"--profile=0",
+       [](const Config& c) { return !c.profile && !c.provenance && !c.profile_report; }},
+      {"--profile --profile-report=no", [](const Config& c) { return !c.profile_report; }},
       {"--profile=YES", [](const Config& c) { return c.profile; }},
       {"--profile t", [](const Config& c) { return c.profile; }},
       {"--profile --profile=f --profile=1", [](const Config& c) { return c.profile; }},
@@ -127,8 +129,8 @@ TEST_CASE("show-config prints every setting with memory in bytes and MiB", "[con
   const std::string help = config_help();
   for (const char* flag :
        {"--cpus", "--utility", "--gpus", "--sysmem", "--fbmem", "--zcmem", "--profile",
-        "--profile-name", "--logdir", "--provenance", "--show-config", "--auto-config",
-        "--min-cpu-chunk", "--min-gpu-chunk", "--window-size", "--help"}) {
+        "--profile-name", "--profile-report", "--logdir", "--provenance", "--show-config",
+        "--auto-config", "--min-cpu-chunk", "--min-gpu-chunk", "--window-size", "--help"}) {
     CHECK_THAT(help, Catch::Contains(std::string("  ") + flag + " "));
   }
   CHECK_THAT(help, Catch::Contains("[default: 2]"));
