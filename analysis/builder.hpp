@@ -8,6 +8,7 @@
 
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
+#include "analysis/uid_index.hpp"
 
 namespace legato::analysis::detail {
 
@@ -26,16 +27,22 @@ class Builder {
  private:
   uint32_t str(size_t rank, uint32_t file_id);
   uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback);
-  uint32_t item(Uid uid) const;  // kNone when unknown
-  uint32_t op(Uid uid) const;
+  uint32_t item(Uid uid) const { return item_of_uid_.find(uid); }  // kNone when unknown
+  uint32_t op(Uid uid) const { return op_of_uid_.find(uid); }
   void warn_count(uint64_t n, const std::string& what);
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
-  std::vector<std::unordered_map<uint32_t, uint32_t>> string_remap_;  // per rank
+  // Per rank: file string id -> profile string index (ids are dense from 1
+  // as writers hand them out; a damaged file's stray ids go to the map).
+  struct StringRemap {
+    std::vector<uint32_t> dense;
+    std::unordered_map<uint32_t, uint32_t> sparse;
+  };
+  std::vector<StringRemap> string_remap_;
   std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
-  std::unordered_map<Uid, uint32_t> op_of_uid_;
-  std::vector<std::pair<Uid, uint32_t>> item_of_uid_;  // sorted by uid
+  uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
+  UidIndex op_of_uid_, item_of_uid_;
   // Per item being placed: what the compact Item does not hold.
   struct Staged {
     Item item;

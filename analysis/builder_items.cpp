@@ -86,20 +86,27 @@ std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vec
 }  // namespace
 
 uint32_t Builder::str(size_t rank, uint32_t file_id) {
-  if (file_id == 0) return 0;
-  const auto& remap = string_remap_[rank];
-  const auto it = remap.find(file_id);
-  return it == remap.end() ? 0 : it->second;
+  const StringRemap& remap = string_remap_[rank];
+  if (file_id < remap.dense.size()) return remap.dense[file_id];
+  const auto it = remap.sparse.find(file_id);
+  return it == remap.sparse.end() ? 0 : it->second;
 }
 
 void Builder::strings() {
   std::unordered_map<std::string, uint32_t> index;
   string_remap_.resize(traces_.size());
   for (size_t r = 0; r < traces_.size(); ++r) {
+    StringRemap& remap = string_remap_[r];
+    const size_t dense_limit = 4 * traces_[r].strings.size() + 1024;
     for (auto& [id, text] : traces_[r].strings) {
       auto [it, added] = index.try_emplace(text, static_cast<uint32_t>(p_.strings.size()));
       if (added) p_.strings.push_back(text);
-      string_remap_[r][id] = it->second;
+      if (id < dense_limit) {
+        if (id >= remap.dense.size()) remap.dense.resize(id + 1, 0);
+        remap.dense[id] = it->second;
+      } else {
+        remap.sparse[id] = it->second;
+      }
     }
     traces_[r].strings.clear();
   }
@@ -135,8 +142,13 @@ void Builder::lanes() {
 
 // A lane for an id no descriptor named (its descriptor frame was lost).
 uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
+  if (resource == last_resource_) return last_lane_;
   const auto it = lane_of_resource_.find(resource);
-  if (it != lane_of_resource_.end()) return it->second;
+  if (it != lane_of_resource_.end()) {
+    last_resource_ = resource;
+    last_lane_ = it->second;
+    return it->second;
+  }
   Lane l;
   l.kind = fallback;
   l.rank = p_.ranks[rank].rank;
@@ -151,22 +163,24 @@ uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
   return id;
 }
 
-uint32_t Builder::op(Uid uid) const {
-  if (uid == 0) return kNone;
-  const auto it = op_of_uid_.find(uid);
-  return it == op_of_uid_.end() ? kNone : it->second;
-}
-
 void Builder::operations() {
+  // A uid recorded twice (a damaged file) keeps its first operation; the
+  // second stays in the table, unreferenced.
+  size_t n = 0;
+  for (const auto& t : traces_) n += t.all.get<trace::OperationRecord>().size();
+  p_.operations.reserve(n);
+  op_of_uid_.reserve(n);
   std::vector<Uid> parents;
+  parents.reserve(n);
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (const auto& o : traces_[r].all.get<trace::OperationRecord>()) {
-      if (!op_of_uid_.emplace(o.uid, static_cast<uint32_t>(p_.operations.size())).second) continue;
+      op_of_uid_.add(o.uid, static_cast<uint32_t>(p_.operations.size()));
       p_.operations.push_back(
           Operation{o.uid, kNone, str(r, o.name), str(r, o.provenance), kNone, o.op_kind});
       parents.push_back(o.parent);
     }
   }
+  op_of_uid_.build();
   for (size_t i = 0; i < parents.size(); ++i) p_.operations[i].parent = op(parents[i]);
 }
 
@@ -187,6 +201,17 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
 }
 
 void Builder::items() {
+  size_t copies = 0, instances = 0, kernels = 0;
+  for (const auto& t : traces_) {
+    copies += t.all.get<trace::CopyRecord>().size();
+    instances += t.all.get<trace::InstanceRecord>().size();
+    kernels += t.all.get<trace::GpuKernelRecord>().size();
+  }
+  p_.copies.reserve(copies);
+  copy_instances_.reserve(copies);
+  p_.instances.reserve(instances);
+  p_.kernels.reserve(kernels);
+  kernel_tasks_.reserve(kernels);
   for (size_t r = 0; r < traces_.size(); ++r) {
     auto& all = traces_[r].all;
     std::unordered_map<uint32_t, uint32_t> task_names;
@@ -255,8 +280,12 @@ void Builder::items() {
              "processors, memories or channels are used but never described "
              "(a damaged frame?); shown as lanes named like " +
                  undescribed_);
+  size_t total = 0;
+  for (const auto& s : staged_) total += s.size();
+  p_.items.reserve(total);
+  item_of_uid_.reserve(total);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
-  std::sort(item_of_uid_.begin(), item_of_uid_.end());
+  item_of_uid_.build();
   staged_.clear();
 }
 
@@ -301,7 +330,7 @@ void Builder::place(uint32_t l) {
       p_.timing_overflow[index] = {s[i].ready, s[i].create};
     }
     p_.items[index] = it;
-    if (s[i].uid != 0) item_of_uid_.emplace_back(s[i].uid, index);
+    if (s[i].uid != 0) item_of_uid_.add(s[i].uid, index);
   }
   s.clear();
   s.shrink_to_fit();

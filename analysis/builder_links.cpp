@@ -8,13 +8,6 @@
 
 namespace legato::analysis::detail {
 
-uint32_t Builder::item(Uid uid) const {
-  if (uid == 0) return kNone;
-  const auto it =
-      std::lower_bound(item_of_uid_.begin(), item_of_uid_.end(), std::pair<Uid, uint32_t>{uid, 0});
-  return it != item_of_uid_.end() && it->first == uid ? it->second : kNone;
-}
-
 void Builder::links() {
   const auto n = static_cast<uint32_t>(p_.items.size());
   // The runtime work serving each operation that finished last.
@@ -24,8 +17,13 @@ void Builder::links() {
     uint32_t& last = p_.operations[it.op].last_meta;
     if (last == kNone || p_.items[last].stop < it.stop) last = i;
   }
-  // Edges, grouped by item; an item's mapping comes after its edges.
-  std::vector<std::tuple<uint32_t, uint32_t, uint8_t>> edges;
+  // Edges grouped by item (counting sort, stable). The mapping that prepared
+  // an item is derived from last_meta (Profile::mapped_by), not stored.
+  struct Edge {
+    uint32_t item, pre;
+    uint8_t kind;
+  };
+  std::vector<Edge> edges;
   uint64_t dangling = 0;
   for (auto& t : traces_) {
     for (const auto& e : t.all.get<trace::EdgeRecord>()) {
@@ -34,24 +32,15 @@ void Builder::links() {
         ++dangling;
         continue;
       }
-      edges.emplace_back(a, b, static_cast<uint8_t>(e.edge_kind));
+      edges.push_back(Edge{a, b, static_cast<uint8_t>(e.edge_kind)});
     }
   }
-  for (uint32_t i = 0; i < n; ++i) {
-    const Item& it = p_.items[i];
-    if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance) continue;
-    const uint32_t meta = p_.operations[it.op].last_meta;
-    if (meta != kNone && p_.items[meta].stop <= it.start) edges.emplace_back(i, meta, kMappedBy);
-  }
-  std::stable_sort(edges.begin(), edges.end(),
-                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   p_.pre_begin.assign(n + 1, 0);
-  p_.pre.reserve(edges.size());
-  for (const auto& [a, b, kind] : edges) {
-    ++p_.pre_begin[a + 1];
-    p_.pre.push_back(Precondition{b, kind});
-  }
+  for (const Edge& e : edges) ++p_.pre_begin[e.item + 1];
   for (uint32_t i = 0; i < n; ++i) p_.pre_begin[i + 1] += p_.pre_begin[i];
+  p_.pre.resize(edges.size());
+  std::vector<uint32_t> next(p_.pre_begin.begin(), p_.pre_begin.end() - 1);
+  for (const Edge& e : edges) p_.pre[next[e.item]++] = Precondition{e.pre, e.kind};
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
   warn_count(dangling, "dependency edges name items missing from the loaded files" + in_flight);

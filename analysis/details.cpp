@@ -19,10 +19,9 @@ std::string describe(const Profile& p, uint32_t item) {
 
 uint32_t last_precondition(const Profile& p, uint32_t item) {
   uint32_t best = kNone;
-  const auto [a, b] = p.preconditions(item);
-  for (const Precondition* x = a; x != b; ++x) {
-    if (best == kNone || p.items[x->item].stop > p.items[best].stop) best = x->item;
-  }
+  p.for_each_precondition(item, [&](const Precondition& x) {
+    if (best == kNone || p.items[x.item].stop > p.items[best].stop) best = x.item;
+  });
   return best;
 }
 
@@ -87,8 +86,7 @@ ItemDetails details(const Profile& p, uint32_t item) {
         d.previous = cand;
     }
   }
-  const auto [a, b] = p.preconditions(item);
-  d.preconditions.assign(a, b);
+  p.for_each_precondition(item, [&](const Precondition& x) { d.preconditions.push_back(x); });
   d.critical = last_precondition(p, item);
   return d;
 }

@@ -122,7 +122,8 @@ struct Wait {
 
 // Why an item could not start earlier: an edge to another item, or the
 // runtime work (dependence analysis, mapping) that prepared it.
-struct Precondition {
+// Packed: five bytes per edge instead of eight.
+struct __attribute__((packed)) Precondition {
   uint32_t item = 0;
   uint8_t kind = 0;  // trace::EdgeKind, or kMappedBy
 };
@@ -195,9 +196,21 @@ struct Profile {
   Time start = 0, stop = 0;  // the span of everything recorded
   uint64_t records = 0;      // records read from the files
 
-  // Preconditions of an item (edges, then the mapping that prepared it).
-  std::pair<const Precondition*, const Precondition*> preconditions(uint32_t item) const {
-    return {pre.data() + pre_begin[item], pre.data() + pre_begin[item + 1]};
+  // Preconditions of an item: its recorded edges, then (kMappedBy) the
+  // runtime work that prepared it, derived rather than stored.
+  template <class F>
+  void for_each_precondition(uint32_t item, F&& f) const {
+    for (uint32_t k = pre_begin[item]; k < pre_begin[item + 1]; ++k) f(pre[k]);
+    if (const uint32_t m = mapped_by(item); m != kNone) f(Precondition{m, kMappedBy});
+  }
+  // The meta-task of its operation that finished last, if that was before
+  // the item started (tasks, copies, fills; not meta-tasks or instances).
+  uint32_t mapped_by(uint32_t item) const {
+    const Item& it = items[item];
+    if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance)
+      return kNone;
+    const uint32_t meta = operations[it.op].last_meta;
+    return meta != kNone && items[meta].stop <= it.start ? meta : kNone;
   }
   const std::string& str(uint32_t id) const { return strings[id]; }
   // What to call an item: its name, else its operation's, else its kind.
@@ -215,7 +228,7 @@ struct Profile {
 
   // Indexes the loader fills.
   std::vector<Precondition> pre;
-  std::vector<uint32_t> pre_begin;  // items + 1 offsets into pre
+  std::vector<uint32_t> pre_begin;  // items + 1 offsets into pre (recorded edges)
   std::vector<Time> busy_blocks;    // busy_blocks[k]: total duration of items [0, 16 k)
   std::unordered_map<uint32_t, std::pair<Time, Time>> timing_overflow;  // item -> ready, create
 };

@@ -18,8 +18,8 @@ uint64_t TaskStream::task_count() const {
   return n;
 }
 
-TaskStream make_task_stream(const StreamShape& shape, int nops, int cpus, int utils,
-                            uint64_t seed) {
+TaskStream make_task_stream(const StreamShape& shape, int nops, int cpus, int utils, uint64_t seed,
+                            uint32_t rank) {
   std::mt19937_64 rng(seed);
   std::lognormal_distribution<double> task_us(std::log(shape.task_median_us), shape.task_sigma);
   std::lognormal_distribution<double> meta_us(std::log(4.0), 0.5);
@@ -27,35 +27,37 @@ TaskStream make_task_stream(const StreamShape& shape, int nops, int cpus, int ut
   TaskStream s;
   s.tasks.resize(cpus);
   s.meta.resize(utils);
-  const uint32_t io = make_resource_id(0, 0);
-  s.processors.push_back({io, ProcKind::Io, 0, 1, kNoResource});
+  const uint32_t io = make_resource_id(rank, 0);
+  s.processors.push_back({io, ProcKind::Io, 0, kProcessorNames, kNoResource});
   for (int u = 0; u < utils; ++u) {
-    s.processors.push_back(
-        {make_resource_id(0, 1 + u), ProcKind::Utility, static_cast<uint32_t>(u), 2, kNoResource});
+    s.processors.push_back({make_resource_id(rank, 1 + u), ProcKind::Utility,
+                            static_cast<uint32_t>(u),
+                            kProcessorNames + 1 + static_cast<uint32_t>(u), kNoResource});
   }
   for (int c = 0; c < cpus; ++c) {
-    s.processors.push_back({make_resource_id(0, 1 + utils + c), ProcKind::Cpu,
-                            static_cast<uint32_t>(c), 3, kNoResource});
+    s.processors.push_back({make_resource_id(rank, 1 + utils + c), ProcKind::Cpu,
+                            static_cast<uint32_t>(c),
+                            kProcessorNames + 1 + static_cast<uint32_t>(utils + c), kNoResource});
   }
   std::vector<Time> cpu_free(cpus, 0), util_free(utils, 0);
   uint64_t seq = 1;
-  const Uid top = make_uid(0, seq++);
+  const Uid top = make_uid(rank, seq++);
   Time issue = 1000;
   std::vector<std::vector<Uid>> op_tasks;
   for (int k = 0; k < nops; ++k) {
-    const Uid op = make_uid(0, seq++);
+    const Uid op = make_uid(rank, seq++);
     const uint32_t kind =
         1 + static_cast<uint32_t>(rng() % static_cast<uint64_t>(shape.task_kinds));
-    s.ops.push_back(
-        {op, top, OpKind::Task, kind, 10 + kind, 100 + static_cast<uint32_t>(rng() % 40)});
+    s.ops.push_back({op, top, OpKind::Task, kind, kKindNames + kind,
+                     kProvenances + static_cast<uint32_t>(rng() % 40)});
     issue += 800 + jitter(rng) * 3;
     // Dependence analysis, then mapping, on the next free utility processor.
     Time t = issue;
     for (int phase = 0; phase < 2; ++phase) {
       const int u = static_cast<int>(std::min_element(util_free.begin(), util_free.end()) -
                                      util_free.begin());
-      MetaTaskRecord m{make_uid(0, seq++),
-                       make_resource_id(0, 1 + u),
+      MetaTaskRecord m{make_uid(rank, seq++),
+                       make_resource_id(rank, 1 + u),
                        1u + static_cast<uint32_t>(phase),
                        op,
                        0,
@@ -78,7 +80,7 @@ TaskStream make_task_stream(const StreamShape& shape, int nops, int cpus, int ut
     for (int p = 0; p < points; ++p) {
       const int c = points == 1 ? static_cast<int>(k % cpus) : p;
       TaskRecord task{
-          make_uid(0, seq++), op, make_resource_id(0, 1 + utils + c), kind, 1, 0, 0, 0, 0};
+          make_uid(rank, seq++), op, make_resource_id(rank, 1 + utils + c), kind, 1, 0, 0, 0, 0};
       task.create = t + p * 120;
       task.ready = std::max(task.create, deps_done) + jitter(rng);
       task.start = std::max(task.ready, cpu_free[c]) + jitter(rng);
@@ -95,13 +97,13 @@ TaskStream make_task_stream(const StreamShape& shape, int nops, int cpus, int ut
         s.edges.push_back({mine[p], prev[p % prev.size()], EdgeKind::Data});
     }
     if (rng() % 3 == 0) {
-      InstanceRecord inst{make_uid(0, seq++),
-                          make_resource_id(0, 20),
+      InstanceRecord inst{make_uid(rank, seq++),
+                          make_resource_id(rank, kStreamMemory),
                           op,
                           8u << (rng() % 20),
                           1 + static_cast<uint64_t>(k),
-                          200,
-                          100 + static_cast<uint32_t>(rng() % 40),
+                          kInstanceName,
+                          kProvenances + static_cast<uint32_t>(rng() % 40),
                           t,
                           t + jitter(rng),
                           t + 50000,
@@ -109,9 +111,9 @@ TaskStream make_task_stream(const StreamShape& shape, int nops, int cpus, int ut
       s.instances.push_back(inst);
     }
     if (rng() % 10 == 0) {
-      CopyRecord copy{make_uid(0, seq++),
+      CopyRecord copy{make_uid(rank, seq++),
                       op,
-                      make_resource_id(0, 30),
+                      make_resource_id(rank, kStreamChannel),
                       CopyKind::Copy,
                       8u << (rng() % 20),
                       s.instances.empty() ? 0 : s.instances.back().uid,

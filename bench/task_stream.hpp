@@ -46,8 +46,18 @@ inline constexpr StreamShape kMixedShape{"mixed", 20.0, 0.8, 12, 0.25};
 // The seeds' chunked update: one small slice task per operation, all alike.
 inline constexpr StreamShape kChunkedShape{"chunked", 3.0, 0.1, 1, 1.0};
 
-// ops operations on `cpus` CPUs and `utils` utility processors.
-TaskStream make_task_stream(const StreamShape& shape, int ops, int cpus, int utils, uint64_t seed);
+// The string ids the stream uses (its writer defines them, see run_trace.hpp):
+// meta-task names 1 (dependence analysis) and 2 (mapping), task kind k's name
+// kKindNames + k, provenance kProvenances + 0..39, the instance name
+// kInstanceName, and processor names kProcessorNames + its local index.
+inline constexpr uint32_t kKindNames = 10, kProvenances = 100, kInstanceName = 200,
+                          kProcessorNames = 300;
+// The memory and channel the instances and copies name (local indexes).
+inline constexpr uint32_t kStreamMemory = 20, kStreamChannel = 30;
+
+// ops operations of one rank on `cpus` CPUs and `utils` utility processors.
+TaskStream make_task_stream(const StreamShape& shape, int ops, int cpus, int utils, uint64_t seed,
+                            uint32_t rank = 0);
 
 // Writes the stream in bursts of `burst` operations, per processor.
 void write_stream(TraceWriter& w, const TaskStream& s, int burst, bool tasks_only);

@@ -87,41 +87,65 @@ nlohmann::json header(const Profile& p) {
                       {"lane", e.lane == kNone ? -1 : static_cast<int64_t>(e.lane)},
                       {"text", e.text}});
   }
-  return {{"version", 1},    {"run", std::move(run)},     {"strings", p.strings},
+  return {{"version", 2},    {"run", std::move(run)},     {"strings", p.strings},
           {"kinds", kinds},  {"item_kinds", item_kinds},  {"edge_kinds", edge_kinds},
           {"nodes", nodes},  {"lanes", std::move(lanes)}, {"ops", std::move(ops)},
           {"errors", errors}};
 }
 
-void pack_item(const Profile& p, uint32_t i, analysis::Time prev, std::string& out) {
+// The packed columns, in the order report_data.hpp lists them.
+enum Column {
+  kGap,
+  kDuration,
+  kName,
+  kOp,
+  kKind,
+  kToReady,
+  kToCreate,
+  kBytes,
+  kAllocated,
+  kPreCount,
+  kPreItem,
+  kPreKind,
+  kWaitItem,
+  kWaitStart,
+  kWaitReady,
+  kWaitEnd,
+  kColumns
+};
+
+void pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint32_t prev_op,
+               std::string* col) {
   const analysis::Item& it = p.items[i];
-  svarint(out, it.start - prev);
-  varint(out, static_cast<uint64_t>(it.duration()));
-  varint(out, it.name);
-  varint(out, it.op == kNone ? 0 : uint64_t{it.op} + 1);
-  varint(out, static_cast<uint64_t>(it.kind) | (uint64_t{it.flags} << 4));
+  svarint(col[kGap], it.start - prev_stop);
+  varint(col[kDuration], static_cast<uint64_t>(it.duration()));
+  varint(col[kName], it.name);
+  const uint32_t op = it.op == kNone ? 0 : it.op + 1;
+  svarint(col[kOp], int64_t{op} - int64_t{prev_op});
+  varint(col[kKind], static_cast<uint64_t>(it.kind) | (uint64_t{it.flags} << 4));
   const analysis::Time ready = p.ready_of(i);
-  svarint(out, it.start - ready);
-  svarint(out, ready - p.create_of(i));
+  svarint(col[kToReady], it.start - ready);
+  svarint(col[kToCreate], ready - p.create_of(i));
   switch (it.kind) {
     case analysis::ItemKind::Copy:
     case analysis::ItemKind::Fill:
-      varint(out, p.copies[it.extra].bytes);
+      varint(col[kBytes], p.copies[it.extra].bytes);
       break;
     case analysis::ItemKind::Instance: {
       const analysis::InstanceInfo& info = p.instances[it.extra];
-      varint(out, info.bytes);
-      varint(out, static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop) - it.start));
+      varint(col[kBytes], info.bytes);
+      varint(col[kAllocated],
+             static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop) - it.start));
       break;
     }
     default:
       break;
   }
-  const auto [a, b] = p.preconditions(i);
-  varint(out, static_cast<uint64_t>(b - a));
-  for (const auto* x = a; x != b; ++x) {
-    svarint(out, static_cast<int64_t>(x->item) - static_cast<int64_t>(i));
-    out.push_back(static_cast<char>(x->kind));
+  // Recorded edges only: the page derives the mapped-by edge as the model does.
+  varint(col[kPreCount], p.pre_begin[i + 1] - p.pre_begin[i]);
+  for (uint32_t k = p.pre_begin[i]; k < p.pre_begin[i + 1]; ++k) {
+    svarint(col[kPreItem], static_cast<int64_t>(p.pre[k].item) - static_cast<int64_t>(i));
+    col[kPreKind].push_back(static_cast<char>(p.pre[k].kind));
   }
 }
 
@@ -129,30 +153,38 @@ void pack_item(const Profile& p, uint32_t i, analysis::Time prev, std::string& o
 
 std::string pack_profile(const Profile& p) {
   const std::string json = header(p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  std::string out;
-  out.reserve(json.size() + p.items.size() * 12 + 64);
-  const auto n = static_cast<uint32_t>(json.size());
-  for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((n >> (8 * b)) & 0xff));
-  out += json;
+  std::string col[kColumns];
   for (const auto& lane : p.lanes) {
     for (const auto& row : lane.rows) {
-      analysis::Time prev = p.start;
+      analysis::Time prev_stop = p.start;
+      uint32_t prev_op = 0;
       for (uint32_t i = row.begin; i < row.end; ++i) {
-        pack_item(p, i, prev, out);
-        prev = p.items[i].stop;
+        pack_item(p, i, prev_stop, prev_op, col);
+        prev_stop = p.items[i].stop;
+        prev_op = p.items[i].op == kNone ? 0 : p.items[i].op + 1;
       }
     }
   }
-  varint(out, p.waits.size());
+  varint(col[kWaitItem], p.waits.size());
   uint32_t prev_item = 0;
   for (const auto& w : p.waits) {
-    varint(out, w.item - prev_item);
+    varint(col[kWaitItem], w.item - prev_item);
     prev_item = w.item;
-    svarint(out, w.start - p.items[w.item].start);
-    varint(out, static_cast<uint64_t>(std::max<analysis::Time>(0, w.ready - w.start)));
-    varint(out,
+    svarint(col[kWaitStart], w.start - p.items[w.item].start);
+    varint(col[kWaitReady], static_cast<uint64_t>(std::max<analysis::Time>(0, w.ready - w.start)));
+    varint(col[kWaitEnd],
            static_cast<uint64_t>(std::max<analysis::Time>(0, w.end - std::max(w.ready, w.start))));
   }
+  std::string out;
+  size_t total = json.size() + 8 + 10 * kColumns;
+  for (const auto& c : col) total += c.size();
+  out.reserve(total);
+  const auto n = static_cast<uint32_t>(json.size());
+  for (int b = 0; b < 4; ++b) out.push_back(static_cast<char>((n >> (8 * b)) & 0xff));
+  out += json;
+  varint(out, kColumns);
+  for (const auto& c : col) varint(out, c.size());
+  for (const auto& c : col) out += c;
   return out;
 }
 

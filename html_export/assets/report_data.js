@@ -29,7 +29,7 @@ class ByteReader {
   u8() { return this.b[this.at++]; }
 }
 
-const KIND_INSTANCE = 4, KIND_COPY = 2, KIND_FILL = 3;
+const KIND_META = 1, KIND_COPY = 2, KIND_FILL = 3, KIND_INSTANCE = 4;
 const FLAG_WAITS = 1;
 
 class Profile {
@@ -46,40 +46,46 @@ class Profile {
       lane.end = count;
     }
     this.count = count;
+    // The columns (layout in report_data.hpp), each read by its own reader.
+    const head = new ByteReader(bytes, 4 + n), columns = [];
+    const ncol = head.varint(), sizes = [];
+    for (let c = 0; c < ncol; ++c) sizes.push(head.varint());
+    let at = head.at;
+    for (const size of sizes) { columns.push(new ByteReader(bytes, at)); at += size; }
+    if (at > bytes.length || ncol < 16) throw new Error('the embedded data is incomplete');
+    const [gap, dur, name, op, kf, toReady, toCreate, byteCol, alloc, preCount, preItem, preKindCol,
+           waitItem, waitStart, waitReady, waitEnd] = columns;
     this.start = new Float64Array(count); this.stop = new Float64Array(count);
     this.name = new Uint32Array(count); this.op = new Int32Array(count);
     this.kind = new Uint8Array(count); this.flags = new Uint8Array(count);
     this.ready = new Float64Array(count); this.create = new Float64Array(count);
     this.bytes = new Float64Array(count); this.allocated = new Float64Array(count);
-    this.preBegin = new Uint32Array(count + 1);
-    const pre = [], preKind = [];
-    const r = new ByteReader(bytes, 4 + n);
+    const npre = new Uint32Array(count);
     for (const lane of this.lanes) {
       for (const [b, e] of lane.rowRanges) {
-        let prev = this.run.start;
+        let prev = this.run.start, prevOp = 0;
         for (let i = b; i < e; ++i) {
-          const start = prev + r.svarint(), stop = start + r.varint();
+          const start = prev + gap.svarint(), stop = start + dur.varint();
           this.start[i] = start; this.stop[i] = stop; prev = stop;
-          this.name[i] = r.varint(); this.op[i] = r.varint() - 1;
-          const kf = r.varint();
-          this.kind[i] = kf & 15; this.flags[i] = kf >> 4;
-          this.ready[i] = start - r.svarint();
-          this.create[i] = this.ready[i] - r.svarint();
-          const k = this.kind[i];
-          if (k === KIND_COPY || k === KIND_FILL || k === KIND_INSTANCE) this.bytes[i] = r.varint();
-          this.allocated[i] = k === KIND_INSTANCE ? start + r.varint() : start;
-          this.preBegin[i] = pre.length;
-          for (let np = r.varint(); np > 0; --np) { pre.push(i + r.svarint()); preKind.push(r.u8()); }
+          this.name[i] = name.varint();
+          prevOp += op.svarint(); this.op[i] = prevOp - 1;
+          const k = kf.varint();
+          this.kind[i] = k & 15; this.flags[i] = k >> 4;
+          this.ready[i] = start - toReady.svarint();
+          this.create[i] = this.ready[i] - toCreate.svarint();
+          const kind = k & 15;
+          if (kind === KIND_COPY || kind === KIND_FILL || kind === KIND_INSTANCE) this.bytes[i] = byteCol.varint();
+          this.allocated[i] = kind === KIND_INSTANCE ? start + alloc.varint() : start;
+          npre[i] = preCount.varint();
         }
       }
     }
-    this.preBegin[count] = pre.length;
-    this.pre = Int32Array.from(pre); this.preKind = Uint8Array.from(preKind);
+    this.linkPreconditions(npre, preItem, preKindCol);
     this.waits = new Map();  // item -> [[start, ready, end], ...]
     let item = 0;
-    for (let nw = r.varint(); nw > 0; --nw) {
-      item += r.varint();
-      const s = this.start[item] + r.svarint(), ready = s + r.varint(), end = ready + r.varint();
+    for (let nw = waitItem.varint(); nw > 0; --nw) {
+      item += waitItem.varint();
+      const s = this.start[item] + waitStart.svarint(), ready = s + waitReady.varint(), end = ready + waitEnd.varint();
       if (!this.waits.has(item)) this.waits.set(item, []);
       this.waits.get(item).push([s, ready, end]);
     }
@@ -87,6 +93,33 @@ class Profile {
     for (let i = 0; i < count; ++i) this.busyPrefix[i + 1] = this.busyPrefix[i] + this.stop[i] - this.start[i];
     this.laneOf = new Int32Array(count);
     this.lanes.forEach((lane, l) => this.laneOf.fill(l, lane.begin, lane.end));
+  }
+
+  // Preconditions as the model has them: each item's recorded edges, then the
+  // meta-task of its operation that finished last if that was before it
+  // started (Profile::mapped_by), as CSR arrays preBegin / pre / preKind.
+  linkPreconditions(npre, preItem, preKindCol) {
+    const count = this.count, lastMeta = new Int32Array(this.ops.length).fill(-1);
+    for (let i = 0; i < count; ++i) {
+      const o = this.op[i];
+      if (this.kind[i] === KIND_META && o >= 0 && (lastMeta[o] < 0 || this.stop[lastMeta[o]] < this.stop[i])) lastMeta[o] = i;
+    }
+    const mapped = new Int32Array(count).fill(-1);
+    let total = 0;
+    for (let i = 0; i < count; ++i) {
+      const o = this.op[i], k = this.kind[i];
+      if (o >= 0 && k !== KIND_META && k !== KIND_INSTANCE && lastMeta[o] >= 0 && this.stop[lastMeta[o]] <= this.start[i]) mapped[i] = lastMeta[o];
+      total += npre[i] + (mapped[i] >= 0 ? 1 : 0);
+    }
+    this.preBegin = new Uint32Array(count + 1);
+    this.pre = new Int32Array(total); this.preKind = new Uint8Array(total);
+    let at = 0;
+    for (let i = 0; i < count; ++i) {
+      this.preBegin[i] = at;
+      for (let np = npre[i]; np > 0; --np, ++at) { this.pre[at] = i + preItem.svarint(); this.preKind[at] = preKindCol.u8(); }
+      if (mapped[i] >= 0) { this.pre[at] = mapped[i]; this.preKind[at] = 0; ++at; }
+    }
+    this.preBegin[count] = at;
   }
 
   label(i) {

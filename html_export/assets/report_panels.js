@@ -300,8 +300,9 @@ class Panels {
     const panels = new Panels(t);
     status.textContent = '';
     t.paint();
-    // For scripted use (and the browser tests): the model and the controls.
-    window.legatoReport = {profile: p, timeline: t, panels};
+    // For scripted use (the browser tests and bench_analysis): the model, the
+    // controls, and milliseconds from navigation to the first timeline paint.
+    window.legatoReport = {profile: p, timeline: t, panels, firstPaintMs: performance.now()};
     document.body.dataset.state = 'ready';
   } catch (e) {
     status.textContent = `This report could not be read: ${e.message}`;

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
+#include "analysis/details.hpp"
 #include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
@@ -67,6 +68,18 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   CHECK(chrome.eval("document.querySelectorAll('.avg-label').length") == kinds);
   CHECK(chrome.eval("legatoReport.timeline.avgLines.length > 0") == true);
   CHECK(chrome.eval("legatoReport.profile.count") == profile.items.size());
+  // The page derives the mapped-by edges as the model does: every item's
+  // preconditions and critical step agree.
+  nlohmann::json expected = nlohmann::json::array();
+  for (uint32_t i = 0; i < profile.items.size(); ++i) {
+    size_t n = 0;
+    profile.for_each_precondition(i, [&](const analysis::Precondition&) { ++n; });
+    const uint32_t last = analysis::last_precondition(profile, i);
+    expected.push_back({n, last == analysis::kNone ? -1 : static_cast<int64_t>(last)});
+  }
+  CHECK(chrome.eval("(() => { const p = legatoReport.profile, e = " + expected.dump() +
+                    "; return e.findIndex(([n, last], i) => p.preBegin[i + 1] - p.preBegin[i] !== n"
+                    " || p.lastPrecondition(i) !== last); })()") == -1);
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_report.png");
 
   // Hovering an avg line shows its percentage.
