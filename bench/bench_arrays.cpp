@@ -5,7 +5,8 @@
 //   - CG per iteration at n = 300 (the cg example) against a hand-written
 //     single-thread C++ CG of the same matrix;
 //   - the cost of --profile on both update programs (process wall time,
-//     trace writing included), as the median of back-to-back pairs.
+//     trace writing included, the end-of-run report not), as the median of
+//     back-to-back pairs, and what writing the report then adds.
 // The runtime uses LEGATE_CONFIG as given (automatic sizing when unset).
 // Prints `RESULT <metric> <value> <unit>` lines; figures in bench/README.md.
 //
@@ -183,8 +184,8 @@ int main(int argc, char** argv) {
   const auto logdir =
       std::filesystem::temp_directory_path() / ("legato_bench_arrays_" + std::to_string(getpid()));
   std::filesystem::create_directories(logdir);
-  const std::string profiled = config + " --profile --logdir " + logdir.string();
-  std::vector<double> vec_s, chunk_s, vec_overhead, chunk_overhead;
+  const std::string profiled = config + " --profile --profile-report 0 --logdir " + logdir.string();
+  std::vector<double> vec_s, chunk_s, vec_overhead, chunk_overhead, chunk_report_s;
   double vec_checksum = 0, chunk_checksum = 0;
   for (int r = 0; r < repeats; ++r) {
     const ProgramRun v = run_program("vectorized_update", "", config);
@@ -197,6 +198,12 @@ int main(int argc, char** argv) {
     chunk_overhead.push_back((cp.wall_s / c.wall_s - 1) * 100);
     vec_checksum = number_after(v.out, "checksum = ");
     chunk_checksum = number_after(c.out, "checksum = ");
+    // What the end-of-run report adds: the same archive step on that trace.
+    const std::string archive = self_dir() + "/legate_prof archive " + logdir.string() +
+                                "/legate_0.prof -o " + logdir.string() + "/legate_prof >/dev/null";
+    const auto t0 = Clock::now();
+    if (std::system(archive.c_str()) != 0) throw std::runtime_error("failed: " + archive);
+    chunk_report_s.push_back(seconds_since(t0));
   }
   std::filesystem::remove_all(logdir);
   std::printf("update checksums: vectorized %.6f, chunked %.6f\n", vec_checksum, chunk_checksum);
@@ -205,6 +212,9 @@ int main(int argc, char** argv) {
   std::printf("RESULT chunked_over_vectorized %.3g\n", median(chunk_s) / median(vec_s));
   std::printf("RESULT profile_overhead_vectorized_pct %.3g %%\n", median(vec_overhead));
   std::printf("RESULT profile_overhead_chunked_pct %.3g %%\n", median(chunk_overhead));
+  std::printf("RESULT report_s_chunked %.3g s\n", median(chunk_report_s));
+  std::printf("RESULT report_over_chunked_pct %.3g %%\n",
+              median(chunk_report_s) / median(chunk_s) * 100);
 
   // CG at n = 300: the example (matrix-free at this size) and the reference.
   const int iterations = 100;
