@@ -216,3 +216,43 @@ TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][
   CHECK(chrome.eval("document.querySelectorAll('img').length") == 0);
   CHECK(chrome.eval("typeof window.pwned") == "undefined");
 }
+
+TEST_CASE("a truncated trace gives a report of what it holds, with a visible warning",
+          "[browser][damage]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  {
+    // A synthetic trace written through the writer API (nothing ran), in
+    // three frames; the end of the file is then cut off as by a crash.
+    analysis::testing::SyntheticTrace t(path);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto kind = t.task_kind("work");
+    for (int frame = 0; frame < 3; ++frame) {
+      for (int i = 0; i < 100; ++i) {
+        const trace::Time at = (frame * 100 + i) * 1000;
+        t.task(c0, kind, at, at + 800);
+      }
+      t.writer().flush();
+    }
+    t.finish();
+  }
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
+  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " + path + " -o " +
+                                      dir.file("report"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("was not finished"));
+  chrome.open(url(dir.file("report/index.html")));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  CHECK(chrome.eval("document.getElementById('warnings').hidden") == false);
+  CHECK_THAT(chrome.eval("document.getElementById('warnings').textContent").get<std::string>(),
+             Catch::Contains("the file was not finished"));
+  const int count = chrome.eval("legatoReport.profile.count");
+  CHECK(count >= 100);
+  CHECK(count < 300);
+}
