@@ -33,13 +33,7 @@ class Builder {
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
-  // Per rank: file string id -> profile string index (ids are dense from 1
-  // as writers hand them out; a damaged file's stray ids go to the map).
-  struct StringRemap {
-    std::vector<uint32_t> dense;
-    std::unordered_map<uint32_t, uint32_t> sparse;
-  };
-  std::vector<StringRemap> string_remap_;
+  std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
   std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
   uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
   UidIndex op_of_uid_, item_of_uid_;

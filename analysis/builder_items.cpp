@@ -86,28 +86,19 @@ std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vec
 }  // namespace
 
 uint32_t Builder::str(size_t rank, uint32_t file_id) {
-  const StringRemap& remap = string_remap_[rank];
-  if (file_id < remap.dense.size()) return remap.dense[file_id];
-  const auto it = remap.sparse.find(file_id);
-  return it == remap.sparse.end() ? 0 : it->second;
+  return file_id == 0 ? 0 : string_remap_[rank].find(file_id, 0);
 }
 
 void Builder::strings() {
   std::unordered_map<std::string, uint32_t> index;
   string_remap_.resize(traces_.size());
   for (size_t r = 0; r < traces_.size(); ++r) {
-    StringRemap& remap = string_remap_[r];
-    const size_t dense_limit = 4 * traces_[r].strings.size() + 1024;
     for (auto& [id, text] : traces_[r].strings) {
       auto [it, added] = index.try_emplace(text, static_cast<uint32_t>(p_.strings.size()));
       if (added) p_.strings.push_back(text);
-      if (id < dense_limit) {
-        if (id >= remap.dense.size()) remap.dense.resize(id + 1, 0);
-        remap.dense[id] = it->second;
-      } else {
-        remap.sparse[id] = it->second;
-      }
+      string_remap_[r].add(id, it->second);
     }
+    string_remap_[r].build();
     traces_[r].strings.clear();
   }
 }
@@ -169,7 +160,6 @@ void Builder::operations() {
   size_t n = 0;
   for (const auto& t : traces_) n += t.all.get<trace::OperationRecord>().size();
   p_.operations.reserve(n);
-  op_of_uid_.reserve(n);
   std::vector<Uid> parents;
   parents.reserve(n);
   for (size_t r = 0; r < traces_.size(); ++r) {
@@ -283,7 +273,6 @@ void Builder::items() {
   size_t total = 0;
   for (const auto& s : staged_) total += s.size();
   p_.items.reserve(total);
-  item_of_uid_.reserve(total);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
   item_of_uid_.build();
   staged_.clear();

@@ -1,8 +1,9 @@
-// Finding an item or operation by uid while the model is built. Uids are
-// (rank << 48) | sequence, and each rank hands out its sequences nearly
-// densely, so a rank gets a table indexed by sequence (one load per lookup);
-// a rank whose uids are too sparse for that keeps sorted pairs and binary
-// search.
+// Lookups by id while the model is built. Writers hand out ids in sequence
+// (string ids from 1 per file; uids as (rank << 48) | a per-rank sequence),
+// so an IdMap keeps a table indexed by id while the ids span at most 16
+// slots per entry (one load per lookup), and falls back to sorted pairs and
+// binary search for stray ids (a damaged file). UidIndex is one IdMap per
+// rank, keyed by sequence.
 #pragma once
 
 #include <cstdint>
@@ -13,33 +14,48 @@
 
 namespace legato::analysis::detail {
 
+class IdMap {
+ public:
+  void add(uint64_t id, uint32_t value) { pairs_.emplace_back(id, value); }
+  // After the last add. When an id was added twice, the first add wins.
+  void build();
+  // `missing` for ids never added.
+  uint32_t find(uint64_t id, uint32_t missing = kNone) const {
+    if (!slots_.empty()) {
+      if (id < first_ || id - first_ >= slots_.size()) return missing;
+      const uint32_t v = slots_[id - first_];
+      return v == kEmpty ? missing : v;
+    }
+    return find_sparse(id, missing);
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xffffffff;
+  uint32_t find_sparse(uint64_t id, uint32_t missing) const;
+  std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // after build: sorted, when not dense
+  uint64_t first_ = 0;
+  std::vector<uint32_t> slots_;  // value per id - first_; kEmpty: none
+};
+
 class UidIndex {
  public:
-  void add(Uid uid, uint32_t index) { pairs_.emplace_back(uid, index); }
-  void reserve(size_t n) { pairs_.reserve(n); }
-  // After the last add. When a uid was added twice, the first add wins.
-  void build();
+  void add(Uid uid, uint32_t index) {
+    const uint32_t rank = trace::rank_of_uid(uid);
+    if (rank >= ranks_.size()) ranks_.resize(rank + 1);
+    ranks_[rank].add(uid & kSeqMask, index);
+  }
+  void build() {
+    for (IdMap& m : ranks_) m.build();
+  }
   // kNone for 0 and for uids never added.
   uint32_t find(Uid uid) const {
-    if (uid == 0) return kNone;
     const uint32_t rank = trace::rank_of_uid(uid);
-    if (rank < dense_.size() && !dense_[rank].slots.empty()) {
-      const Dense& d = dense_[rank];
-      const uint64_t seq = uid & kSeqMask;
-      return seq >= d.first && seq - d.first < d.slots.size() ? d.slots[seq - d.first] : kNone;
-    }
-    return find_sparse(uid);
+    return uid == 0 || rank >= ranks_.size() ? kNone : ranks_[rank].find(uid & kSeqMask);
   }
 
  private:
   static constexpr uint64_t kSeqMask = (uint64_t{1} << 48) - 1;
-  struct Dense {
-    uint64_t first = 0;
-    std::vector<uint32_t> slots;  // index per sequence - first; kNone: no such uid
-  };
-  uint32_t find_sparse(Uid uid) const;
-  std::vector<std::pair<Uid, uint32_t>> pairs_;  // after build: the sparse ranks', sorted
-  std::vector<Dense> dense_;                     // per rank; empty slots: sparse
+  std::vector<IdMap> ranks_;
 };
 
 }  // namespace legato::analysis::detail

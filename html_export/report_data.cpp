@@ -114,8 +114,9 @@ enum Column {
   kColumns
 };
 
-void pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint32_t prev_op,
-               std::string* col) {
+// Appends item i to the columns; returns its encoded operation (index + 1, 0: none).
+uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint32_t prev_op,
+                   std::string* col) {
   const analysis::Item& it = p.items[i];
   svarint(col[kGap], it.start - prev_stop);
   varint(col[kDuration], static_cast<uint64_t>(it.duration()));
@@ -147,6 +148,7 @@ void pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint32_t 
     svarint(col[kPreItem], static_cast<int64_t>(p.pre[k].item) - static_cast<int64_t>(i));
     col[kPreKind].push_back(static_cast<char>(p.pre[k].kind));
   }
+  return op;
 }
 
 }  // namespace
@@ -159,9 +161,8 @@ std::string pack_profile(const Profile& p) {
       analysis::Time prev_stop = p.start;
       uint32_t prev_op = 0;
       for (uint32_t i = row.begin; i < row.end; ++i) {
-        pack_item(p, i, prev_stop, prev_op, col);
+        prev_op = pack_item(p, i, prev_stop, prev_op, col);
         prev_stop = p.items[i].stop;
-        prev_op = p.items[i].op == kNone ? 0 : p.items[i].op + 1;
       }
     }
   }

@@ -51,7 +51,6 @@ void fatal_exit(trace::ErrorKind kind, const std::string& text, trace::Uid op, u
   rec::fatal_error(kind, text, op, resource);
   std::fflush(nullptr);
   write_report(runtime().config);
-  std::fflush(nullptr);
   std::_Exit(1);
 }
 

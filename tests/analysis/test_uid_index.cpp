@@ -1,0 +1,43 @@
+// The id lookups the loader builds: a table for ids handed out in sequence,
+// sorted pairs for stray ids, the first of two adds of one id winning.
+#include <catch2/catch.hpp>
+
+#include "analysis/uid_index.hpp"
+
+using namespace legato;
+using namespace legato::analysis;
+using analysis::detail::IdMap;
+using analysis::detail::UidIndex;
+
+TEST_CASE("IdMap finds dense and stray ids alike", "[analysis][ids]") {
+  for (const uint64_t stride : {uint64_t{1}, uint64_t{1} << 40}) {  // a table, then sorted pairs
+    INFO("stride " << stride);
+    IdMap m;
+    for (uint32_t k = 1; k <= 100; ++k) m.add(k * stride, 1000 + k);
+    m.add(7 * stride, 5);  // a second add of one id: the first wins
+    m.build();
+    CHECK(m.find(1 * stride) == 1001);
+    CHECK(m.find(7 * stride) == 1007);
+    CHECK(m.find(100 * stride) == 1100);
+    CHECK(m.find(0) == kNone);
+    CHECK(m.find(101 * stride) == kNone);
+    CHECK(m.find(1000 * stride, 0) == 0);  // the caller's missing value
+  }
+  IdMap empty;
+  empty.build();
+  CHECK(empty.find(1) == kNone);
+}
+
+TEST_CASE("UidIndex keeps each rank's sequences apart", "[analysis][ids]") {
+  UidIndex u;
+  u.add(trace::make_uid(0, 5), 1);
+  u.add(trace::make_uid(3, 5), 2);
+  u.add(trace::make_uid(3, uint64_t{1} << 45), 3);  // far from rank 3's others
+  u.build();
+  CHECK(u.find(trace::make_uid(0, 5)) == 1);
+  CHECK(u.find(trace::make_uid(3, 5)) == 2);
+  CHECK(u.find(trace::make_uid(3, uint64_t{1} << 45)) == 3);
+  CHECK(u.find(trace::make_uid(1, 5)) == kNone);
+  CHECK(u.find(trace::make_uid(9, 5)) == kNone);
+  CHECK(u.find(0) == kNone);
+}
