@@ -1,12 +1,24 @@
 // Builder steps: links between items (edges, mapping, waits, kernels,
 // copies), failure markers, and the lane tree.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <tuple>
 
 #include "analysis/builder.hpp"
 
 namespace legato::analysis::detail {
+
+namespace {
+// A fold key as a float no smaller than it, so skipping a block whose
+// maximum is below a threshold never skips an item that reaches it.
+float fold_key_rounded_up(const Profile& p, uint32_t i) {
+  const Time k = p.fold_key(i);
+  float f = static_cast<float>(k);
+  if (static_cast<double>(f) < static_cast<double>(k)) f = std::nextafter(f, HUGE_VALF);
+  return f;
+}
+}  // namespace
 
 void Builder::links() {
   const auto n = static_cast<uint32_t>(p_.items.size());
@@ -123,6 +135,11 @@ void Builder::tree() {
     hi = std::max(hi, it.stop);
   }
   if (p_.items.size() % 16 == 0) p_.busy_blocks[p_.items.size() / 16] = sum;
+  p_.fold_blocks.assign((p_.items.size() + kFoldBlock - 1) / kFoldBlock, 0.f);
+  for (size_t i = 0; i < p_.items.size(); ++i) {
+    float& block = p_.fold_blocks[i / kFoldBlock];
+    block = std::max(block, fold_key_rounded_up(p_, static_cast<uint32_t>(i)));
+  }
   for (const auto& e : p_.errors) {
     lo = std::min(lo, e.time);
     hi = std::max(hi, e.time);

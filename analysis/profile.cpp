@@ -103,7 +103,8 @@ size_t Profile::memory_bytes() const {
              copies.capacity() * sizeof(CopyInfo) + instances.capacity() * sizeof(InstanceInfo) +
              kernels.capacity() * sizeof(KernelInfo) + waits.capacity() * sizeof(Wait) +
              pre.capacity() * sizeof(Precondition) + pre_begin.capacity() * sizeof(uint32_t) +
-             busy_blocks.capacity() * sizeof(Time) + errors.capacity() * sizeof(ErrorMark) +
+             busy_blocks.capacity() * sizeof(Time) +
+             fold_blocks.capacity() * sizeof(float) + errors.capacity() * sizeof(ErrorMark) +
              timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);
   for (const auto& s : strings) n += sizeof(std::string) + s.capacity();
   for (const auto& l : lanes) n += sizeof(Lane) + l.rows.capacity() * sizeof(Row);

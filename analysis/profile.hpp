@@ -3,6 +3,7 @@
 // tools all read. Nothing outside analysis/ parses trace files.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@ using trace::Time;
 using trace::Uid;
 
 inline constexpr uint32_t kNone = 0xffffffff;
+inline constexpr uint32_t kFoldBlock = 32;  // items per fold_blocks entry
 
 // Times in the model lie within +-kTimeLimit ns (52 days) of the run's zero,
 // so differences and sums of a few never overflow; the loader clamps
@@ -212,6 +214,12 @@ struct Profile {
     const uint32_t meta = operations[it.op].last_meta;
     return meta != kNone && items[meta].stop <= it.start ? meta : kNone;
   }
+  // Whether item i folds with the item before it when drawn: its duration or
+  // its gap after that item, whichever is larger (fold_blocks).
+  Time fold_key(uint32_t i) const {
+    const Time d = items[i].duration();
+    return i == 0 ? d : std::max(d, items[i].start - items[i - 1].stop);
+  }
   const std::string& str(uint32_t id) const { return strings[id]; }
   // What to call an item: its name, else its operation's, else its kind.
   std::string label(uint32_t item) const;
@@ -230,6 +238,10 @@ struct Profile {
   std::vector<Precondition> pre;
   std::vector<uint32_t> pre_begin;  // items + 1 offsets into pre (recorded edges)
   std::vector<Time> busy_blocks;    // busy_blocks[k]: total duration of items [0, 16 k)
+  // fold_blocks[k]: over items [32 k, 32 k + 32), the largest of each item's
+  // duration and gap after the item before it, rounded up; lets drawing skip
+  // runs of tiny items that fold into one gray box without reading them.
+  std::vector<float> fold_blocks;
   std::unordered_map<uint32_t, std::pair<Time, Time>> timing_overflow;  // item -> ready, create
 };
 

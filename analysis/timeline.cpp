@@ -15,39 +15,40 @@ uint32_t first_not(const Profile& p, uint32_t begin, uint32_t end, Pred pred) {
   return static_cast<uint32_t>(std::partition_point(base + begin, base + end, pred) - base);
 }
 
+// The first index in [from, end) whose fold key reaches min_ns, or end:
+// items are read one by one only inside the blocks at either end and in a
+// block whose maximum says it holds one.
+uint32_t next_unfolded(const Profile& p, uint32_t from, uint32_t end, Time min_ns) {
+  const auto threshold = static_cast<double>(min_ns);
+  uint32_t j = from;
+  while (j < end) {
+    if (j % kFoldBlock == 0 && j + kFoldBlock <= end &&
+        static_cast<double>(p.fold_blocks[j / kFoldBlock]) < threshold) {
+      j += kFoldBlock;
+      continue;
+    }
+    if (p.fold_key(j) >= min_ns) return j;
+    ++j;
+  }
+  return end;
+}
+
 void row_boxes(const Profile& p, const Row& row, uint32_t row_index, const Window& w,
                std::vector<DrawBox>& out) {
   const Time min_ns = std::max<Time>(1, static_cast<Time>(std::ceil(w.min_px * w.ns_per_px)));
   // Items of a row do not overlap, so stops are sorted like starts.
   uint32_t i = first_not(p, row.begin, row.end, [&](const Item& it) { return it.stop <= w.t0; });
-  while (i < row.end && p.items[i].start < w.t1) {
+  const uint32_t end = first_not(p, i, row.end, [&](const Item& it) { return it.start < w.t1; });
+  while (i < end) {
     const Item& first = p.items[i];
-    if (first.duration() >= min_ns) {
-      out.push_back(DrawBox{first.start, first.stop, i, 1, first.duration(), row_index, i});
-      ++i;
-      continue;
-    }
-    // A run of tiny items, each starting within min_ns of the previous one's
-    // end: jump over those ending before the limit with a binary search.
-    Time stop = first.stop;
-    uint32_t j = i + 1;
-    while (j < row.end && p.items[j].start < w.t1) {
-      const Time limit = stop + min_ns;
-      const uint32_t k = first_not(p, j, row.end, [&](const Item& it) { return it.stop < limit; });
-      if (k > j) {
-        stop = p.items[k - 1].stop;
-        j = k;
-        continue;
-      }
-      const Item& next = p.items[j];
-      if (next.duration() >= min_ns || next.start >= limit) break;
-      stop = next.stop;
-      ++j;
-    }
+    // A tiny item folds with the tiny items after it that each start within
+    // min_ns of the previous one's end.
+    const uint32_t j = first.duration() >= min_ns ? i + 1 : next_unfolded(p, i + 1, end, min_ns);
     if (j == i + 1) {
       out.push_back(DrawBox{first.start, first.stop, i, 1, first.duration(), row_index, i});
     } else {
-      out.push_back(DrawBox{first.start, stop, kNone, j - i, p.busy_between(i, j), row_index, i});
+      out.push_back(DrawBox{first.start, p.items[j - 1].stop, kNone, j - i, p.busy_between(i, j),
+                            row_index, i});
     }
     i = j;
   }

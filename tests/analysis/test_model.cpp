@@ -1,5 +1,8 @@
 // The profile model on synthetic traces with known answers: lanes and rows,
 // utilization, folding, states, details and the critical path.
+#include <cmath>
+#include <random>
+
 #include <catch2/catch.hpp>
 
 #include "analysis/details.hpp"
@@ -144,6 +147,73 @@ TEST_CASE("tiny items fold into gray boxes with count and total time", "[analysi
   boxes.clear();
   visible_boxes(p, c0, Window{5000, 6000, 1, 3}, boxes);
   CHECK(boxes.empty());
+}
+
+// The plain definition folding must match: each tiny item joins the box of
+// the one before it when it starts within min_ns of that one's end.
+static std::vector<DrawBox> reference_boxes(const Profile& p, uint32_t lane, const Window& w) {
+  std::vector<DrawBox> out;
+  const Time min_ns = std::max<Time>(1, static_cast<Time>(std::ceil(w.min_px * w.ns_per_px)));
+  const Row& row = p.lanes[lane].rows.at(0);
+  for (uint32_t i = row.begin; i < row.end; ++i) {
+    const Item& it = p.items[i];
+    if (it.stop <= w.t0 || it.start >= w.t1) continue;
+    const bool joins = !out.empty() && out.back().first + out.back().count == i &&
+                       it.duration() < min_ns && p.items[i - 1].duration() < min_ns &&
+                       it.start - p.items[i - 1].stop < min_ns;
+    if (joins) {
+      out.back().count += 1;
+      out.back().stop = it.stop;
+      out.back().busy += it.duration();
+      out.back().item = kNone;
+    } else {
+      out.push_back(DrawBox{it.start, it.stop, i, 1, it.duration(), 0, i});
+    }
+  }
+  return out;
+}
+
+TEST_CASE("folding skips blocks of tiny items and matches the plain definition", "[analysis]") {
+  TempDir dir;
+  std::mt19937_64 rng(7);
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto k = t.task_kind("t");
+    Time at = 0;
+    for (int i = 0; i < 20000; ++i) {
+      // Mostly tiny tasks with tiny gaps, some long ones and long gaps.
+      const Time gap = rng() % 50 == 0 ? 5000 + static_cast<Time>(rng() % 50000)
+                                        : static_cast<Time>(rng() % 20);
+      const Time d = rng() % 40 == 0 ? 2000 + static_cast<Time>(rng() % 9000)
+                                      : 1 + static_cast<Time>(rng() % 30);
+      t.task(c0, k, at + gap, at + gap + d);
+      at += gap + d;
+    }
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const uint32_t c0 = lane_named(p, "c0");
+  REQUIRE(p.lanes[c0].rows.size() == 1);
+  const Time end = p.items[p.lanes[c0].end - 1].stop;
+  for (int trial = 0; trial < 200; ++trial) {
+    const double ns_per_px = std::pow(10.0, static_cast<double>(rng() % 600) / 100.0);  // 1..1e6
+    const Time t0 = static_cast<Time>(rng() % static_cast<uint64_t>(end));
+    const Time t1 = t0 + 1 + static_cast<Time>(ns_per_px * 1500);
+    const Window w{t0, t1, ns_per_px, 3};
+    std::vector<DrawBox> boxes;
+    visible_boxes(p, c0, w, boxes);
+    const auto expected = reference_boxes(p, c0, w);
+    INFO("window " << t0 << ".." << t1 << " at " << ns_per_px << " ns/px");
+    REQUIRE(boxes.size() == expected.size());
+    for (size_t b = 0; b < boxes.size(); ++b) {
+      CHECK(boxes[b].first == expected[b].first);
+      CHECK(boxes[b].count == expected[b].count);
+      CHECK(boxes[b].stop == expected[b].stop);
+      CHECK(boxes[b].busy == expected[b].busy);
+      CHECK(boxes[b].item == expected[b].item);
+    }
+  }
 }
 
 TEST_CASE("tasks split into running, blocked and ready segments", "[analysis]") {

@@ -17,5 +17,6 @@ Command add_info_command(CLI::App& app);
 Command add_dump_command(CLI::App& app);
 Command add_stats_command(CLI::App& app);
 Command add_archive_command(CLI::App& app);
+Command add_view_command(CLI::App& app);
 
 }  // namespace legato::tools

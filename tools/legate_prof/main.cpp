@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<legato::tools::Command> commands = {
       legato::tools::add_info_command(app), legato::tools::add_dump_command(app),
-      legato::tools::add_stats_command(app), legato::tools::add_archive_command(app)};
+      legato::tools::add_stats_command(app), legato::tools::add_archive_command(app),
+      legato::tools::add_view_command(app)};
   CLI11_PARSE(app, argc, argv);
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();

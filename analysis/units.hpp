@@ -1,0 +1,73 @@
+// Human-readable numbers shared by the command-line tools and the viewer,
+// and the parser for times users type ("1.5ms", "200us", "3s", "1200").
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace legato::analysis {
+
+// 1234567 -> "1,234,567"
+inline std::string grouped(uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+// Bytes with a binary unit: "812 B", "12.3 KiB", "4.0 GiB".
+inline std::string human_bytes(double b) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) {
+    b /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", b, units[u]);
+  return buf;
+}
+
+// Nanoseconds with a unit that keeps 3-4 significant digits: "812 ns", "1.234 ms".
+inline std::string human_ns(double ns) {
+  const double a = ns < 0 ? -ns : ns;
+  char buf[32];
+  if (a < 1e3) {
+    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  } else if (a < 1e6) {
+    std::snprintf(buf, sizeof buf, "%.3f us", ns / 1e3);
+  } else if (a < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f s", ns / 1e9);
+  }
+  return buf;
+}
+
+// A time as users type it: a number with an optional unit (ns, us, ms, s;
+// none means ns), e.g. "1.5ms" or "250 us". nullopt when it is not one.
+inline std::optional<double> parse_duration_ns(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text.empty()) return std::nullopt;
+  const std::string s(text);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end == s.c_str() || !std::isfinite(v)) return std::nullopt;
+  std::string_view unit(end);
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  if (unit.empty() || unit == "ns") return v;
+  if (unit == "us") return v * 1e3;
+  if (unit == "ms") return v * 1e6;
+  if (unit == "s") return v * 1e9;
+  return std::nullopt;
+}
+
+}  // namespace legato::analysis

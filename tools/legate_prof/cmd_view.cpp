@@ -1,0 +1,64 @@
+// legate_prof view FILE...: the desktop viewer.
+#include <iostream>
+
+#include "commands.hpp"
+#include "viewer/window.hpp"
+
+namespace legato::tools {
+
+namespace {
+
+// "1600x900" -> {1600, 900}; false when it is not a size.
+bool parse_size(const std::string& text, int& w, int& h) {
+  char x = 0;
+  char tail = 0;
+  return std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &tail) == 3 && (x == 'x' || x == 'X') &&
+         w >= 320 && h >= 200 && w <= 16384 && h <= 16384;
+}
+
+}  // namespace
+
+Command add_view_command(CLI::App& app) {
+  auto* sub = app.add_subcommand("view", "Open the traces of a run in the desktop viewer");
+  struct Args {
+    viewer::ViewOptions o;
+    std::string range, size = "1600x900";
+  };
+  auto a = std::make_shared<Args>();
+  sub->add_option("files", a->o.files, "Trace files of one run (legate_*.prof); none: choose in the window");
+  sub->add_option("--range", a->range,
+                  "First window, START:END from the run's start (e.g. 0:2ms, 1.5ms:3ms, 200us:)");
+  sub->add_option("--expand", a->o.expand,
+                  "What is expanded: all, none (nodes folded), kinds (avg lines only) or kinds "
+                  "such as cpu,utility")
+      ->capture_default_str();
+  sub->add_option("--screenshot", a->o.screenshot,
+                  "Write the first view as a PNG once everything is computed, then exit");
+  sub->add_option("--script", a->o.script,
+                  "Run the steps of FILE (zoom, click, key, select, screenshot, dump, ...; see "
+                  "viewer/script.hpp), then exit");
+  sub->add_option("--size", a->size, "Window size WIDTHxHEIGHT")->capture_default_str();
+  return {sub, [a] {
+            viewer::ViewOptions o = a->o;
+            if (!a->range.empty()) {
+              std::string error;
+              o.range = viewer::parse_range(a->range, &error);
+              if (!o.range) {
+                std::cerr << "legate_prof view: --range " << a->range << ": " << error << "\n";
+                return 2;
+              }
+            }
+            if (const std::string bad = viewer::check_expand(o.expand); !bad.empty()) {
+              std::cerr << "legate_prof view: --expand " << o.expand << ": " << bad << "\n";
+              return 2;
+            }
+            if (!parse_size(a->size, o.width, o.height)) {
+              std::cerr << "legate_prof view: --size " << a->size
+                        << ": expected WIDTHxHEIGHT between 320x200 and 16384x16384, e.g. 1600x900\n";
+              return 2;
+            }
+            return viewer::run_window(o);
+          }};
+}
+
+}  // namespace legato::tools

@@ -1,0 +1,140 @@
+// The viewer application without its window: what is open, what is shown,
+// and one frame of UI built with Dear ImGui. The GLFW window (window.cpp)
+// and the headless runner (headless.cpp) both drive it, so scripted tests
+// and the benchmark exercise the same code a user's clicks do.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/details.hpp"
+#include "analysis/profile.hpp"
+#include "viewer/camera.hpp"
+#include "viewer/layout.hpp"
+#include "viewer/timeline_view.hpp"
+#include "viewer/utilization_cache.hpp"
+
+namespace legato::viewer {
+
+struct ViewOptions {
+  std::vector<std::string> files;
+  // The first window, in ns from the start of the run (--range START:END).
+  std::optional<std::pair<double, double>> range;
+  // What is expanded at first (--expand): "all", "none" (nodes folded),
+  // "kinds" (avg lines only) or a comma-separated list of kinds to expand.
+  std::string expand = "all";
+  std::string screenshot;  // --screenshot PNG
+  std::string script;      // --script FILE
+  int width = 1600, height = 900;
+};
+
+// Parses "START:END" (each a time like 1.5ms; END may be empty for the end
+// of the run); nullopt and *error set when it is not one.
+std::optional<std::pair<double, double>> parse_range(const std::string& text, std::string* error);
+// Checks an --expand value; empty when valid, else what is wrong.
+std::string check_expand(const std::string& value);
+
+class App {
+ public:
+  explicit App(ViewOptions options);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // Starts loading the files in the background (replacing what is open).
+  void open(std::vector<std::string> files);
+  // Blocks until a started load has finished and been taken in.
+  void wait_loaded();
+  bool loading() const { return loader_.joinable(); }
+  // Loaded (or failed) and every avg line computed: nothing changes by itself.
+  bool settled() const;
+
+  // One frame of UI, between ImGui::NewFrame() and ImGui::Render().
+  void frame();
+
+  // What is shown, for scripts and tests.
+  nlohmann::json state() const;
+  const analysis::Profile* profile() const { return profile_.get(); }
+  const TimelineView& view() const { return view_; }
+  // Screen rectangle of a named control of the last frame ("critical",
+  // "chain", "zoom-item", "back", "open", "paths", "error-message", "search").
+  std::optional<ImVec4> control(const std::string& name) const;
+  // The label of the row reading text, on screen.
+  std::optional<ImVec4> label_rect(const std::string& text) const;
+  Camera& camera() { return camera_; }
+  bool quit_requested() const { return quit_; }
+  void request_quit() { quit_ = true; }
+
+  // Actions the UI and scripts share.
+  void select(uint32_t item, bool remember = true);
+  void reveal(uint32_t item);
+  void set_range(double a, double b);  // ns from the run's start
+  void set_expand(const std::string& value);
+  void set_search(const std::string& query);
+  void show_search(const std::string& query);
+  void toggle_chain();
+  void zoom_to_selected();
+
+ private:
+  void take_loaded();
+  void apply_start_view();
+  void menu_bar();
+  void header();
+  void banners();
+  void open_panel();
+  void timeline();
+  void handle_mouse(const Pick& pick, bool hovered);
+  void handle_keys();
+  void tooltip(const Pick& pick);
+  void details_window();
+  void search_window();
+  void stats_window();
+  void help_window();
+  void error_window();
+  void remember_control(const std::string& name);
+  void precondition_row(const analysis::Precondition& pre, bool critical, int index);
+
+  ViewOptions options_;
+  std::vector<std::string> files_;
+  std::unique_ptr<analysis::Profile> profile_;
+  std::string load_error_;
+
+  // The background load.
+  std::thread loader_;
+  std::atomic<bool> loaded_{false};
+  std::unique_ptr<analysis::Profile> incoming_;
+  std::string incoming_error_;
+  double load_started_ = 0;
+
+  Layout layout_;
+  Camera camera_;
+  UtilizationCache util_;
+  TimelineView view_;
+  Highlights hl_;
+  std::optional<analysis::ItemDetails> details_;
+  std::vector<uint32_t> back_;  // previously selected items
+
+  // Mouse interaction.
+  bool dragging_ = false, range_drag_ = false;
+  ImVec2 press_{0, 0};
+  double press_t0_ = 0, press_t1_ = 0;
+  float press_scroll_ = 0;
+
+  std::string search_query_, paths_input_;
+  bool search_focus_ = false;
+  bool show_search_ = false, show_stats_ = false, show_help_ = false, show_warnings_ = false;
+  size_t show_error_ = SIZE_MAX;  // index into profile errors whose message is open
+  std::string tooltip_;           // the last tooltip's text
+  std::map<std::string, ImVec4> controls_;
+  bool quit_ = false;
+};
+
+}  // namespace legato::viewer

@@ -1,0 +1,188 @@
+// The details window of the selected item (its times, what it waited for,
+// its preconditions and the critical path as links) and the hover tooltip.
+#include <string>
+
+#include "analysis/units.hpp"
+#include "viewer/app.hpp"
+
+namespace legato::viewer {
+
+using analysis::human_ns;
+using analysis::kNone;
+
+namespace {
+
+void field(const char* name, const std::string& value) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextDisabled("%s", name);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
+std::string at_time(const analysis::Profile& p, analysis::Time t) {
+  return human_ns(static_cast<double>(t - p.start));
+}
+
+}  // namespace
+
+void App::precondition_row(const analysis::Precondition& pre, bool critical, int index) {
+  const analysis::Profile& p = *profile_;
+  ImGui::PushID(index);
+  if (ImGui::SmallButton("go to")) {
+    select(pre.item);
+    reveal(pre.item);
+  }
+  if (critical) remember_control("critical");
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", std::string(analysis::precondition_name(pre.kind)).c_str());
+  ImGui::SameLine();
+  const analysis::Item& it = p.items[pre.item];
+  ImGui::Text("%s, ended %s", analysis::describe(p, pre.item).c_str(), at_time(p, it.stop).c_str());
+  if (critical) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "last to finish");
+  }
+  ImGui::PopID();
+}
+
+void App::details_window() {
+  if (!details_) return;
+  const analysis::Profile& p = *profile_;
+  const analysis::ItemDetails d = *details_;  // a link below may select another item
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x - 520, 60), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(ImVec2(500, 460), ImGuiCond_Appearing);
+  bool open = true;
+  if (!ImGui::Begin("Details", &open, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::TextWrapped("%s (%s)", d.name.c_str(), std::string(analysis::to_string(d.kind)).c_str());
+  if (ImGui::Button("Zoom to item")) zoom_to_selected();
+  remember_control("zoom-item");
+  ImGui::SameLine();
+  const bool chain_shown = !hl_.chain.empty() && hl_.chain.front() == d.item;
+  if (ImGui::Button(chain_shown ? "Clear chain" : "Highlight chain")) toggle_chain();
+  remember_control("chain");
+  if (!back_.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Back")) {
+      const uint32_t prev = back_.back();
+      back_.pop_back();
+      select(prev, false);
+      reveal(prev);
+    }
+    remember_control("back");
+  }
+  if (chain_shown) {
+    const analysis::Item& first = p.items[hl_.chain.back()];
+    ImGui::TextDisabled("critical path: %zu items from %s to %s", hl_.chain.size(),
+                        at_time(p, first.start).c_str(), at_time(p, p.items[d.item].stop).c_str());
+  }
+  if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 170);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    field("lane", d.lane);
+    if (!d.operation.empty()) field("operation", d.operation);
+    if (!d.provenance.empty()) field("provenance", d.provenance);
+    if (d.creator != kNone) field("issued by", p.str(p.operations[d.creator].name));
+    field("start", at_time(p, d.start));
+    field("duration", human_ns(static_cast<double>(d.stop - d.start)));
+    if (d.kind != analysis::ItemKind::Instance) {
+      field("created", at_time(p, d.create));
+      field("ready", at_time(p, d.ready));
+      field("waiting for preconditions", human_ns(static_cast<double>(d.waiting_for_dependencies)));
+      field("waiting for a processor", human_ns(static_cast<double>(d.waiting_for_processor)));
+      field("running", human_ns(static_cast<double>(d.running)));
+      if (d.blocked || d.resuming) {
+        field("blocked", human_ns(static_cast<double>(d.blocked)));
+        field("ready to resume", human_ns(static_cast<double>(d.resuming)));
+      }
+    } else {
+      field("allocated", at_time(p, d.ready));
+    }
+    if (d.bytes) field("bytes", analysis::grouped(d.bytes) + " (" +
+                                    analysis::human_bytes(static_cast<double>(d.bytes)) + ")");
+    ImGui::EndTable();
+  }
+  if (d.previous != kNone) {
+    ImGui::TextDisabled("before it on the lane:");
+    ImGui::SameLine();
+    if (ImGui::SmallButton(analysis::describe(p, d.previous).c_str())) {
+      select(d.previous);
+      reveal(d.previous);
+    }
+  }
+  ImGui::Separator();
+  if (d.critical != kNone) {
+    ImGui::Text("Why did it not start earlier?");
+    precondition_row(analysis::Precondition{d.critical, 0}, true, -1);
+  } else {
+    ImGui::TextDisabled("No recorded precondition: it could start when it was created.");
+  }
+  if (!d.preconditions.empty() &&
+      ImGui::CollapsingHeader(("Preconditions (" + std::to_string(d.preconditions.size()) + ")").c_str())) {
+    ImGuiListClipper clip;
+    clip.Begin(static_cast<int>(d.preconditions.size()));
+    while (clip.Step()) {
+      for (int k = clip.DisplayStart; k < clip.DisplayEnd; ++k)
+        precondition_row(d.preconditions[static_cast<size_t>(k)], false, k);
+    }
+  }
+  ImGui::End();
+  if (!open) {
+    details_.reset();
+    hl_.selected = kNone;
+  }
+}
+
+void App::tooltip(const Pick& pick) {
+  const analysis::Profile& p = *profile_;
+  std::string text;
+  switch (pick.type) {
+    case Pick::Type::Item: {
+      const analysis::Item& it = p.items[pick.item];
+      text = analysis::describe(p, pick.item) + "\n" + human_ns(static_cast<double>(it.duration())) +
+             " from " + at_time(p, it.start);
+      if (it.op != kNone && p.operations[it.op].provenance)
+        text += "\n" + p.str(p.operations[it.op].provenance);
+      if (it.kind == analysis::ItemKind::Copy || it.kind == analysis::ItemKind::Fill)
+        text += "\n" + analysis::human_bytes(static_cast<double>(p.copies[it.extra].bytes));
+      if (it.kind == analysis::ItemKind::Instance)
+        text += "\n" + analysis::human_bytes(static_cast<double>(p.instances[it.extra].bytes));
+      text += "\n(click for details)";
+      break;
+    }
+    case Pick::Type::Merged:
+      text = std::to_string(pick.count) + " items merged, " +
+             human_ns(static_cast<double>(pick.busy)) + " busy in " +
+             human_ns(static_cast<double>(pick.stop - pick.start)) + "\n(click to zoom in)";
+      break;
+    case Pick::Type::Avg: {
+      const LayoutRow& row = layout_.rows()[static_cast<size_t>(pick.row)];
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%.1f%% at %s", pick.value * 100,
+                    human_ns(pick.time - camera_.run_start()).c_str());
+      text = row.text + ": " + buf;
+      break;
+    }
+    case Pick::Type::Error: {
+      const analysis::ErrorMark& e = p.errors[pick.error];
+      const std::string& msg = p.str(e.text);
+      text = msg.substr(0, msg.find('\n')) + "\n(click for the whole message)";
+      break;
+    }
+    default:
+      break;
+  }
+  tooltip_ = text;
+  if (text.empty()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace legato::viewer

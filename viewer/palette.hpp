@@ -1,0 +1,40 @@
+// The viewer's colors, the same as the HTML report's: a hue per item name,
+// copies cyan, fills orange, instances lighter; ready and blocked segments
+// are the running color mixed with white (intermediate, lightest).
+#pragma once
+
+#include <imgui.h>
+
+#include "analysis/profile.hpp"
+#include "analysis/timeline.hpp"
+
+namespace legato::viewer {
+
+ImU32 item_color(const analysis::Profile& p, uint32_t item, analysis::State state);
+
+// hue in degrees, saturation and lightness in 0..1.
+ImU32 hsl(double hue, double sat, double light, double alpha = 1);
+
+namespace colors {
+inline constexpr ImU32 kBackground = IM_COL32(255, 255, 255, 255);
+inline constexpr ImU32 kAxis = IM_COL32(246, 247, 249, 255);
+inline constexpr ImU32 kAxisLine = IM_COL32(213, 217, 224, 255);
+inline constexpr ImU32 kAxisText = IM_COL32(74, 84, 104, 255);
+inline constexpr ImU32 kNodeHeader = IM_COL32(233, 236, 241, 255);
+inline constexpr ImU32 kLabelColumn = IM_COL32(248, 249, 251, 255);
+inline constexpr ImU32 kRowLine = IM_COL32(236, 238, 242, 255);
+inline constexpr ImU32 kText = IM_COL32(34, 40, 52, 255);
+inline constexpr ImU32 kMerged = IM_COL32(154, 160, 168, 255);
+inline constexpr ImU32 kAvgFill = IM_COL32(45, 110, 200, 64);
+inline constexpr ImU32 kAvgLine = IM_COL32(45, 110, 200, 255);
+inline constexpr ImU32 kFlash = IM_COL32(255, 45, 85, 255);
+inline constexpr ImU32 kChain = IM_COL32(17, 17, 17, 255);
+inline constexpr ImU32 kHit = IM_COL32(208, 0, 208, 255);
+inline constexpr ImU32 kSelected = IM_COL32(255, 176, 0, 255);
+inline constexpr ImU32 kError = IM_COL32(208, 2, 27, 255);
+inline constexpr ImU32 kSelection = IM_COL32(31, 95, 191, 40);
+inline constexpr ImU32 kWarningBanner = IM_COL32(255, 243, 205, 255);
+inline constexpr ImU32 kErrorBanner = IM_COL32(253, 226, 226, 255);
+}  // namespace colors
+
+}  // namespace legato::viewer

@@ -1,0 +1,319 @@
+// The menu bar, run header, warning and error banners, the open box, and the
+// search, statistics, help and error-message windows.
+#include <string>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "analysis/stats.hpp"
+#include "analysis/units.hpp"
+#include "viewer/app.hpp"
+#include "viewer/palette.hpp"
+
+namespace legato::viewer {
+
+using analysis::human_ns;
+
+namespace {
+
+std::string error_tag(trace::ErrorKind k) {
+  switch (k) {
+    case trace::ErrorKind::OutOfMemory: return "out of memory";
+    case trace::ErrorKind::Signal: return "a crash";
+    case trace::ErrorKind::Warning: return "a warning";
+    default: return "a fatal error";
+  }
+}
+
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
+
+// Full-width colored strip with text; returns with the cursor after it.
+void banner_strip(ImU32 color, float height) {
+  const ImVec2 a = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddRectFilled(
+      a, ImVec2(a.x + ImGui::GetContentRegionAvail().x, a.y + height), color);
+}
+
+}  // namespace
+
+void App::menu_bar() {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...")) {
+      profile_.reset();
+      load_error_.clear();
+    }
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (profile_ && ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Reset zoom", "0")) camera_.reset();
+    if (ImGui::MenuItem("Undo zoom", "Backspace", false, camera_.can_undo())) camera_.undo();
+    if (ImGui::MenuItem("Redo zoom", "Ctrl+Y", false, camera_.can_redo())) camera_.redo();
+    if (ImGui::MenuItem("Zoom to selected item", "Z", false, details_.has_value()))
+      zoom_to_selected();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Expand all", "E")) layout_.expand_all(*profile_);
+    if (ImGui::MenuItem("Only avg lines", "C")) layout_.collapse_kinds(*profile_);
+    if (ImGui::MenuItem("Collapse nodes")) layout_.collapse_all(*profile_);
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Windows")) {
+    ImGui::MenuItem("Search", "/", &show_search_, profile_ != nullptr);
+    ImGui::MenuItem("Statistics", "S", &show_stats_, profile_ != nullptr);
+    ImGui::MenuItem("Help", "?", &show_help_);
+    ImGui::EndMenu();
+  }
+  ImGui::EndMenuBar();
+}
+
+void App::header() {
+  const analysis::Profile& p = *profile_;
+  ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 4));
+  ImGui::Text("%s", p.program.empty() ? "(program unknown)" : p.program.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("run %s | %zu rank(s) | %s records | %s | view %s to %s",
+                      p.run_id.substr(0, 8).c_str(), p.ranks.size(),
+                      analysis::grouped(p.records).c_str(),
+                      human_ns(static_cast<double>(p.stop - p.start)).c_str(),
+                      human_ns(camera_.t0() - camera_.run_start()).c_str(),
+                      human_ns(camera_.t1() - camera_.run_start()).c_str());
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 2);
+}
+
+void App::banners() {
+  const analysis::Profile& p = *profile_;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec4 dark(0.2f, 0.15f, 0.1f, 1);
+  for (size_t e = 0; e < p.errors.size(); ++e) {
+    const analysis::ErrorMark& m = p.errors[e];
+    if (m.kind == trace::ErrorKind::Warning) continue;
+    banner_strip(colors::kErrorBanner, line + 6);
+    ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 3));
+    ImGui::TextColored(ImVec4(0.6f, 0, 0.05f, 1), "The run ended with %s on node %u at %s: %s",
+                       error_tag(m.kind).c_str(), m.rank,
+                       human_ns(static_cast<double>(m.time - p.start)).c_str(),
+                       first_line(p.str(m.text)).c_str());
+    ImGui::SameLine();
+    ImGui::PushID(static_cast<int>(e));
+    if (ImGui::SmallButton("Show message")) show_error_ = e;
+    remember_control("error-message");
+    ImGui::PopID();
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 3);
+  }
+  if (p.warnings.empty()) return;
+  banner_strip(colors::kWarningBanner, line + 6);
+  ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 3));
+  ImGui::TextColored(dark, "Warning: %s", p.warnings.front().c_str());
+  if (p.warnings.size() > 1) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(show_warnings_ ? "Hide" : ("+" + std::to_string(p.warnings.size() - 1) + " more").c_str()))
+      show_warnings_ = !show_warnings_;
+  }
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 3);
+  if (!show_warnings_) return;
+  for (size_t w = 1; w < p.warnings.size(); ++w) {
+    banner_strip(colors::kWarningBanner, line);
+    ImGui::SetCursorPosX(8);
+    ImGui::TextColored(dark, "Warning: %s", p.warnings[w].c_str());
+  }
+}
+
+void App::open_panel() {
+  ImGui::SetCursorPos(ImVec2(24, 48));
+  ImGui::BeginGroup();
+  ImGui::Text("Open the traces of a run");
+  ImGui::TextDisabled("Paths or patterns separated by spaces, e.g. run/legate_*.prof; or drop files on the window.");
+  ImGui::SetNextItemWidth(600);
+  const bool enter = ImGui::InputText("##paths", &paths_input_, ImGuiInputTextFlags_EnterReturnsTrue);
+  remember_control("paths");
+  ImGui::SameLine();
+  if (ImGui::Button("Open") || enter) {
+    std::vector<std::string> files;
+    size_t at = 0;
+    while (at < paths_input_.size()) {
+      const size_t end = std::min(paths_input_.find(' ', at), paths_input_.size());
+      if (end > at) files.push_back(paths_input_.substr(at, end - at));
+      at = end + 1;
+    }
+    open(files);
+  }
+  remember_control("open");
+  if (!load_error_.empty()) {
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(ImGui::GetIO().DisplaySize.x - 40);
+    ImGui::TextColored(ImVec4(0.75f, 0.05f, 0.1f, 1), "Could not open the traces: %s",
+                       load_error_.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  ImGui::EndGroup();
+}
+
+void App::search_window() {
+  if (!show_search_) return;
+  ImGui::SetNextWindowPos(ImVec2(20, 80), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(ImVec2(520, 380), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Search", &show_search_, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  if (search_focus_) {
+    ImGui::SetKeyboardFocusHere();
+    search_focus_ = false;
+  }
+  ImGui::SetNextItemWidth(-1);
+  std::string q = search_query_;
+  if (ImGui::InputTextWithHint("##query", "task name, operation or file:line", &q))
+    set_search(q);
+  remember_control("search");
+  const analysis::Profile& p = *profile_;
+  if (!search_query_.empty()) {
+    ImGui::TextDisabled(hl_.hits.size() >= 1000 ? "first %zu matches (highlighted)"
+                                                : "%zu matches (highlighted)",
+                        hl_.hits.size());
+  }
+  ImGui::BeginChild("results");
+  ImGuiListClipper clip;
+  clip.Begin(static_cast<int>(hl_.hits.size()));
+  while (clip.Step()) {
+    for (int k = clip.DisplayStart; k < clip.DisplayEnd; ++k) {
+      const uint32_t i = hl_.hits[static_cast<size_t>(k)];
+      ImGui::PushID(k);
+      const std::string text = analysis::describe(p, i) + "  at " +
+                               human_ns(static_cast<double>(p.items[i].start - p.start));
+      if (ImGui::Selectable(text.c_str(), hl_.selected == i)) {
+        select(i);
+        reveal(i);
+      }
+      if (k == 0) remember_control("first-result");
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+void App::stats_window() {
+  if (!show_stats_) return;
+  const analysis::Profile& p = *profile_;
+  ImGui::SetNextWindowPos(ImVec2(60, 100), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(ImVec2(720, 480), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Statistics", &show_stats_, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  const auto flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
+                     ImGuiTableFlags_Resizable;
+  ImGui::Text("Utilization over the run");
+  if (ImGui::BeginTable("util", 5, flags, ImVec2(0, 160))) {
+    for (const char* h : {"node", "kind", "lanes", "average", "peak"}) ImGui::TableSetupColumn(h);
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableHeadersRow();
+    for (const auto& u : analysis::utilization_summary(p)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (u.rank == analysis::kAllNodes) {
+        ImGui::TextUnformatted("all");
+      } else {
+        ImGui::Text("%u", u.rank);
+      }
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(std::string(analysis::to_string(u.kind)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%u", u.lanes);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f%%", u.average * 100);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.1f%%", u.peak * 100);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::Text("By kind (largest total first)");
+  if (ImGui::BeginTable("kinds", 7, flags)) {
+    for (const char* h : {"name", "kind", "count", "total", "mean", "min", "max"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableHeadersRow();
+    for (const auto& k : analysis::kind_stats(p)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(std::string(analysis::to_string(k.kind)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(analysis::grouped(k.count).c_str());
+      for (const double v : {static_cast<double>(k.total), k.mean(), static_cast<double>(k.min),
+                             static_cast<double>(k.max)}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(human_ns(v).c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+void App::help_window() {
+  if (!show_help_) return;
+  ImGui::SetNextWindowPos(ImVec2(80, 80), ImGuiCond_Appearing);
+  if (!ImGui::Begin("Help", &show_help_,
+                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  static const char* const kKeys[][2] = {
+      {"wheel", "zoom around the mouse"},
+      {"shift+wheel, wheel on labels", "scroll the lanes"},
+      {"drag", "pan (both directions)"},
+      {"right drag, ctrl/shift+drag, drag on the ruler", "zoom to the selected range"},
+      {"click", "details of an item; a gray box: zoom into it; a label: expand/collapse"},
+      {"double-click", "zoom to the item"},
+      {"left / right", "pan"},
+      {"up / down, page up / down", "scroll"},
+      {"+ / -", "zoom in / out"},
+      {"backspace, u, ctrl+z", "undo zoom"},
+      {"r, ctrl+y, ctrl+shift+z", "redo zoom"},
+      {"0, home", "show the whole run"},
+      {"z", "zoom to the selected item"},
+      {"h", "highlight the selected item's critical path"},
+      {"/, ctrl+f", "search"},
+      {"s", "statistics"},
+      {"e / c", "expand everything / only avg lines"},
+      {"escape", "clear the chain, then the selection"},
+      {"?", "this help"},
+  };
+  ImGui::Text("Shading: darkest running, lighter ready to resume, lightest blocked; gray: merged tiny items.");
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+    for (const auto& k : kKeys) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k[0]);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k[1]);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+void App::error_window() {
+  if (show_error_ >= profile_->errors.size()) return;
+  const analysis::ErrorMark& e = profile_->errors[show_error_];
+  bool open = true;
+  ImGui::SetNextWindowSize(ImVec2(760, 420), ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(40, 90), ImGuiCond_Appearing);
+  if (ImGui::Begin("The run's error", &open, ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::Text("%s on node %u at %s", error_tag(e.kind).c_str(), e.rank,
+                human_ns(static_cast<double>(e.time - profile_->start)).c_str());
+    ImGui::Separator();
+    ImGui::BeginChild("message");
+    ImGui::TextUnformatted(profile_->str(e.text).c_str());
+    ImGui::EndChild();
+  }
+  ImGui::End();
+  if (!open) show_error_ = SIZE_MAX;
+}
+
+}  // namespace legato::viewer

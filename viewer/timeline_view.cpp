@@ -1,0 +1,316 @@
+#include "viewer/timeline_view.hpp"
+
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "analysis/units.hpp"
+#include "viewer/palette.hpp"
+
+namespace legato::viewer {
+
+using analysis::Item;
+using analysis::kNone;
+using analysis::Profile;
+using analysis::Time;
+
+namespace {
+
+constexpr ImU32 kWhite = IM_COL32(255, 255, 255, 255);
+
+bool any_in(const std::vector<uint32_t>& sorted, uint32_t first, uint32_t count) {
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), first);
+  return it != sorted.end() && *it < first + count;
+}
+
+ImU32 outline_of(const Highlights& hl, uint32_t first, uint32_t count) {
+  const auto in = [&](uint32_t i) { return i != kNone && i >= first && i < first + count; };
+  if (in(hl.flash)) return colors::kFlash;
+  if (in(hl.selected)) return colors::kSelected;
+  if (any_in(hl.chain_sorted, first, count)) return colors::kChain;
+  if (any_in(hl.hits, first, count)) return colors::kHit;
+  return 0;
+}
+
+// Screen x far outside the view folds to just outside it, so float vertices
+// stay exact when zoomed in to nanoseconds on a long run.
+float clamp_x(double x, float left, float right) {
+  return static_cast<float>(std::clamp(x, static_cast<double>(left) - 16.0,
+                                       static_cast<double>(right) + 16.0));
+}
+
+}  // namespace
+
+std::string tick_label(double ns, double step) {
+  struct Unit {
+    double scale;
+    const char* name;
+  };
+  static constexpr Unit kUnits[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
+  const Unit* u = &kUnits[0];
+  for (const Unit& c : kUnits)
+    if (step >= c.scale) u = &c;
+  const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step / u->scale) - 1e-9)));
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, ns / u->scale, u->name);
+  return buf;
+}
+
+void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profile& p,
+                        const Layout& layout, const Camera& cam, const UtilizationCache& util,
+                        const Highlights& hl) {
+  origin_ = origin;
+  size_ = ImVec2(std::max(size.x, kLabelWidth + 1), std::max(size.y, kAxisHeight + 1));
+  hits_.clear();
+  const ImVec2 end(origin.x + size_.x, origin.y + size_.y);
+  dl->AddRectFilled(origin, end, colors::kBackground);
+  const ImVec2 lanes = lanes_origin();
+  dl->PushClipRect(ImVec2(lanes.x, lanes.y), end, true);
+  const auto& rows = layout.rows();
+  const float top0 = lanes.y - cam.scroll();
+  for (int r = std::max(0, layout.row_at(cam.scroll())); r < static_cast<int>(rows.size()); ++r) {
+    const LayoutRow& row = rows[static_cast<size_t>(r)];
+    const float top = top0 + row.y;
+    if (top > end.y) break;
+    if (row.type == RowType::Node) {
+      dl->AddRectFilled(ImVec2(lanes.x, top), ImVec2(end.x, top + row.h), colors::kNodeHeader);
+    } else if (row.type == RowType::Avg) {
+      draw_avg(dl, row, top, cam, util);
+    } else {
+      draw_lane(dl, p, row, top, cam, hl);
+    }
+    dl->AddLine(ImVec2(lanes.x, top + row.h - 0.5f), ImVec2(end.x, top + row.h - 0.5f),
+                colors::kRowLine);
+  }
+  draw_chain(dl, p, layout, cam, hl);
+  if (hl.selecting) {
+    const float a = lanes.x + std::min(hl.selecting->first, hl.selecting->second);
+    const float b = lanes.x + std::max(hl.selecting->first, hl.selecting->second);
+    dl->AddRectFilled(ImVec2(a, lanes.y), ImVec2(b, end.y), colors::kSelection);
+  }
+  dl->PopClipRect();
+  draw_labels(dl, layout, cam);
+  draw_axis(dl, cam);
+  draw_errors(dl, p, cam);
+}
+
+void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {
+  const ImVec2 a = origin_, b(origin_.x + size_.x, origin_.y + kAxisHeight);
+  dl->AddRectFilled(a, b, colors::kAxis);
+  dl->AddLine(ImVec2(a.x, b.y - 0.5f), ImVec2(b.x, b.y - 0.5f), colors::kAxisLine);
+  const std::string span = "span " + analysis::human_ns(cam.span());
+  dl->AddText(ImVec2(a.x + 6, a.y + 5), colors::kAxisText, span.c_str());
+  const double target = cam.span() / std::max(1.0, lanes_width() / 110.0);
+  const double pow10 = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));
+  double step = 10 * pow10;
+  for (const double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * pow10 >= target) {
+      step = m * pow10;
+      break;
+    }
+  }
+  dl->PushClipRect(ImVec2(lanes_origin().x, a.y), b, true);
+  const double origin = cam.run_start();
+  for (double t = std::ceil((cam.t0() - origin) / step) * step + origin; t < cam.t1(); t += step) {
+    const float x = x_of(t, cam);
+    dl->AddLine(ImVec2(x, b.y - 6), ImVec2(x, b.y), colors::kAxisText);
+    const std::string label = tick_label(t - origin, step);
+    dl->AddText(ImVec2(x + 3, a.y + 4), colors::kAxisText, label.c_str());
+  }
+  dl->PopClipRect();
+}
+
+void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, const Camera& cam,
+                            const UtilizationCache& util) {
+  const analysis::UtilizationCurve* curve = util.get(row.rank, row.kind);
+  const float left = lanes_origin().x;
+  if (!curve) {
+    dl->AddText(ImVec2(left + 6, top + 6), colors::kAxisText, "computing utilization...");
+    return;
+  }
+  const int n = std::max(1, static_cast<int>(lanes_width() / 2));
+  const std::vector<float> values = curve->sample(static_cast<Time>(std::floor(cam.t0())),
+                                                  static_cast<Time>(std::ceil(cam.t1())), n);
+  const float h = row.h - 4, base = top + row.h - 2, w = lanes_width() / static_cast<float>(n);
+  points_.resize(static_cast<size_t>(2 * n));
+  ImVec2* pts = points_.data();
+  for (int k = 0; k < n; ++k) {
+    const float y = base - std::clamp(values[static_cast<size_t>(k)], 0.f, 1.f) * h;
+    const float x0 = left + static_cast<float>(k) * w, x1 = x0 + w;
+    if (y < base) dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, base), colors::kAvgFill);
+    pts[2 * k] = ImVec2(x0, y);
+    pts[2 * k + 1] = ImVec2(x1, y);
+  }
+  dl->AddPolyline(pts, 2 * n, colors::kAvgLine, 0, 1.0f);
+}
+
+void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& row, float top,
+                             const Camera& cam, const Highlights& hl) {
+  const float left = lanes_origin().x, right = left + lanes_width();
+  analysis::Window w;
+  w.t0 = static_cast<Time>(std::floor(cam.t0()));
+  w.t1 = static_cast<Time>(std::ceil(cam.t1()));
+  w.ns_per_px = cam.span() / lanes_width();
+  w.min_px = kMinBoxPx;
+  boxes_.clear();
+  analysis::visible_boxes(p, row.lane, w, boxes_);
+  for (const analysis::DrawBox& b : boxes_) {
+    const float y = top + 1 + static_cast<float>(b.row) * kRowHeight, h = kRowHeight - 2;
+    const float x0 = clamp_x(cam.x_of(static_cast<double>(b.start), lanes_width()) + left, left, right);
+    float x1 = clamp_x(cam.x_of(static_cast<double>(b.stop), lanes_width()) + left, left, right);
+    if (b.item != kNone) {
+      x1 = std::max(x1, x0 + 1);
+      draw_item(dl, p, b.item, x0, x1, y, h, cam);
+    } else {
+      x1 = std::max(x1, x0 + kMinBoxPx);
+      dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors::kMerged);
+    }
+    if (const ImU32 c = outline_of(hl, b.first, b.count))
+      dl->AddRect(ImVec2(x0 - 1, y - 1), ImVec2(x1 + 1, y + h + 1), c, 0, 0, 2.0f);
+    hits_.push_back(HitBox{x0, x1, y, y + h, b.first, b.count, b.start, b.stop, b.busy});
+  }
+}
+
+void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float x0, float x1,
+                             float y, float h, const Camera& cam) {
+  const Item& it = p.items[i];
+  const float left = lanes_origin().x, right = left + lanes_width();
+  if (it.flags & analysis::kItemHasWaits) {
+    for (const analysis::Segment& s : analysis::states(p, i)) {
+      const float a = clamp_x(cam.x_of(static_cast<double>(s.start), lanes_width()) + left, left, right);
+      const float b = clamp_x(cam.x_of(static_cast<double>(s.stop), lanes_width()) + left, left, right);
+      dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), item_color(p, i, s.state));
+    }
+  } else {
+    dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), item_color(p, i, analysis::State::Running));
+  }
+  if (x1 - x0 > 40) {
+    text_ = p.label(i);
+    const ImVec4 clip(std::max(x0, left) + 2, y, std::min(x1, right) - 2, y + h);
+    dl->AddText(nullptr, 0, ImVec2(clip.x + 1, y + (h - ImGui::GetFontSize()) / 2), kWhite,
+                text_.data(), text_.data() + text_.size(), 0, &clip);
+  }
+}
+
+void TimelineView::draw_chain(ImDrawList* dl, const Profile& p, const Layout& layout,
+                              const Camera& cam, const Highlights& hl) const {
+  const float left = lanes_origin().x, right = left + lanes_width();
+  const float base = lanes_origin().y - cam.scroll();
+  for (size_t k = 0; k + 1 < hl.chain.size(); ++k) {
+    const uint32_t later = hl.chain[k], earlier = hl.chain[k + 1];
+    const double xa = cam.x_of(static_cast<double>(p.items[earlier].stop), lanes_width()) + left;
+    const double xb = cam.x_of(static_cast<double>(p.items[later].start), lanes_width()) + left;
+    if ((xa < left && xb < left) || (xa > right && xb > right)) continue;
+    float ha = 0, hb = 0;
+    const float ya = base + layout.item_y(p, earlier, &ha) + ha / 2;
+    const float yb = base + layout.item_y(p, later, &hb) + hb / 2;
+    const ImVec2 a(clamp_x(xa, left, right), ya), b(clamp_x(xb, left, right), yb);
+    dl->AddLine(a, b, colors::kChain, 1.5f);
+    dl->AddCircleFilled(b, 3, colors::kChain);
+  }
+}
+
+void TimelineView::draw_errors(ImDrawList* dl, const Profile& p, const Camera& cam) const {
+  const float left = lanes_origin().x, right = left + lanes_width();
+  for (const analysis::ErrorMark& e : p.errors) {
+    const float x = x_of(static_cast<double>(e.time), cam);
+    if (x < left || x > right) continue;
+    dl->AddRectFilled(ImVec2(x - 1, origin_.y + kAxisHeight), ImVec2(x + 1, origin_.y + size_.y),
+                      colors::kError);
+    const char* tag = e.kind == trace::ErrorKind::OutOfMemory ? "out of memory"
+                      : e.kind == trace::ErrorKind::Signal    ? "crash"
+                      : e.kind == trace::ErrorKind::Warning   ? "warning"
+                                                              : "fatal error";
+    const float tw = ImGui::CalcTextSize(tag).x + 8, tx = std::min(x, right - tw);
+    dl->AddRectFilled(ImVec2(tx, origin_.y + 2), ImVec2(tx + tw, origin_.y + kAxisHeight - 2),
+                      colors::kError);
+    dl->AddText(ImVec2(tx + 4, origin_.y + 5), kWhite, tag);
+  }
+}
+
+void TimelineView::draw_labels(ImDrawList* dl, const Layout& layout, const Camera& cam) const {
+  const ImVec2 a(origin_.x, origin_.y + kAxisHeight), b(origin_.x + kLabelWidth, origin_.y + size_.y);
+  dl->PushClipRect(a, b, true);
+  dl->AddRectFilled(a, b, colors::kLabelColumn);
+  const auto& rows = layout.rows();
+  for (int r = std::max(0, layout.row_at(cam.scroll())); r < static_cast<int>(rows.size()); ++r) {
+    const LayoutRow& row = rows[static_cast<size_t>(r)];
+    const float top = a.y - cam.scroll() + row.y;
+    if (top > b.y) break;
+    const float font = ImGui::GetFontSize();
+    float x = a.x + 6;
+    if (row.type == RowType::Node) {
+      dl->AddRectFilled(ImVec2(a.x, top), ImVec2(b.x, top + row.h), colors::kNodeHeader);
+    } else {
+      x += row.type == RowType::Lane ? 26 : 10;
+    }
+    const float y = row.type == RowType::Lane ? top + (kRowHeight - font) / 2 + 1
+                                              : top + (row.h - font) / 2;
+    if (!row.key.empty()) {
+      ImGui::RenderArrow(dl, ImVec2(x, y), colors::kAxisText,
+                         row.collapsed ? ImGuiDir_Right : ImGuiDir_Down, 0.7f);
+      x += font;
+    }
+    dl->AddText(ImVec2(x, y), colors::kText, row.text.c_str());
+    dl->AddLine(ImVec2(a.x, top + row.h - 0.5f), ImVec2(b.x, top + row.h - 0.5f), colors::kRowLine);
+  }
+  dl->AddLine(ImVec2(b.x - 0.5f, a.y), ImVec2(b.x - 0.5f, b.y), colors::kAxisLine);
+  dl->PopClipRect();
+}
+
+Pick TimelineView::pick(ImVec2 m, const Profile& p, const Layout& layout, const Camera& cam,
+                        const UtilizationCache& util) const {
+  Pick out;
+  const ImVec2 lanes = lanes_origin();
+  if (m.x < origin_.x || m.y < origin_.y || m.x >= origin_.x + size_.x ||
+      m.y >= origin_.y + size_.y)
+    return out;
+  out.time = cam.time_at(m.x - lanes.x, lanes_width());
+  for (size_t e = 0; e < p.errors.size(); ++e) {
+    if (m.x >= lanes.x && std::fabs(x_of(static_cast<double>(p.errors[e].time), cam) - m.x) <= 3) {
+      out.type = Pick::Type::Error;
+      out.error = e;
+      return out;
+    }
+  }
+  if (m.y < lanes.y) {
+    out.type = Pick::Type::Axis;
+    return out;
+  }
+  out.row = layout.row_at(m.y - lanes.y + cam.scroll());
+  if (m.x < lanes.x) {
+    out.type = out.row >= 0 ? Pick::Type::Label : Pick::Type::None;
+    return out;
+  }
+  for (const HitBox& h : hits_) {
+    if (m.x >= h.x0 - 1 && m.x <= h.x1 + 1 && m.y >= h.y0 && m.y <= h.y1) {
+      out.type = h.count == 1 ? Pick::Type::Item : Pick::Type::Merged;
+      out.item = h.first;
+      out.count = h.count;
+      out.start = h.start;
+      out.stop = h.stop;
+      out.busy = h.busy;
+      return out;
+    }
+  }
+  if (out.row >= 0 && layout.rows()[static_cast<size_t>(out.row)].type == RowType::Avg) {
+    const LayoutRow& row = layout.rows()[static_cast<size_t>(out.row)];
+    if (const auto* curve = util.get(row.rank, row.kind)) {
+      const double px = cam.span() / lanes_width();
+      out.type = Pick::Type::Avg;
+      out.value = curve->average(static_cast<Time>(out.time - px), static_cast<Time>(out.time + px));
+    }
+  }
+  return out;
+}
+
+std::optional<ImVec4> TimelineView::item_rect(uint32_t item) const {
+  for (const HitBox& h : hits_) {
+    if (h.count == 1 && h.first == item) return ImVec4(h.x0, h.y0, h.x1, h.y1);
+  }
+  return std::nullopt;
+}
+
+}  // namespace legato::viewer

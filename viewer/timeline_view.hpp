@@ -1,0 +1,94 @@
+// Draws the timeline into an ImGui draw list: the time ruler, the label
+// column, node headers, avg lines, lanes of boxes (state shading, gray merged
+// boxes, labels), error lines, highlights and the critical-path chain; and
+// answers what lies under the mouse. Only what is visible is queried.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "analysis/timeline.hpp"
+#include "viewer/camera.hpp"
+#include "viewer/layout.hpp"
+#include "viewer/utilization_cache.hpp"
+
+namespace legato::viewer {
+
+inline constexpr float kLabelWidth = 210;
+inline constexpr float kMinBoxPx = 3;
+
+// What stands out: search hits (sorted), the critical chain (item, its last
+// precondition, ...), a followed link, the selected item, a range being selected.
+struct Highlights {
+  std::vector<uint32_t> hits;
+  std::vector<uint32_t> chain;
+  std::vector<uint32_t> chain_sorted;
+  uint32_t flash = analysis::kNone;
+  uint32_t selected = analysis::kNone;
+  std::optional<std::pair<float, float>> selecting;  // x range in the lanes area
+};
+
+struct Pick {
+  enum class Type { None, Item, Merged, Avg, Error, Label, Axis } type = Type::None;
+  uint32_t item = analysis::kNone;  // Item; Merged: its first item
+  uint32_t count = 0;               // Merged
+  analysis::Time start = 0, stop = 0, busy = 0;
+  int row = -1;        // layout row (Avg, Label)
+  double value = 0;    // Avg: utilization at the mouse
+  size_t error = 0;    // Error: index into Profile::errors
+  double time = 0;     // the time under the mouse
+};
+
+class TimelineView {
+ public:
+  // Draws in [origin, origin + size) of the current window's draw list.
+  void draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const analysis::Profile& p,
+            const Layout& layout, const Camera& cam, const UtilizationCache& util,
+            const Highlights& hl);
+  Pick pick(ImVec2 mouse, const analysis::Profile& p, const Layout& layout,
+            const Camera& cam, const UtilizationCache& util) const;
+
+  // The lanes area (right of the labels, below the ruler) of the last draw.
+  ImVec2 lanes_origin() const { return {origin_.x + kLabelWidth, origin_.y + kAxisHeight}; }
+  float lanes_width() const { return std::max(1.f, size_.x - kLabelWidth); }
+  float lanes_height() const { return std::max(1.f, size_.y - kAxisHeight); }
+  // Screen rectangle of an item in the last draw, when it was drawn on its own.
+  std::optional<ImVec4> item_rect(uint32_t item) const;
+  // Boxes drawn by the last draw (for tests and the benchmark).
+  size_t boxes_drawn() const { return hits_.size(); }
+
+ private:
+  struct HitBox {
+    float x0, x1, y0, y1;
+    uint32_t first, count;
+    analysis::Time start, stop, busy;
+  };
+  void draw_axis(ImDrawList* dl, const Camera& cam) const;
+  void draw_avg(ImDrawList* dl, const LayoutRow& row, float top, const Camera& cam,
+                const UtilizationCache& util);
+  void draw_lane(ImDrawList* dl, const analysis::Profile& p, const LayoutRow& row, float top,
+                 const Camera& cam, const Highlights& hl);
+  void draw_item(ImDrawList* dl, const analysis::Profile& p, uint32_t i, float x0, float x1,
+                 float y, float h, const Camera& cam);
+  void draw_chain(ImDrawList* dl, const analysis::Profile& p, const Layout& layout,
+                  const Camera& cam, const Highlights& hl) const;
+  void draw_errors(ImDrawList* dl, const analysis::Profile& p, const Camera& cam) const;
+  void draw_labels(ImDrawList* dl, const Layout& layout, const Camera& cam) const;
+  float x_of(double t, const Camera& cam) const {
+    return lanes_origin().x + static_cast<float>(cam.x_of(t, lanes_width()));
+  }
+
+  ImVec2 origin_{0, 0}, size_{1, 1};
+  std::vector<analysis::DrawBox> boxes_;  // scratch
+  std::vector<HitBox> hits_;
+  std::vector<ImVec2> points_;  // scratch
+  std::string text_;            // scratch
+};
+
+// "1.5 ms" style tick labels for a step of the ruler.
+std::string tick_label(double ns, double step);
+
+}  // namespace legato::viewer
