@@ -10,24 +10,59 @@ UtilizationCurve::UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes
   int64_t level = 0;
   double area = 0;
   for (const auto& [t, d] : changes) {
-    if (!times_.empty())
-      area += static_cast<double>(level) * static_cast<double>(t - times_.back());
+    if (!steps_.empty())
+      area += static_cast<double>(level) * static_cast<double>(t - steps_.back().time);
     level += d;
-    if (!times_.empty() && times_.back() == t) {
-      level_.back() = level;
+    if (!steps_.empty() && steps_.back().time == t) {
+      steps_.back().level = level;
       continue;
     }
-    times_.push_back(t);
-    level_.push_back(level);
-    area_.push_back(area);
+    steps_.push_back(Step{t, level, area});
+  }
+  // About 16 steps per cell, at most 64 k cells.
+  const size_t cells = std::min<size_t>(size_t{1} << 16, steps_.size() / 16);
+  if (cells < 2) return;
+  grid_start_ = steps_.front().time;
+  const double span = static_cast<double>(steps_.back().time - grid_start_) + 1;
+  grid_cells_per_ns_ = static_cast<double>(cells) / span;
+  grid_.resize(cells + 1);
+  size_t s = 0;
+  for (size_t g = 0; g <= cells; ++g) {
+    const double at = static_cast<double>(grid_start_) + static_cast<double>(g) / grid_cells_per_ns_;
+    while (s < steps_.size() && static_cast<double>(steps_[s].time) < at) ++s;
+    grid_[g] = static_cast<uint32_t>(s);
+  }
+  grid_.back() = static_cast<uint32_t>(steps_.size());
+  grid_area_.resize(cells + 1);
+  for (size_t g = 0; g <= cells; ++g) {
+    const double at = static_cast<double>(grid_start_) + static_cast<double>(g) / grid_cells_per_ns_;
+    const uint32_t s = grid_[g];  // the steps before it started before at
+    grid_area_[g] = s == 0 ? 0.0
+                           : steps_[s - 1].area + static_cast<double>(steps_[s - 1].level) *
+                                                      (at - static_cast<double>(steps_[s - 1].time));
   }
 }
 
 double UtilizationCurve::integral(Time t) const {
-  const auto it = std::upper_bound(times_.begin(), times_.end(), t);
-  if (it == times_.begin()) return 0;
-  const size_t i = static_cast<size_t>(it - times_.begin()) - 1;
-  return area_[i] + static_cast<double>(level_[i]) * static_cast<double>(t - times_[i]);
+  auto lo = steps_.begin(), hi = steps_.end();
+  if (!grid_.empty()) {
+    const double cell = static_cast<double>(t - grid_start_) * grid_cells_per_ns_;
+    const auto cells = static_cast<double>(grid_.size() - 1);
+    // The step at or before t lies in [grid_[g] - 1, grid_[g + 1]).
+    const auto g = static_cast<size_t>(std::clamp(std::floor(cell), 0.0, cells - 1));
+    lo = steps_.begin() + (grid_[g] > 0 ? grid_[g] - 1 : 0);
+    hi = steps_.begin() + std::min<size_t>(grid_[g + 1] + 1, steps_.size());
+    if (cell < 0) lo = steps_.begin();
+    if (cell >= cells) hi = steps_.end();
+  }
+  const auto after = [](Time v, const Step& s) { return v < s.time; };
+  auto it = std::upper_bound(lo, hi, t, after);
+  // Rounding at a cell's edge can put t one cell off: then search everything.
+  if ((it == lo && lo != steps_.begin()) || (it == hi && hi != steps_.end()))
+    it = std::upper_bound(steps_.begin(), steps_.end(), t, after);
+  if (it == steps_.begin()) return 0;
+  const Step& s = *(it - 1);
+  return s.area + static_cast<double>(s.level) * static_cast<double>(t - s.time);
 }
 
 double UtilizationCurve::average(Time t0, Time t1) const {
@@ -37,16 +72,51 @@ double UtilizationCurve::average(Time t0, Time t1) const {
 
 std::vector<float> UtilizationCurve::sample(Time t0, Time t1, int n) const {
   std::vector<float> out(static_cast<size_t>(std::max(n, 0)), 0.f);
-  if (n <= 0 || t1 <= t0) return out;
+  if (n <= 0 || t1 <= t0 || steps_.empty()) return out;
   const double width = static_cast<double>(t1 - t0) / n;
-  double left = integral(t0);
+  // Buckets of 32 grid cells or more take their edges from the grid (moved
+  // by at most 1/64 of a bucket): exact averages over those edges, with no
+  // search. Narrower buckets search forward from the previous edge.
+  const bool snap = !grid_.empty() && width * grid_cells_per_ns_ >= 32;
+  const auto cells = static_cast<double>(grid_.size()) - 1;
+  size_t hint = 0;  // no step before it lies after the previous edge
+  const auto edge = [&](double t, double* used) {
+    if (snap) {
+      const double cell = (t - static_cast<double>(grid_start_)) * grid_cells_per_ns_;
+      if (cell > 0 && cell < cells) {
+        const double g = std::round(cell);
+        *used = static_cast<double>(grid_start_) + g / grid_cells_per_ns_;
+        return grid_area_[static_cast<size_t>(g)];
+      }
+    }
+    const auto time = static_cast<Time>(std::llround(t));
+    *used = static_cast<double>(time);
+    size_t lo = hint, hi = hint, stride = 1;
+    while (hi < steps_.size() && steps_[hi].time <= time) {
+      lo = hi + 1;
+      hi += stride;
+      stride *= 2;
+    }
+    hi = std::min(hi + 1, steps_.size());
+    hint = static_cast<size_t>(
+        std::upper_bound(steps_.begin() + static_cast<ptrdiff_t>(lo),
+                         steps_.begin() + static_cast<ptrdiff_t>(hi), time,
+                         [](Time v, const Step& s) { return v < s.time; }) -
+        steps_.begin());
+    if (hint == 0) return 0.0;
+    const Step& s = steps_[hint - 1];
+    return s.area + static_cast<double>(s.level) * static_cast<double>(time - s.time);
+  };
+  double left_time = 0;
+  double left = edge(static_cast<double>(t0), &left_time);
   for (int i = 0; i < n; ++i) {
-    const Time a = t0 + static_cast<Time>(width * i);
-    const Time b = i + 1 == n ? t1 : t0 + static_cast<Time>(width * (i + 1));
-    const double right = integral(b);
-    out[static_cast<size_t>(i)] =
-        b > a ? static_cast<float>((right - left) / static_cast<double>(b - a) / capacity_) : 0.f;
+    double right_time = 0;
+    const double right = edge(static_cast<double>(t0) + width * (i + 1), &right_time);
+    if (right_time > left_time)
+      out[static_cast<size_t>(i)] =
+          static_cast<float>((right - left) / (right_time - left_time) / capacity_);
     left = right;
+    left_time = right_time;
   }
   return out;
 }

@@ -23,13 +23,22 @@ class UtilizationCurve {
   // n averages over equal buckets of [t0, t1): one per pixel column.
   std::vector<float> sample(Time t0, Time t1, int n) const;
   double capacity() const { return capacity_; }
-  bool empty() const { return times_.empty(); }
+  bool empty() const { return steps_.empty(); }
 
  private:
+  struct Step {
+    Time time;      // where the level changes, increasing
+    int64_t level;  // the level from time on
+    double area;    // integral up to time
+  };
   double integral(Time t) const;  // in-use amount integrated over (-inf, t)
-  std::vector<Time> times_;       // where the level changes, increasing
-  std::vector<int64_t> level_;    // the level from times_[i] on
-  std::vector<double> area_;      // integral up to times_[i]
+  std::vector<Step> steps_;
+  // A uniform grid over the steps' span: grid_[g] is the first step at or
+  // after grid time g, so a lookup searches one cell's steps, not all.
+  std::vector<uint32_t> grid_;
+  std::vector<double> grid_area_;  // the integral at each grid time
+  Time grid_start_ = 0;
+  double grid_cells_per_ns_ = 0;
   double capacity_ = 1;
 };
 

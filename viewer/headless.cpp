@@ -24,6 +24,9 @@ HeadlessContext::HeadlessContext(int width, int height) {
   keys::map_keys(io);
   io.DisplaySize = ImVec2(static_cast<float>(width), static_cast<float>(height));
   io.DeltaTime = 1.f / 60;
+  // As the OpenGL 3 backend does: draw lists past 64 k vertices split into
+  // commands with a vertex offset (indices are 16-bit).
+  io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
   unsigned char* pixels = nullptr;
   int w = 0, h = 0;
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas; no texture is made

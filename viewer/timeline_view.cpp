@@ -34,6 +34,13 @@ ImU32 outline_of(const Highlights& hl, uint32_t first, uint32_t count) {
   return 0;
 }
 
+// White on dark fills, dark on light ones (blocked and ready shading).
+ImU32 text_color_on(ImU32 fill) {
+  const double r = (fill >> IM_COL32_R_SHIFT) & 0xff, g = (fill >> IM_COL32_G_SHIFT) & 0xff,
+               b = (fill >> IM_COL32_B_SHIFT) & 0xff;
+  return 0.299 * r + 0.587 * g + 0.114 * b > 170 ? colors::kText : kWhite;
+}
+
 // Screen x far outside the view folds to just outside it, so float vertices
 // stay exact when zoomed in to nanoseconds on a long run.
 float clamp_x(double x, float left, float right) {
@@ -134,16 +141,22 @@ void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, con
   const std::vector<float> values = curve->sample(static_cast<Time>(std::floor(cam.t0())),
                                                   static_cast<Time>(std::ceil(cam.t1())), n);
   const float h = row.h - 4, base = top + row.h - 2, w = lanes_width() / static_cast<float>(n);
-  points_.resize(static_cast<size_t>(2 * n));
-  ImVec2* pts = points_.data();
-  for (int k = 0; k < n; ++k) {
-    const float y = base - std::clamp(values[static_cast<size_t>(k)], 0.f, 1.f) * h;
-    const float x0 = left + static_cast<float>(k) * w, x1 = x0 + w;
-    if (y < base) dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, base), colors::kAvgFill);
-    pts[2 * k] = ImVec2(x0, y);
-    pts[2 * k + 1] = ImVec2(x1, y);
+  // Runs of equal buckets become one rectangle and one segment of the line.
+  points_.clear();
+  float run_x = left, run_y = base;
+  for (int k = 0; k <= n; ++k) {
+    const float y = k == n ? -1 : base - std::clamp(values[static_cast<size_t>(k)], 0.f, 1.f) * h;
+    if (k > 0 && y == run_y) continue;
+    const float x = left + static_cast<float>(k) * w;
+    if (k > 0) {
+      if (run_y < base) dl->AddRectFilled(ImVec2(run_x, run_y), ImVec2(x, base), colors::kAvgFill);
+      points_.push_back(ImVec2(run_x, run_y));
+      points_.push_back(ImVec2(x, run_y));
+    }
+    run_x = x;
+    run_y = y;
   }
-  dl->AddPolyline(pts, 2 * n, colors::kAvgLine, 0, 1.0f);
+  dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), colors::kAvgLine, 0, 1.0f);
 }
 
 void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& row, float top,
@@ -177,20 +190,24 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
                              float y, float h, const Camera& cam) {
   const Item& it = p.items[i];
   const float left = lanes_origin().x, right = left + lanes_width();
+  const float text_x = std::max(x0, left) + 3;
+  ImU32 under_text = item_color(p, i, analysis::State::Running);
   if (it.flags & analysis::kItemHasWaits) {
     for (const analysis::Segment& s : analysis::states(p, i)) {
       const float a = clamp_x(cam.x_of(static_cast<double>(s.start), lanes_width()) + left, left, right);
       const float b = clamp_x(cam.x_of(static_cast<double>(s.stop), lanes_width()) + left, left, right);
-      dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), item_color(p, i, s.state));
+      const ImU32 color = item_color(p, i, s.state);
+      dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), color);
+      if (a <= text_x && text_x < b) under_text = color;
     }
   } else {
-    dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), item_color(p, i, analysis::State::Running));
+    dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), under_text);
   }
   if (x1 - x0 > 40) {
     text_ = p.label(i);
-    const ImVec4 clip(std::max(x0, left) + 2, y, std::min(x1, right) - 2, y + h);
-    dl->AddText(nullptr, 0, ImVec2(clip.x + 1, y + (h - ImGui::GetFontSize()) / 2), kWhite,
-                text_.data(), text_.data() + text_.size(), 0, &clip);
+    const ImVec4 clip(text_x - 1, y, std::min(x1, right) - 2, y + h);
+    dl->AddText(nullptr, 0, ImVec2(text_x, y + (h - ImGui::GetFontSize()) / 2),
+                text_color_on(under_text), text_.data(), text_.data() + text_.size(), 0, &clip);
   }
 }
 

@@ -2,6 +2,7 @@
 // utilization, folding, states, details and the critical path.
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 
@@ -110,6 +111,45 @@ TEST_CASE("utilization counts busy processors, not blocked time, and live bytes"
   CHECK(summary[0].kind == LaneKind::Cpu);
   CHECK(summary[0].lanes == 2);
   CHECK(summary[0].average == Approx(0.425));
+}
+
+TEST_CASE("utilization averages of a long curve match a direct sum", "[analysis]") {
+  std::mt19937_64 rng(11);
+  std::vector<std::pair<Time, int64_t>> changes;
+  for (int i = 0; i < 20000; ++i) {
+    const Time a = static_cast<Time>(rng() % 10'000'000), d = 1 + static_cast<Time>(rng() % 5000);
+    changes.emplace_back(a, 1);
+    changes.emplace_back(a + d, -1);
+  }
+  const UtilizationCurve curve(changes, 8);
+  // The in-use amount integrated over [t0, t1), one change at a time.
+  const auto direct = [&](Time t0, Time t1) {
+    double area = 0;
+    for (const auto& [t, d] : changes) {
+      const Time from = std::clamp(t, t0, t1);
+      area += static_cast<double>(d) * static_cast<double>(t1 - from);
+    }
+    return area / static_cast<double>(t1 - t0) / 8;
+  };
+  for (int k = 0; k < 300; ++k) {
+    const Time t0 = static_cast<Time>(rng() % 10'100'000) - 50'000;
+    const Time t1 = t0 + 1 + static_cast<Time>(rng() % (k % 2 ? 100 : 3'000'000));
+    INFO(t0 << ".." << t1);
+    CHECK(curve.average(t0, t1) == Approx(direct(t0, t1)).margin(1e-9));
+  }
+  // Samples: narrow buckets are exact; wide ones (edges taken from the
+  // curve's grid, moved by at most 1/64 of a bucket) within 1/32 of full.
+  for (const auto& [t0, t1, n] : {std::tuple<Time, Time, int>{3'000'000, 3'000'500, 100},
+                                  {0, 10'000'000, 50}, {-200'000, 12'000'000, 333}}) {
+    const auto values = curve.sample(t0, t1, n);
+    const double w = static_cast<double>(t1 - t0) / n;
+    for (int i = 0; i < n; ++i) {
+      const auto a = static_cast<Time>(std::llround(static_cast<double>(t0) + w * i));
+      const auto b = static_cast<Time>(std::llround(static_cast<double>(t0) + w * (i + 1)));
+      INFO("bucket " << i << " of " << t0 << ".." << t1);
+      CHECK(values[static_cast<size_t>(i)] == Approx(direct(a, b)).margin(t1 - t0 < 1000 ? 1e-6 : 1.0 / 32));
+    }
+  }
 }
 
 TEST_CASE("tiny items fold into gray boxes with count and total time", "[analysis]") {
