@@ -267,6 +267,7 @@ void App::remember_control(const std::string& name) {
 void App::frame() {
   take_loaded();
   controls_.clear();
+  tooltip_.clear();
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);

@@ -30,7 +30,7 @@ void Camera::set(double a, double b, bool remember) {
   if (b < start_ + w - margin) a = start_ - margin, b = a + w;
   if (a > stop_ - w + margin) a = stop_ - w + margin, b = a + w;
   if (a == t0_ && b == t1_) return;
-  if (remember) this->remember(t0_, t1_);
+  if (remember) push_undo(t0_, t1_);
   t0_ = a;
   t1_ = b;
 }
@@ -50,7 +50,10 @@ void Camera::reset() {
 }
 
 void Camera::remember(double a, double b) {
-  if (a == t0_ && b == t1_) return;
+  if (a != t0_ || b != t1_) push_undo(a, b);
+}
+
+void Camera::push_undo(double a, double b) {
   undo_.push_back({a, b});
   if (undo_.size() > kHistory) undo_.erase(undo_.begin());
   redo_.clear();

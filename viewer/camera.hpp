@@ -41,6 +41,7 @@ class Camera {
   double time_at(double x, float width) const { return t0_ + x / width * (t1_ - t0_); }
 
  private:
+  void push_undo(double a, double b);
   struct Span {
     double a, b;
   };

@@ -57,8 +57,8 @@ std::string tick_label(double ns, double step) {
   };
   static constexpr Unit kUnits[] = {{1, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s"}};
   const Unit* u = &kUnits[0];
-  for (const Unit& c : kUnits)
-    if (step >= c.scale) u = &c;
+  for (const Unit& c : kUnits)  // 500 us steps read as 0.5 ms, 1.5 ms, ...
+    if (step * 2 >= c.scale) u = &c;
   const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step / u->scale) - 1e-9)));
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f %s", decimals, ns / u->scale, u->name);

@@ -1,0 +1,206 @@
+// A whole viewer App, headless, driven by scripted mouse and key input on a
+// synthetic trace (written through the writer API; nothing ran) with known
+// answers: selection and details, the critical-path link and chain, back,
+// zoom keys and undo, wheel, drag to pan, right-drag to zoom into a range,
+// folding by label, tooltips, merged boxes, search, the error banner, and
+// opening files from the open box after a failed load.
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+
+#include "../analysis/synthetic_trace.hpp"
+#include "trace_format/trace_test_util.hpp"
+#include "viewer/headless.hpp"
+
+using namespace legato;
+using namespace legato::viewer;
+using nlohmann::json;
+using trace::testing::TempDir;
+
+namespace {
+
+// c0: first (0..100 us); c1: second (200..300 us) after first; c0: third
+// (400..500 us) after second; c1: 200 tiny tasks from 600 us; io0: a
+// top-level task blocked from 100 to 450 us; a fatal error at 900 us.
+void write_trace(const std::string& path) {
+  analysis::testing::SyntheticTrace t(path);
+  const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+  const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+  const auto io = t.processor(trace::ProcKind::Io, 0, "io0");
+  const auto k = t.task_kind("work");
+  const auto tiny = t.task_kind("tiny");
+  const auto top = t.task(io, t.task_kind("TopLevelTask"), 0, 1'000'000);
+  t.wait(top, 100'000, 440'000, 450'000);
+  const auto a = t.task(c0, k, 0, 100'000, t.operation("first", "prog.cc:10"));
+  const auto b = t.task(c1, k, 200'000, 300'000, t.operation("second", "prog.cc:11"));
+  const auto c = t.task(c0, k, 400'000, 500'000, t.operation("third", "prog.cc:12"));
+  t.edge(b, a);
+  t.edge(c, b);
+  for (int i = 0; i < 200; ++i) t.task(c1, tiny, 600'000 + i * 1000, 600'000 + i * 1000 + 500);
+  t.writer().add(trace::ErrorRecord{900'000, trace::ErrorKind::Fatal, 0, trace::kNoResource,
+                                    t.writer().intern("task third failed\nwith a long story")});
+  t.finish();
+}
+
+ViewOptions options(const std::string& file) {
+  ViewOptions o;
+  o.files = {file};
+  return o;
+}
+
+struct Session {
+  HeadlessContext ctx{1200, 700};
+  App app;
+  explicit Session(const std::string& file) : app(options(file)) {
+    app.wait_loaded();
+    ctx.frame(app);
+  }
+  // Runs script lines; returns the state after them.
+  json run(const std::string& text) {
+    Script s = Script::parse(text, "test");
+    REQUIRE(ctx.run(app, s, 10000));
+    REQUIRE(s.status() == 0);
+    ctx.frame(app);
+    return app.state();
+  }
+  double width() { return app.state()["window"]["t1"].get<double>() - app.state()["window"]["t0"].get<double>(); }
+  // Window pixel of time t (ns from the start) on the row labelled text.
+  std::pair<float, float> at(double t, const std::string& text) {
+    const json s = app.state();
+    const auto& area = s["lanes_area"];
+    const double t0 = s["window"]["t0"], t1 = s["window"]["t1"];
+    for (const auto& r : s["rows"]) {
+      if (r["text"] == text)
+        return {area[0].get<float>() + static_cast<float>((t - t0) / (t1 - t0)) * area[2].get<float>(),
+                r["top"].get<float>() + 6};
+    }
+    FAIL("no row " << text);
+    return {0, 0};
+  }
+  std::string xy(double t, const std::string& text) {
+    const auto [x, y] = at(t, text);
+    return std::to_string(x) + " " + std::to_string(y);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("selecting a task shows its details and following the critical path moves the view",
+          "[viewer]") {
+  TempDir dir;
+  write_trace(dir.file("legate_0.prof"));
+  Session s(dir.file("legate_0.prof"));
+  json st = s.run("select third\nwait 1\n");
+  REQUIRE(st.contains("selected"));
+  CHECK(st["selected"]["name"] == "work");
+  CHECK(st["selected"]["operation"] == "third");
+  CHECK(st["selected"]["provenance"] == "prog.cc:12");
+  REQUIRE(st["selected"]["preconditions"].size() == 1);
+  CHECK(st["selected"]["preconditions"][0]["kind"] == "data");
+  const int second = st["selected"]["critical"];
+  REQUIRE(second >= 0);
+  const double before = st["window"]["t0"];
+  st = s.run("range 700us 800us\nwait 1\nclick-ui critical\nwait 1\n");
+  CHECK(st["selected"]["operation"] == "second");
+  CHECK(st["flash"] == second);
+  CHECK(st["window"]["t0"].get<double>() <= 200'000);
+  CHECK(st["window"]["t1"].get<double>() >= 300'000);
+  CHECK(st["window"]["t0"] != before);
+  // The chain of the second task: itself, then the first.
+  st = s.run("click-ui chain\nwait 1\n");
+  REQUIRE(st["chain"].size() == 2);
+  CHECK(st["chain"][0] == second);
+  // Back to the third task.
+  st = s.run("click-ui back\nwait 1\n");
+  CHECK(st["selected"]["operation"] == "third");
+  // Escape clears the chain, then the selection.
+  st = s.run("key escape\nwait 1\nkey escape\nwait 1\n");
+  CHECK(st["chain"].empty());
+  CHECK_FALSE(st.contains("selected"));
+}
+
+TEST_CASE("keys, wheel and drags zoom, pan and undo", "[viewer]") {
+  TempDir dir;
+  write_trace(dir.file("legate_0.prof"));
+  Session s(dir.file("legate_0.prof"));
+  const double full = s.width();
+  s.run("key +\nwait 1\n");
+  CHECK(s.width() == Approx(full * 0.8));
+  s.run("key backspace\nwait 1\n");
+  CHECK(s.width() == Approx(full));
+  s.run("key ctrl+y\nwait 1\n");  // redo
+  CHECK(s.width() == Approx(full * 0.8));
+  s.run("key 0\nwait 1\n");
+  CHECK(s.width() == Approx(full));
+  // The wheel zooms around the mouse: the time under it stays put.
+  const auto [x, y] = s.at(250'000, "c1");
+  s.run("wheel " + std::to_string(x) + " " + std::to_string(y) + " 2\nwait 1\n");
+  CHECK(s.width() == Approx(full * 0.64));
+  CHECK(s.at(250'000, "c1").first == Approx(x).margin(1));
+  // Dragging 100 px to the right shows earlier times.
+  json st = s.app.state();
+  const double t0 = st["window"]["t0"], per_px = s.width() / st["lanes_area"][2].get<double>();
+  s.run("drag " + std::to_string(x) + " " + std::to_string(y) + " " + std::to_string(x + 100) +
+        " " + std::to_string(y) + "\nwait 1\n");
+  CHECK(s.app.state()["window"]["t0"].get<double>() == Approx(t0 - 100 * per_px).epsilon(0.01));
+  // A right drag zooms into the range it covers.
+  s.run("key 0\nwait 1\n");
+  const auto a = s.at(200'000, "c0"), b = s.at(400'000, "c0");
+  st = s.run("drag " + std::to_string(a.first) + " " + std::to_string(a.second) + " " +
+             std::to_string(b.first) + " " + std::to_string(b.second) + " right\nwait 1\n");
+  CHECK(st["window"]["t0"].get<double>() == Approx(200'000).epsilon(0.01));
+  CHECK(st["window"]["t1"].get<double>() == Approx(400'000).epsilon(0.01));
+}
+
+TEST_CASE("labels fold lanes, tooltips describe, gray boxes zoom in, search finds", "[viewer]") {
+  TempDir dir;
+  write_trace(dir.file("legate_0.prof"));
+  Session s(dir.file("legate_0.prof"));
+  const size_t rows = s.app.state()["rows"].size();
+  json st = s.run("click-label CPU avg (2)\nwait 1\n");
+  CHECK(st["rows"].size() == rows - 2);
+  st = s.run("click-label CPU avg (2)\nwait 1\n");
+  CHECK(st["rows"].size() == rows);
+  // Hovering the first task names it.
+  st = s.run("hover " + s.xy(50'000, "c0") + "\nwait 1\n");
+  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("work (task) on c0, node 0"));
+  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("prog.cc:10"));
+  // The 200 tiny tasks are one gray box when the whole run shows; a click zooms into it.
+  st = s.run("hover " + s.xy(700'000, "c1") + "\nwait 1\n");
+  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("200 items merged"));
+  st = s.run("click " + s.xy(700'000, "c1") + "\nwait 1\n");
+  CHECK(st["window"]["t0"].get<double>() == Approx(600'000).margin(1000));
+  CHECK(st["window"]["t1"].get<double>() == Approx(799'500).margin(1000));
+  // The avg line says how busy the CPUs were.
+  s.run("key 0\nwait 1\n");
+  st = s.run("hover " + s.xy(50'000, "CPU avg (2)") + "\nwait 1\n");
+  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("CPU avg (2): 50.0% at"));
+  // Search highlights and lists; a result selects its item.
+  st = s.run("search tiny\nwait 2\nclick-ui first-result\nwait 1\n");
+  CHECK(st["hits"] == 200);
+  CHECK(st["selected"]["name"] == "tiny");
+  CHECK(st["selected"]["start"] == 600'000);
+}
+
+TEST_CASE("a failed run opens on its error, and a missing file on the open box", "[viewer]") {
+  TempDir dir;
+  write_trace(dir.file("legate_0.prof"));
+  {
+    Session s(dir.file("legate_0.prof"));
+    json st = s.run("click-ui error-message\nwait 1\n");
+    CHECK(st["windows"]["error"] == true);
+    st = s.run("hover " + s.xy(900'000, "c0") + "\nwait 1\n");
+    CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("task third failed"));
+  }
+  Session s(dir.file("missing.prof"));
+  json st = s.app.state();
+  CHECK_THAT(st["error"].get<std::string>(), Catch::Contains("missing.prof"));
+  CHECK(s.app.profile() == nullptr);
+  st = s.run("click-ui paths\nwait 1\ntype " + dir.file("legate_*.prof") + "\nwait 1\nkey enter\nwait 2\n");
+  s.app.wait_loaded();
+  s.ctx.frame(s.app);
+  st = s.app.state();
+  REQUIRE(s.app.profile() != nullptr);
+  CHECK(st["error"] == "");
+  CHECK(st["files"][0] == dir.file("legate_0.prof"));
+}

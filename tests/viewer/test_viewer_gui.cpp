@@ -1,0 +1,232 @@
+// legate_prof view in a real window under Xvfb (OpenGL through Mesa): a cg
+// run's trace drawn with its lanes and avg lines in the rows the viewer says
+// they are in (checked on the screenshot's pixels), a scripted click whose
+// details hold a critical-path link that moves the view when followed,
+// a truncated trace's warning banner, an unreadable file's error, and the
+// --range / --expand options. Skipped with a message without xvfb-run.
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "../analysis/synthetic_trace.hpp"
+#include "tools/run_command.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using nlohmann::json;
+using trace::testing::TempDir;
+
+namespace {
+
+bool have_xvfb() {
+  return testing::run_command("command -v xvfb-run").status == 0;
+}
+
+struct Rgb {
+  int r, g, b;
+  bool operator==(const Rgb&) const = default;
+  bool operator<(const Rgb& o) const { return std::tie(r, g, b) < std::tie(o.r, o.g, o.b); }
+};
+
+class Png {
+ public:
+  explicit Png(const std::string& path) {
+    data_ = stbi_load(path.c_str(), &w_, &h_, nullptr, 3);
+  }
+  ~Png() { stbi_image_free(data_); }
+  bool ok() const { return data_ != nullptr; }
+  int width() const { return w_; }
+  Rgb at(int x, int y) const {
+    const unsigned char* p = data_ + (static_cast<size_t>(y) * static_cast<size_t>(w_) + static_cast<size_t>(x)) * 3;
+    return {p[0], p[1], p[2]};
+  }
+  // Pixels of [x0, x1) x [y0, y1) that satisfy pred.
+  template <class F>
+  int count(int x0, int y0, int x1, int y1, F&& pred) const {
+    int n = 0;
+    for (int y = std::max(0, y0); y < std::min(y1, h_); ++y)
+      for (int x = std::max(0, x0); x < std::min(x1, w_); ++x) n += pred(at(x, y)) ? 1 : 0;
+    return n;
+  }
+
+ private:
+  unsigned char* data_ = nullptr;
+  int w_ = 0, h_ = 0;
+};
+
+bool saturated(const Rgb& c) {
+  return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}) > 60;
+}
+
+testing::CommandResult view(const std::string& args, const std::string& script_text,
+                            const TempDir& dir) {
+  const std::string script = dir.file("script.txt");
+  std::ofstream(script) << script_text;
+  return testing::run_command("xvfb-run -a -s '-screen 0 1600x1000x24' " +
+                              testing::bin("legate_prof") + " view " + args + " --script " +
+                              script + " --size 1400x800");
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their rows", "[gui]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
+                                        dir.path().string() + " " + testing::bin("cg") + " -n 24");
+  REQUIRE(run.status == 0);
+  const auto r = view(dir.file("legate_0.prof"),
+                      "screenshot " + dir.file("shot.png") + "\ndump " + dir.file("state.json") +
+                          "\nfps 1\nquit\n",
+                      dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("fps "));
+  const Png png(dir.file("shot.png"));
+  REQUIRE(png.ok());
+  CHECK(png.width() == 1400);
+  const json st = read_json(dir.file("state.json"));
+  const auto& area = st["lanes_area"];
+  const int x0 = area[0].get<int>() + 1, x1 = x0 + area[2].get<int>() - 2;
+  const int bottom = area[1].get<int>() + area[3].get<int>();
+  int lanes_with_boxes = 0, lanes = 0, gray = 0;
+  std::set<std::string> seen;
+  for (const auto& row : st["rows"]) {
+    const int top = row["top"], h = row["height"];
+    if (top + h > bottom) continue;  // below the window
+    const std::string type = row["type"], text = row["text"];
+    INFO(type << " row '" << text << "' at y " << top);
+    seen.insert(type);
+    if (type == "node") {
+      CHECK(png.at(x0 + 40, top + h / 2) == Rgb{233, 236, 241});
+    } else if (type == "avg") {
+      // The utilization line (blue, antialiased) along the row.
+      CHECK(png.count(x0, top, x1, top + h, [](Rgb c) { return c.b > 150 && c.b - c.r > 40; }) >
+            (x1 - x0) / 2);
+    } else {
+      ++lanes;
+      const int colored = png.count(x0, top, x1, top + h, saturated);
+      const int merged = png.count(x0, top, x1, top + h, [](Rgb c) { return c == Rgb{154, 160, 168}; });
+      gray += merged;
+      if (colored + merged > 0) ++lanes_with_boxes;
+      // The label column beside it.
+      CHECK(png.at(area[0].get<int>() - 3, top + h / 2) == Rgb{248, 249, 251});
+    }
+  }
+  CHECK(seen == std::set<std::string>{"node", "avg", "lane"});
+  CHECK(lanes >= 4);
+  CHECK(lanes_with_boxes >= lanes - 1);  // every lane but perhaps an idle one
+  CHECK(gray > 0);  // zoomed out, cg's small tasks fold into gray boxes
+}
+
+TEST_CASE("a scripted click opens details whose critical-path link moves the view", "[gui]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
+                                        dir.path().string() + " " + testing::bin("cg") + " -n 24");
+  REQUIRE(run.status == 0);
+  const auto r = view(dir.file("legate_0.prof"),
+                      "select MatVecMulTask 2\nwait 2\npan 3\nwait 1\ndump " + dir.file("before.json") +
+                          "\nclick-ui critical\nwait 2\ndump " + dir.file("after.json") +
+                          "\nscreenshot " + dir.file("after.png") + "\nquit\n",
+                      dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json before = read_json(dir.file("before.json")), after = read_json(dir.file("after.json"));
+  REQUIRE(before.contains("selected"));
+  CHECK(before["selected"]["name"] == "MatVecMulTask");
+  const int critical = before["selected"]["critical"];
+  REQUIRE(critical >= 0);
+  CHECK(after["selected"]["item"] == critical);
+  CHECK(after["flash"] == critical);
+  // It was off screen (the view moved away from it); now it is on screen.
+  const double start = after["selected"]["start"], stop = after["selected"]["stop"];
+  CHECK((before["window"]["t1"].get<double>() < start || before["window"]["t0"].get<double>() > stop));
+  CHECK(after["window"]["t0"].get<double>() <= start);
+  CHECK(after["window"]["t1"].get<double>() >= stop);
+  // The followed item is outlined in the flash color.
+  const Png png(dir.file("after.png"));
+  REQUIRE(png.ok());
+  CHECK(png.count(0, 0, 1400, 800, [](Rgb c) { return c == Rgb{255, 45, 85}; }) > 10);
+}
+
+TEST_CASE("damaged and unreadable files open with a warning or an error, never a crash", "[gui]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  {
+    // Synthetic (nothing ran): three frames of tasks, the end cut off as by a crash.
+    analysis::testing::SyntheticTrace t(path);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto kind = t.task_kind("work");
+    for (int frame = 0; frame < 3; ++frame) {
+      for (int i = 0; i < 100; ++i) t.task(c0, kind, (frame * 100 + i) * 1000, (frame * 100 + i) * 1000 + 800);
+      t.writer().flush();
+    }
+    t.finish();
+  }
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
+  auto r = view(path, "screenshot " + dir.file("cut.png") + "\ndump " + dir.file("cut.json") + "\nquit\n", dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("was not finished"));
+  const json st = read_json(dir.file("cut.json"));
+  CHECK_THAT(st["warnings"].dump(), Catch::Contains("was not finished"));
+  const Png png(dir.file("cut.png"));
+  REQUIRE(png.ok());
+  CHECK(png.count(0, 0, 1400, 120, [](Rgb c) { return c == Rgb{255, 243, 205}; }) > 1000);
+
+  std::ofstream(dir.file("garbage.prof")) << "this is not a trace";
+  r = view(dir.file("garbage.prof"), "screenshot " + dir.file("bad.png") + "\nquit\n", dir);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("garbage.prof"));
+  CHECK(std::filesystem::exists(dir.file("bad.png")));  // the window showed the error
+}
+
+TEST_CASE("the range and expand options choose the first view and bad values are refused", "[gui]") {
+  TempDir dir;
+  const auto bad = testing::run_command(testing::bin("legate_prof") + " view x.prof --range 5ms");
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--range 5ms: expected START:END"));
+  const auto bad_expand = testing::run_command(testing::bin("legate_prof") + " view x.prof --expand gpus");
+  CHECK(bad_expand.status == 2);
+  CHECK_THAT(bad_expand.err, Catch::Contains("'gpus' is not a kind of lane"));
+  const auto bad_size = testing::run_command(testing::bin("legate_prof") + " view x.prof --size 10x10");
+  CHECK(bad_size.status == 2);
+  const auto bad_script = testing::run_command(testing::bin("legate_prof") + " view x.prof --script /nonexistent");
+  CHECK(bad_script.status == 2);
+  CHECK_THAT(bad_script.err, Catch::Contains("cannot read the script file"));
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
+                                        dir.path().string() + " " + testing::bin("cg") + " -n 12");
+  REQUIRE(run.status == 0);
+  const auto r = view(dir.file("legate_0.prof") + " --range 1ms:2ms --expand kinds",
+                      "dump " + dir.file("s.json") + "\nquit\n", dir);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json st = read_json(dir.file("s.json"));
+  CHECK(st["window"]["t0"].get<double>() == Approx(1e6));
+  CHECK(st["window"]["t1"].get<double>() == Approx(2e6));
+  for (const auto& row : st["rows"]) CHECK(row["type"] != "lane");
+}

@@ -1,0 +1,142 @@
+// The viewer's plain parts: the camera's zoom, pan and undo; the layout's
+// rows, folding and item positions; option and script parsing.
+#include <catch2/catch.hpp>
+
+#include "../analysis/synthetic_trace.hpp"
+#include "analysis/load.hpp"
+#include "trace_format/trace_test_util.hpp"
+#include "viewer/app.hpp"
+#include "viewer/camera.hpp"
+#include "viewer/layout.hpp"
+#include "viewer/script.hpp"
+#include "viewer/timeline_view.hpp"
+
+using namespace legato;
+using namespace legato::viewer;
+using trace::testing::TempDir;
+
+TEST_CASE("the camera zooms around a point, pans, and undoes and redoes", "[viewer]") {
+  Camera c;
+  c.fit(1000, 11000);
+  CHECK(c.t0() == 1000);
+  CHECK(c.t1() == 11000);
+  c.zoom(0.5, 0.25);  // the point a quarter in stays put
+  CHECK(c.t0() == Approx(2250));
+  CHECK(c.t1() == Approx(7250));
+  c.pan(0.1);
+  CHECK(c.t0() == Approx(2750));
+  CHECK(c.can_undo());
+  CHECK(c.undo());  // pans are not remembered: back to the full run
+  CHECK(c.t0() == 1000);
+  CHECK(c.redo());  // back to where it was before the undo
+  CHECK(c.t0() == Approx(2750));
+  c.set(5000, 5001);  // at least 10 ns wide
+  CHECK(c.span() == Approx(10));
+  c.set(-1e9, 1e9);  // at most 1.2x the run
+  CHECK(c.span() == Approx(12000));
+  c.set(1e9, 1e9 + 100);  // some of the run stays on screen
+  CHECK(c.t0() < 11000);
+  c.reset();
+  CHECK(c.t0() == 1000);
+  CHECK(c.t1() == 11000);
+  c.set_scroll(500, 300, 100);
+  CHECK(c.scroll() == 200);
+  c.set_scroll(-5, 300, 100);
+  CHECK(c.scroll() == 0);
+}
+
+TEST_CASE("the layout lists nodes, avg rows and lanes, and folds them", "[viewer]") {
+  TempDir dir;
+  for (uint32_t rank = 0; rank < 2; ++rank) {
+    analysis::testing::SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto k = t.task_kind("work");
+    t.task(c0, k, 0, 100);
+    t.task(c0, k, 50, 150);  // overlaps: a second row
+    t.task(c1, k, 0, 10);
+    t.meta(u0, "Mapping", 0, 5);
+    t.finish();
+  }
+  const analysis::Profile p =
+      analysis::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  Layout l;
+  l.build(p);
+  // All nodes (2 kinds), then per node: header, CPU avg, c0, c1, Utility avg, u0.
+  REQUIRE(l.rows().size() == 3 + 2 * 6);
+  CHECK(l.rows()[0].text == "All nodes (2)");
+  CHECK(l.rows()[1].text == "CPU avg (4)");
+  CHECK(l.rows()[3].type == RowType::Node);
+  CHECK(l.rows()[5].text == "c0");
+  CHECK(l.rows()[5].h == 2 * kRowHeight + 2);  // two rows of items
+  CHECK(l.row_at(l.rows()[5].y + 1) == 5);
+  CHECK(l.row_at(-1) == -1);
+  CHECK(l.row_at(l.height()) == -1);
+  const uint32_t c0_lane = l.rows()[5].lane;
+  const uint32_t second = p.lanes[c0_lane].rows[1].begin;
+  float h = 0;
+  CHECK(l.item_y(p, second, &h) == l.rows()[5].y + 1 + kRowHeight);
+  // Folding node 0 hides its lanes; its items sit on the node's header.
+  CHECK(l.toggle(p, "n0"));
+  CHECK(l.rows().size() == 3 + 1 + 6);
+  CHECK(l.row_of_lane(c0_lane) == -1);
+  CHECK(l.item_y(p, second, &h) == l.rows()[3].y);
+  CHECK(l.reveal(p, c0_lane));
+  CHECK(l.row_of_lane(c0_lane) == 5);
+  CHECK_FALSE(l.reveal(p, c0_lane));
+  l.collapse_kinds(p);  // avg rows only
+  CHECK(l.rows().size() == 3 + 2 * 3);
+  l.expand_only(p, {analysis::LaneKind::Utility});
+  CHECK(l.rows().size() == 3 + 2 * 4);
+  l.collapse_all(p);
+  CHECK(l.rows().size() == 3 + 2);
+  l.expand_all(p);
+  CHECK(l.rows().size() == 15);
+  CHECK_FALSE(l.toggle(p, ""));  // lanes do not fold
+}
+
+TEST_CASE("ranges, expand values and tick labels are parsed and written", "[viewer]") {
+  std::string error;
+  auto r = parse_range("1.5ms:3ms", &error);
+  REQUIRE(r);
+  CHECK(r->first == 1.5e6);
+  CHECK(r->second == 3e6);
+  r = parse_range("200us:", &error);
+  REQUIRE(r);
+  CHECK(r->second == HUGE_VAL);
+  CHECK_FALSE(parse_range("3ms", &error));
+  CHECK_THAT(error, Catch::Contains("START:END"));
+  CHECK_FALSE(parse_range("1parsec:2ms", &error));
+  CHECK_THAT(error, Catch::Contains("'1parsec' is not a time"));
+  CHECK_FALSE(parse_range("2ms:1ms", &error));
+  CHECK_THAT(error, Catch::Contains("after the start"));
+  CHECK(check_expand("all").empty());
+  CHECK(check_expand("cpu,Utility,gpu-device").empty());
+  CHECK_THAT(check_expand("cpus"), Catch::Contains("'cpus' is not a kind of lane"));
+  CHECK(tick_label(1.5e6, 5e5) == "1.5 ms");
+  CHECK(tick_label(2e9, 1e9) == "2 s");
+  CHECK(tick_label(88422000, 1000) == "88422 us");
+  CHECK(tick_label(300, 100) == "300 ns");
+  CHECK(tick_label(400'000, 200'000) == "400 us");
+}
+
+TEST_CASE("scripts with mistakes are refused with the line and what is wrong", "[viewer]") {
+  const auto error_of = [](const std::string& text) {
+    try {
+      Script::parse(text, "s.txt");
+    } catch (const ScriptError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  CHECK(error_of("# a comment\n\nzoom 0.5\nkey ctrl+z\nselect add 2\nquit\n") == "(accepted)");
+  CHECK_THAT(error_of("zoom 0.5\nzom 2\n"), Catch::StartsWith("s.txt:2: unknown step 'zom'"));
+  CHECK_THAT(error_of("click 10\n"), Catch::Contains("s.txt:1: 'click' takes 2 to 3 argument(s), got 1"));
+  CHECK_THAT(error_of("hover ten 20\n"), Catch::Contains("'ten' is not a number"));
+  CHECK_THAT(error_of("key f13\n"), Catch::Contains("unknown key 'f13'"));
+  CHECK_THAT(error_of("range 1ms 2lightyears\n"), Catch::Contains("'2lightyears' is not a time"));
+  CHECK_THAT(error_of("expand gpus\n"), Catch::Contains("'gpus' is not a kind of lane"));
+  CHECK_THROWS_WITH(Script::load("/nonexistent/script.txt"),
+                    Catch::Contains("cannot read the script file"));
+}
