@@ -19,8 +19,8 @@ UtilizationCurve::UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes
     }
     steps_.push_back(Step{t, level, area});
   }
-  // About 16 steps per cell, at most 64 k cells.
-  const size_t cells = std::min<size_t>(size_t{1} << 16, steps_.size() / 16);
+  // About 16 steps per cell, at most 1 M cells (12 MB).
+  const size_t cells = std::min<size_t>(size_t{1} << 20, steps_.size() / 16);
   if (cells < 2) return;
   grid_start_ = steps_.front().time;
   const double span = static_cast<double>(steps_.back().time - grid_start_) + 1;
@@ -74,10 +74,10 @@ std::vector<float> UtilizationCurve::sample(Time t0, Time t1, int n) const {
   std::vector<float> out(static_cast<size_t>(std::max(n, 0)), 0.f);
   if (n <= 0 || t1 <= t0 || steps_.empty()) return out;
   const double width = static_cast<double>(t1 - t0) / n;
-  // Buckets of 32 grid cells or more take their edges from the grid (moved
-  // by at most 1/64 of a bucket): exact averages over those edges, with no
+  // Buckets of 8 grid cells or more take their edges from the grid (moved
+  // by at most 1/16 of a bucket): exact averages over those edges, with no
   // search. Narrower buckets search forward from the previous edge.
-  const bool snap = !grid_.empty() && width * grid_cells_per_ns_ >= 32;
+  const bool snap = !grid_.empty() && width * grid_cells_per_ns_ >= 8;
   const auto cells = static_cast<double>(grid_.size()) - 1;
   size_t hint = 0;  // no step before it lies after the previous edge
   const auto edge = [&](double t, double* used) {

@@ -42,3 +42,19 @@ ImU32 item_color(const analysis::Profile& p, uint32_t item, analysis::State stat
 }
 
 }  // namespace legato::viewer
+
+namespace legato::viewer {
+
+ImU32 ColorCache::get(const analysis::Profile& p, uint32_t item, analysis::State state) {
+  const analysis::Item& it = p.items[item];
+  const uint64_t key = (uint64_t{it.name} << 8) | static_cast<uint64_t>(it.kind);
+  auto found = colors_.find(key);
+  if (found == colors_.end()) {
+    std::array<ImU32, 3> c{};
+    for (int s = 0; s < 3; ++s) c[static_cast<size_t>(s)] = item_color(p, item, static_cast<analysis::State>(s));
+    found = colors_.emplace(key, c).first;
+  }
+  return found->second[static_cast<size_t>(state)];
+}
+
+}  // namespace legato::viewer

@@ -5,12 +5,25 @@
 
 #include <imgui.h>
 
+#include <array>
+#include <unordered_map>
+
 #include "analysis/profile.hpp"
 #include "analysis/timeline.hpp"
 
 namespace legato::viewer {
 
 ImU32 item_color(const analysis::Profile& p, uint32_t item, analysis::State state);
+
+// item_color remembered per name and kind (drawing asks for the same few
+// colors thousands of times a frame).
+class ColorCache {
+ public:
+  ImU32 get(const analysis::Profile& p, uint32_t item, analysis::State state);
+
+ private:
+  std::unordered_map<uint64_t, std::array<ImU32, 3>> colors_;
+};
 
 // hue in degrees, saturation and lightness in 0..1.
 ImU32 hsl(double hue, double sat, double light, double alpha = 1);

@@ -191,12 +191,12 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
   const Item& it = p.items[i];
   const float left = lanes_origin().x, right = left + lanes_width();
   const float text_x = std::max(x0, left) + 3;
-  ImU32 under_text = item_color(p, i, analysis::State::Running);
+  ImU32 under_text = colors_.get(p, i, analysis::State::Running);
   if (it.flags & analysis::kItemHasWaits) {
     for (const analysis::Segment& s : analysis::states(p, i)) {
       const float a = clamp_x(cam.x_of(static_cast<double>(s.start), lanes_width()) + left, left, right);
       const float b = clamp_x(cam.x_of(static_cast<double>(s.stop), lanes_width()) + left, left, right);
-      const ImU32 color = item_color(p, i, s.state);
+      const ImU32 color = colors_.get(p, i, s.state);
       dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), color);
       if (a <= text_x && text_x < b) under_text = color;
     }

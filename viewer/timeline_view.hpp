@@ -13,6 +13,7 @@
 #include "analysis/timeline.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/layout.hpp"
+#include "viewer/palette.hpp"
 #include "viewer/utilization_cache.hpp"
 
 namespace legato::viewer {
@@ -85,6 +86,7 @@ class TimelineView {
   std::vector<analysis::DrawBox> boxes_;  // scratch
   std::vector<HitBox> hits_;
   std::vector<ImVec2> points_;  // scratch
+  ColorCache colors_;
   std::string text_;            // scratch
 };
 
