@@ -4,7 +4,9 @@
 # vectorized_update: out= arithmetic, putmask and wide masked updates) with
 # --profile, each into its own log directory under build/demo/ (each run ends
 # by writing its HTML report there), and prints where the traces and reports
-# are, what the traces hold and the two run times.
+# are, what the traces hold and the two run times. With Xvfb (installed by
+# install-deps.sh) it also saves the desktop viewer's first view of each
+# trace as view.png next to it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -23,6 +25,9 @@ for program in chunked_update vectorized_update; do
   ms[$program]=$(sed -n 's/^time = \([0-9.]*\) ms$/\1/p' "$logdir.txt")
   echo
   test -s "$logdir/legate_prof/index.html"
+  if command -v xvfb-run >/dev/null; then
+    xvfb-run -a "$bin/legate_prof" view "$logdir/legate_0.prof" --screenshot "$logdir/view.png"
+  fi
   echo
   "$bin/legate_prof" info "$logdir/legate_0.prof"
   echo
@@ -36,6 +41,11 @@ echo "  vectorized_update: $out/vectorized/legate_0.prof"
 echo "Reports (open in a browser):"
 echo "  chunked_update:    $out/chunked/legate_prof/index.html"
 echo "  vectorized_update: $out/vectorized/legate_prof/index.html"
+if [ -s "$out/chunked/view.png" ]; then
+  echo "Viewer screenshots (open the traces with: $bin/legate_prof view TRACE):"
+  echo "  chunked_update:    $out/chunked/view.png"
+  echo "  vectorized_update: $out/vectorized/view.png"
+fi
 echo "Run times (from the first array operation to the checksum):"
 echo "  chunked_update:    $chunked ms"
 echo "  vectorized_update: $vectorized ms"

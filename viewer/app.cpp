@@ -200,7 +200,7 @@ std::optional<ImVec4> App::label_rect(const std::string& text) const {
   for (const LayoutRow& r : layout_.rows()) {
     const float top = lanes.y - camera_.scroll() + r.y;
     if (r.text != text || top < lanes.y || top + r.h > lanes.y + view_.lanes_height()) continue;
-    return ImVec4(lanes.x - kLabelWidth, top, lanes.x, top + std::min(r.h, kRowHeight));
+    return ImVec4(lanes.x - view_.label_width(), top, lanes.x, top + std::min(r.h, kRowHeight));
   }
   return std::nullopt;
 }
@@ -307,7 +307,7 @@ void App::frame() {
 void App::timeline() {
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 size(std::max(avail.x, kLabelWidth + 50), std::max(avail.y, kAxisHeight + 50));
+  const ImVec2 size(std::max(avail.x, kMaxLabelWidth + 50), std::max(avail.y, kAxisHeight + 50));
   ImGui::InvisibleButton("timeline", size,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   const bool hovered = ImGui::IsItemHovered();

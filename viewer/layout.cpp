@@ -79,6 +79,9 @@ void Layout::build(const analysis::Profile& p) {
     }
   }
   height_ = y;
+  longest_ = 0;
+  for (const LayoutRow& r : rows_)  // indents: lanes 4 characters, avg rows 2, plus the arrow
+    longest_ = std::max(longest_, r.text.size() + (r.type == RowType::Lane ? 4 : r.type == RowType::Avg ? 4 : 2));
 }
 
 bool Layout::toggle(const analysis::Profile& p, const std::string& key) {

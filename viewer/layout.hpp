@@ -46,6 +46,8 @@ class Layout {
 
   const std::vector<LayoutRow>& rows() const { return rows_; }
   float height() const { return height_; }
+  // Characters the widest label takes, its indent and arrow included.
+  size_t longest_label() const { return longest_; }
   // The row at content height y, or -1.
   int row_at(float y) const;
   // The row that shows the lane, or -1 when it is folded away.
@@ -62,6 +64,7 @@ class Layout {
   std::vector<int> lane_row_;  // lane -> row index or -1
   std::vector<int> fold_row_;  // lane -> the avg or node row folding it
   float height_ = 0;
+  size_t longest_ = 0;
 };
 
 }  // namespace legato::viewer

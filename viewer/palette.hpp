@@ -46,6 +46,7 @@ inline constexpr ImU32 kHit = IM_COL32(208, 0, 208, 255);
 inline constexpr ImU32 kSelected = IM_COL32(255, 176, 0, 255);
 inline constexpr ImU32 kError = IM_COL32(208, 2, 27, 255);
 inline constexpr ImU32 kSelection = IM_COL32(31, 95, 191, 40);
+inline constexpr ImU32 kScrollThumb = IM_COL32(120, 128, 140, 160);
 inline constexpr ImU32 kWarningBanner = IM_COL32(255, 243, 205, 255);
 inline constexpr ImU32 kErrorBanner = IM_COL32(253, 226, 226, 255);
 }  // namespace colors

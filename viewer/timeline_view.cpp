@@ -69,7 +69,10 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
                         const Layout& layout, const Camera& cam, const UtilizationCache& util,
                         const Highlights& hl) {
   origin_ = origin;
-  size_ = ImVec2(std::max(size.x, kLabelWidth + 1), std::max(size.y, kAxisHeight + 1));
+  label_width_ = std::clamp(
+      24 + static_cast<float>(layout.longest_label()) * ImGui::CalcTextSize("M").x, kMinLabelWidth,
+      kMaxLabelWidth);
+  size_ = ImVec2(std::max(size.x, label_width_ + 1), std::max(size.y, kAxisHeight + 1));
   hits_.clear();
   const ImVec2 end(origin.x + size_.x, origin.y + size_.y);
   dl->AddRectFilled(origin, end, colors::kBackground);
@@ -92,6 +95,12 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
                 colors::kRowLine);
   }
   draw_chain(dl, p, layout, cam, hl);
+  // Where the visible rows lie in all of them, when they do not all fit.
+  if (layout.height() > lanes_height()) {
+    const float track = lanes_height(), thumb = std::max(20.f, track * track / layout.height());
+    const float at = lanes.y + (track - thumb) * cam.scroll() / (layout.height() - track);
+    dl->AddRectFilled(ImVec2(end.x - 6, at), ImVec2(end.x - 2, at + thumb), colors::kScrollThumb, 2);
+  }
   if (hl.selecting) {
     const float a = lanes.x + std::min(hl.selecting->first, hl.selecting->second);
     const float b = lanes.x + std::max(hl.selecting->first, hl.selecting->second);
@@ -179,6 +188,12 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
     } else {
       x1 = std::max(x1, x0 + kMinBoxPx);
       dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors::kMerged);
+      if (x1 - x0 > 60) {  // how many items the gray box holds
+        text_ = std::to_string(b.count) + " items";
+        const ImVec4 clip(std::max(x0, left) + 2, y, std::min(x1, right) - 2, y + h);
+        dl->AddText(nullptr, 0, ImVec2(clip.x + 1, y + (h - ImGui::GetFontSize()) / 2), kWhite,
+                    text_.data(), text_.data() + text_.size(), 0, &clip);
+      }
     }
     if (const ImU32 c = outline_of(hl, b.first, b.count))
       dl->AddRect(ImVec2(x0 - 1, y - 1), ImVec2(x1 + 1, y + h + 1), c, 0, 0, 2.0f);
@@ -248,7 +263,7 @@ void TimelineView::draw_errors(ImDrawList* dl, const Profile& p, const Camera& c
 }
 
 void TimelineView::draw_labels(ImDrawList* dl, const Layout& layout, const Camera& cam) const {
-  const ImVec2 a(origin_.x, origin_.y + kAxisHeight), b(origin_.x + kLabelWidth, origin_.y + size_.y);
+  const ImVec2 a(origin_.x, origin_.y + kAxisHeight), b(origin_.x + label_width_, origin_.y + size_.y);
   dl->PushClipRect(a, b, true);
   dl->AddRectFilled(a, b, colors::kLabelColumn);
   const auto& rows = layout.rows();

@@ -18,7 +18,7 @@
 
 namespace legato::viewer {
 
-inline constexpr float kLabelWidth = 210;
+inline constexpr float kMinLabelWidth = 170, kMaxLabelWidth = 360;
 inline constexpr float kMinBoxPx = 3;
 
 // What stands out: search hits (sorted), the critical chain (item, its last
@@ -53,8 +53,10 @@ class TimelineView {
             const Camera& cam, const UtilizationCache& util) const;
 
   // The lanes area (right of the labels, below the ruler) of the last draw.
-  ImVec2 lanes_origin() const { return {origin_.x + kLabelWidth, origin_.y + kAxisHeight}; }
-  float lanes_width() const { return std::max(1.f, size_.x - kLabelWidth); }
+  ImVec2 lanes_origin() const { return {origin_.x + label_width_, origin_.y + kAxisHeight}; }
+  float lanes_width() const { return std::max(1.f, size_.x - label_width_); }
+  // The label column of the last draw: as wide as the longest label needs.
+  float label_width() const { return label_width_; }
   float lanes_height() const { return std::max(1.f, size_.y - kAxisHeight); }
   // Screen rectangle of an item in the last draw, when it was drawn on its own.
   std::optional<ImVec4> item_rect(uint32_t item) const;
@@ -83,6 +85,7 @@ class TimelineView {
   }
 
   ImVec2 origin_{0, 0}, size_{1, 1};
+  float label_width_ = kMinLabelWidth;
   std::vector<analysis::DrawBox> boxes_;  // scratch
   std::vector<HitBox> hits_;
   std::vector<ImVec2> points_;  // scratch

@@ -4,7 +4,9 @@
 // zoom keys and undo, wheel, drag to pan, right-drag to zoom into a range,
 // folding by label, tooltips, merged boxes, search, the error banner, and
 // opening files from the open box after a failed load.
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -53,6 +55,7 @@ struct Session {
   App app;
   explicit Session(const std::string& file) : app(options(file)) {
     app.wait_loaded();
+    while (!app.settled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // avg lines
     ctx.frame(app);
   }
   // Runs script lines; returns the state after them.
