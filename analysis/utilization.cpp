@@ -28,18 +28,21 @@ UtilizationCurve::UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes
   grid_.resize(cells + 1);
   size_t s = 0;
   for (size_t g = 0; g <= cells; ++g) {
-    const double at = static_cast<double>(grid_start_) + static_cast<double>(g) / grid_cells_per_ns_;
+    const double at =
+        static_cast<double>(grid_start_) + static_cast<double>(g) / grid_cells_per_ns_;
     while (s < steps_.size() && static_cast<double>(steps_[s].time) < at) ++s;
     grid_[g] = static_cast<uint32_t>(s);
   }
   grid_.back() = static_cast<uint32_t>(steps_.size());
   grid_area_.resize(cells + 1);
   for (size_t g = 0; g <= cells; ++g) {
-    const double at = static_cast<double>(grid_start_) + static_cast<double>(g) / grid_cells_per_ns_;
+    const double at =
+        static_cast<double>(grid_start_) + static_cast<double>(g) / grid_cells_per_ns_;
     const uint32_t s = grid_[g];  // the steps before it started before at
-    grid_area_[g] = s == 0 ? 0.0
-                           : steps_[s - 1].area + static_cast<double>(steps_[s - 1].level) *
-                                                      (at - static_cast<double>(steps_[s - 1].time));
+    grid_area_[g] = s == 0
+                        ? 0.0
+                        : steps_[s - 1].area + static_cast<double>(steps_[s - 1].level) *
+                                                   (at - static_cast<double>(steps_[s - 1].time));
   }
 }
 
@@ -98,11 +101,10 @@ std::vector<float> UtilizationCurve::sample(Time t0, Time t1, int n) const {
       stride *= 2;
     }
     hi = std::min(hi + 1, steps_.size());
-    hint = static_cast<size_t>(
-        std::upper_bound(steps_.begin() + static_cast<ptrdiff_t>(lo),
-                         steps_.begin() + static_cast<ptrdiff_t>(hi), time,
-                         [](Time v, const Step& s) { return v < s.time; }) -
-        steps_.begin());
+    hint = static_cast<size_t>(std::upper_bound(steps_.begin() + static_cast<ptrdiff_t>(lo),
+                                                steps_.begin() + static_cast<ptrdiff_t>(hi), time,
+                                                [](Time v, const Step& s) { return v < s.time; }) -
+                               steps_.begin());
     if (hint == 0) return 0.0;
     const Step& s = steps_[hint - 1];
     return s.area + static_cast<double>(s.level) * static_cast<double>(time - s.time);

@@ -19,6 +19,7 @@
 #include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
+#include "result.hpp"
 #include "run_trace.hpp"
 
 using namespace legato;
@@ -26,10 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-void result(const std::string& metric, double value, const char* unit) {
-  std::printf("RESULT %s %.4g %s\n", metric.c_str(), value, unit);
-  std::fflush(stdout);
-}
+using legato::bench::result;
 
 template <class F>
 double seconds(F&& f) {

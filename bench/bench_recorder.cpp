@@ -17,19 +17,18 @@
 
 #include "event_sinks.hpp"
 #include "recorder/recorder.hpp"
+#include "result.hpp"
 
 using namespace legato;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
+using legato::bench::result;
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-void result(const char* metric, double value, const char* unit) {
-  std::printf("RESULT %s %.4g %s\n", metric, value, unit);
 }
 
 // One thread recording `intervals` ranges; returns seconds.

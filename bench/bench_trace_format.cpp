@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "result.hpp"
 #include "task_stream.hpp"
 #include "trace_format/reader.hpp"
 
@@ -24,9 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-void result(const std::string& metric, double value, const char* unit) {
-  std::printf("RESULT %s %.4g %s\n", metric.c_str(), value, unit);
-}
+using legato::bench::result;
 
 // Best of `reps` runs of f(), in seconds.
 template <class F>

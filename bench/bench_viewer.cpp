@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "result.hpp"
 #include "run_trace.hpp"
 #include "viewer/headless.hpp"
 
@@ -32,10 +33,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-void result(const std::string& metric, double value, const char* unit) {
-  std::printf("RESULT %s %.4g %s\n", metric.c_str(), value, unit);
-  std::fflush(stdout);
-}
+using legato::bench::result;
 
 double thread_cpu_ms() {
   timespec ts{};
@@ -49,8 +47,8 @@ double median(std::vector<double> v) {
 }
 
 // Median CPU ms per frame over `frames` frames around [t0, t0 + span).
-double frame_ms(viewer::HeadlessContext& ctx, viewer::App& app, double t0, double span,
-                int frames, size_t* boxes) {
+double frame_ms(viewer::HeadlessContext& ctx, viewer::App& app, double t0, double span, int frames,
+                size_t* boxes) {
   app.camera().set(t0, t0 + span, false);
   ctx.frame(app);
   std::vector<double> ms;
@@ -83,10 +81,12 @@ int main(int argc, char** argv) {
     }
   }
   const std::string dir =
-      keep.empty() ? (std::filesystem::temp_directory_path() / "legato_bench_viewer").string() : keep;
+      keep.empty() ? (std::filesystem::temp_directory_path() / "legato_bench_viewer").string()
+                   : keep;
   if (keep.empty()) std::filesystem::remove_all(dir);
   const int ranks = 4;
-  const bench::RunTrace run = bench::write_run_trace(dir, bench::ops_for_records(records, ranks), ranks);
+  const bench::RunTrace run =
+      bench::write_run_trace(dir, bench::ops_for_records(records, ranks), ranks);
   std::printf("# %u hardware threads; %d ranks, %llu records, %.1f MB on disk; 1920x1080\n",
               std::thread::hardware_concurrency(), ranks,
               static_cast<unsigned long long>(run.records), run.bytes / 1e6);

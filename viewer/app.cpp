@@ -23,8 +23,8 @@ std::optional<std::pair<double, double>> parse_range(const std::string& text, st
   }
   const auto a = analysis::parse_duration_ns(text.substr(0, colon));
   const std::string end_text = text.substr(colon + 1);
-  const auto b = end_text.empty() ? std::optional<double>(HUGE_VAL)
-                                  : analysis::parse_duration_ns(end_text);
+  const auto b =
+      end_text.empty() ? std::optional<double>(HUGE_VAL) : analysis::parse_duration_ns(end_text);
   if (!a || !b) {
     *error = "'" + (a ? end_text : text.substr(0, colon)) +
              "' is not a time (a number with an optional unit: ns, us, ms, s)";
@@ -81,7 +81,8 @@ std::string check_expand(const std::string& value) {
     if (!kind_named(n)) {
       std::string known;
       for (int k = 0; k < analysis::kLaneKinds; ++k)
-        known += (k ? ", " : "") + std::string(analysis::to_string(static_cast<analysis::LaneKind>(k)));
+        known +=
+            (k ? ", " : "") + std::string(analysis::to_string(static_cast<analysis::LaneKind>(k)));
       return "'" + n + "' is not a kind of lane (all, none, kinds, or kinds among: " + known + ")";
     }
   }
@@ -418,19 +419,46 @@ void App::handle_keys() {
   if (io.KeyCtrl) return;
   for (const ImWchar c : io.InputQueueCharacters) {
     switch (c) {
-      case '+': case '=': camera_.zoom(0.8); break;
-      case '-': case '_': camera_.zoom(1.25); break;
-      case '0': camera_.reset(); break;
-      case 'z': zoom_to_selected(); break;
-      case 'u': camera_.undo(); break;
-      case 'r': camera_.redo(); break;
-      case 'h': toggle_chain(); break;
-      case '/': show_search_ = search_focus_ = true; break;
-      case 's': show_stats_ = !show_stats_; break;
-      case '?': show_help_ = !show_help_; break;
-      case 'e': layout_.expand_all(*profile_); break;
-      case 'c': layout_.collapse_kinds(*profile_); break;
-      default: break;
+      case '+':
+      case '=':
+        camera_.zoom(0.8);
+        break;
+      case '-':
+      case '_':
+        camera_.zoom(1.25);
+        break;
+      case '0':
+        camera_.reset();
+        break;
+      case 'z':
+        zoom_to_selected();
+        break;
+      case 'u':
+        camera_.undo();
+        break;
+      case 'r':
+        camera_.redo();
+        break;
+      case 'h':
+        toggle_chain();
+        break;
+      case '/':
+        show_search_ = search_focus_ = true;
+        break;
+      case 's':
+        show_stats_ = !show_stats_;
+        break;
+      case '?':
+        show_help_ = !show_help_;
+        break;
+      case 'e':
+        layout_.expand_all(*profile_);
+        break;
+      case 'c':
+        layout_.collapse_kinds(*profile_);
+        break;
+      default:
+        break;
     }
   }
 }
@@ -452,8 +480,12 @@ nlohmann::json App::state() const {
   nlohmann::json rows = nlohmann::json::array();
   for (const LayoutRow& r : layout_.rows()) {
     const char* type = r.type == RowType::Node ? "node" : r.type == RowType::Avg ? "avg" : "lane";
-    rows.push_back({{"type", type}, {"text", r.text}, {"key", r.key}, {"collapsed", r.collapsed},
-                    {"top", lanes.y - camera_.scroll() + r.y}, {"height", r.h},
+    rows.push_back({{"type", type},
+                    {"text", r.text},
+                    {"key", r.key},
+                    {"collapsed", r.collapsed},
+                    {"top", lanes.y - camera_.scroll() + r.y},
+                    {"height", r.h},
                     {"lane", r.lane == kNone ? -1 : static_cast<int64_t>(r.lane)}});
   }
   j["rows"] = rows;
@@ -466,7 +498,8 @@ nlohmann::json App::state() const {
     const analysis::ItemDetails& d = *details_;
     nlohmann::json pre = nlohmann::json::array();
     for (const auto& x : d.preconditions)
-      pre.push_back({{"item", x.item}, {"kind", analysis::precondition_name(x.kind)},
+      pre.push_back({{"item", x.item},
+                     {"kind", analysis::precondition_name(x.kind)},
                      {"text", analysis::describe(p, x.item)}});
     j["selected"] = {{"item", d.item},
                      {"name", d.name},

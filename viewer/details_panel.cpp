@@ -102,8 +102,9 @@ void App::details_window() {
     } else {
       field("allocated", at_time(p, d.ready));
     }
-    if (d.bytes) field("bytes", analysis::grouped(d.bytes) + " (" +
-                                    analysis::human_bytes(static_cast<double>(d.bytes)) + ")");
+    if (d.bytes)
+      field("bytes", analysis::grouped(d.bytes) + " (" +
+                         analysis::human_bytes(static_cast<double>(d.bytes)) + ")");
     ImGui::EndTable();
   }
   if (d.previous != kNone) {
@@ -122,7 +123,8 @@ void App::details_window() {
     ImGui::TextDisabled("No recorded precondition: it could start when it was created.");
   }
   if (!d.preconditions.empty() &&
-      ImGui::CollapsingHeader(("Preconditions (" + std::to_string(d.preconditions.size()) + ")").c_str())) {
+      ImGui::CollapsingHeader(
+          ("Preconditions (" + std::to_string(d.preconditions.size()) + ")").c_str())) {
     ImGuiListClipper clip;
     clip.Begin(static_cast<int>(d.preconditions.size()));
     while (clip.Step()) {
@@ -143,8 +145,8 @@ void App::tooltip(const Pick& pick) {
   switch (pick.type) {
     case Pick::Type::Item: {
       const analysis::Item& it = p.items[pick.item];
-      text = analysis::describe(p, pick.item) + "\n" + human_ns(static_cast<double>(it.duration())) +
-             " from " + at_time(p, it.start);
+      text = analysis::describe(p, pick.item) + "\n" +
+             human_ns(static_cast<double>(it.duration())) + " from " + at_time(p, it.start);
       if (it.op != kNone && p.operations[it.op].provenance)
         text += "\n" + p.str(p.operations[it.op].provenance);
       if (it.kind == analysis::ItemKind::Copy || it.kind == analysis::ItemKind::Fill)

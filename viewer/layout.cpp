@@ -36,8 +36,9 @@ void Layout::build(const analysis::Profile& p) {
       for (const auto& n : p.nodes)
         for (const auto& g : n.kinds) lanes[g.kind] += g.lanes.size();
       for (const auto& [kind, count] : lanes) {
-        LayoutRow r{RowType::Avg, "", std::string(analysis::to_string(kind)) + " avg (" +
-                                          std::to_string(count) + ")"};
+        LayoutRow r{
+            RowType::Avg, "",
+            std::string(analysis::to_string(kind)) + " avg (" + std::to_string(count) + ")"};
         r.h = kAvgHeight;
         r.rank = analysis::kAllNodes;
         r.kind = kind;
@@ -81,7 +82,9 @@ void Layout::build(const analysis::Profile& p) {
   height_ = y;
   longest_ = 0;
   for (const LayoutRow& r : rows_)  // indents: lanes 4 characters, avg rows 2, plus the arrow
-    longest_ = std::max(longest_, r.text.size() + (r.type == RowType::Lane ? 4 : r.type == RowType::Avg ? 4 : 2));
+    longest_ = std::max(longest_, r.text.size() + (r.type == RowType::Lane  ? 4
+                                                   : r.type == RowType::Avg ? 4
+                                                                            : 2));
 }
 
 bool Layout::toggle(const analysis::Profile& p, const std::string& key) {
@@ -143,7 +146,8 @@ float Layout::item_y(const analysis::Profile& p, uint32_t item, float* height) c
   const uint32_t lane = p.lane_of(item);
   if (const int r = row_of_lane(lane); r >= 0) {
     *height = kRowHeight - 2;
-    return rows_[static_cast<size_t>(r)].y + 1 + static_cast<float>(p.row_of(lane, item)) * kRowHeight;
+    return rows_[static_cast<size_t>(r)].y + 1 +
+           static_cast<float>(p.row_of(lane, item)) * kRowHeight;
   }
   const int fold = lane < fold_row_.size() ? fold_row_[lane] : -1;
   if (fold < 0) {

@@ -24,7 +24,9 @@ ImU32 hsl(double hue, double sat, double light, double alpha) {
     r = c, b = x;
   }
   const double m = light - c / 2;
-  const auto byte = [](double v) { return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255)); };
+  const auto byte = [](double v) {
+    return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255));
+  };
   return IM_COL32(byte(r + m), byte(g + m), byte(b + m), byte(alpha));
 }
 
@@ -51,7 +53,8 @@ ImU32 ColorCache::get(const analysis::Profile& p, uint32_t item, analysis::State
   auto found = colors_.find(key);
   if (found == colors_.end()) {
     std::array<ImU32, 3> c{};
-    for (int s = 0; s < 3; ++s) c[static_cast<size_t>(s)] = item_color(p, item, static_cast<analysis::State>(s));
+    for (int s = 0; s < 3; ++s)
+      c[static_cast<size_t>(s)] = item_color(p, item, static_cast<analysis::State>(s));
     found = colors_.emplace(key, c).first;
   }
   return found->second[static_cast<size_t>(state)];

@@ -18,10 +18,14 @@ namespace {
 
 std::string error_tag(trace::ErrorKind k) {
   switch (k) {
-    case trace::ErrorKind::OutOfMemory: return "out of memory";
-    case trace::ErrorKind::Signal: return "a crash";
-    case trace::ErrorKind::Warning: return "a warning";
-    default: return "a fatal error";
+    case trace::ErrorKind::OutOfMemory:
+      return "out of memory";
+    case trace::ErrorKind::Signal:
+      return "a crash";
+    case trace::ErrorKind::Warning:
+      return "a warning";
+    default:
+      return "a fatal error";
   }
 }
 
@@ -109,7 +113,9 @@ void App::banners() {
   ImGui::TextColored(dark, "Warning: %s", p.warnings.front().c_str());
   if (p.warnings.size() > 1) {
     ImGui::SameLine();
-    if (ImGui::SmallButton(show_warnings_ ? "Hide" : ("+" + std::to_string(p.warnings.size() - 1) + " more").c_str()))
+    if (ImGui::SmallButton(show_warnings_
+                               ? "Hide"
+                               : ("+" + std::to_string(p.warnings.size() - 1) + " more").c_str()))
       show_warnings_ = !show_warnings_;
   }
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 3);
@@ -125,9 +131,12 @@ void App::open_panel() {
   ImGui::SetCursorPos(ImVec2(24, 48));
   ImGui::BeginGroup();
   ImGui::Text("Open the traces of a run");
-  ImGui::TextDisabled("Paths or patterns separated by spaces, e.g. run/legate_*.prof; or drop files on the window.");
+  ImGui::TextDisabled(
+      "Paths or patterns separated by spaces, e.g. run/legate_*.prof; or drop files on the "
+      "window.");
   ImGui::SetNextItemWidth(600);
-  const bool enter = ImGui::InputText("##paths", &paths_input_, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool enter =
+      ImGui::InputText("##paths", &paths_input_, ImGuiInputTextFlags_EnterReturnsTrue);
   remember_control("paths");
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) {
@@ -165,14 +174,13 @@ void App::search_window() {
   }
   ImGui::SetNextItemWidth(-1);
   std::string q = search_query_;
-  if (ImGui::InputTextWithHint("##query", "task name, operation or file:line", &q))
-    set_search(q);
+  if (ImGui::InputTextWithHint("##query", "task name, operation or file:line", &q)) set_search(q);
   remember_control("search");
   const analysis::Profile& p = *profile_;
   if (!search_query_.empty()) {
-    ImGui::TextDisabled(hl_.hits.size() >= 1000 ? "first %zu matches (highlighted)"
-                                                : "%zu matches (highlighted)",
-                        hl_.hits.size());
+    ImGui::TextDisabled(
+        hl_.hits.size() >= 1000 ? "first %zu matches (highlighted)" : "%zu matches (highlighted)",
+        hl_.hits.size());
   }
   ImGui::BeginChild("results");
   ImGuiListClipper clip;
@@ -284,7 +292,9 @@ void App::help_window() {
       {"escape", "clear the chain, then the selection"},
       {"?", "this help"},
   };
-  ImGui::Text("Shading: darkest running, lighter ready to resume, lightest blocked; gray: merged tiny items.");
+  ImGui::Text(
+      "Shading: darkest running, lighter ready to resume, lightest blocked; gray: merged tiny "
+      "items.");
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
     for (const auto& k : kKeys) {
       ImGui::TableNextRow();

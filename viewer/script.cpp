@@ -19,13 +19,11 @@ namespace {
 // Arguments each step takes: at least, at most.
 const std::map<std::string, std::pair<size_t, size_t>>& arity() {
   static const std::map<std::string, std::pair<size_t, size_t>> m = {
-      {"range", {2, 2}},     {"zoom", {1, 2}},       {"pan", {1, 1}},
-      {"expand", {1, 1}},    {"hover", {2, 2}},      {"click", {2, 3}},
-      {"drag", {4, 5}},      {"wheel", {3, 3}},      {"key", {1, 1}},
-      {"type", {1, 1}},      {"select", {1, 2}},     {"click-ui", {1, 1}},
-      {"click-label", {1, 1}}, {"search", {1, 1}},   {"wait", {1, 1}},
-      {"screenshot", {1, 1}}, {"dump", {1, 1}},      {"fps", {1, 1}},
-      {"quit", {0, 0}}};
+      {"range", {2, 2}},       {"zoom", {1, 2}},   {"pan", {1, 1}},    {"expand", {1, 1}},
+      {"hover", {2, 2}},       {"click", {2, 3}},  {"drag", {4, 5}},   {"wheel", {3, 3}},
+      {"key", {1, 1}},         {"type", {1, 1}},   {"select", {1, 2}}, {"click-ui", {1, 1}},
+      {"click-label", {1, 1}}, {"search", {1, 1}}, {"wait", {1, 1}},   {"screenshot", {1, 1}},
+      {"dump", {1, 1}},        {"fps", {1, 1}},    {"quit", {0, 0}}};
   return m;
 }
 
@@ -59,11 +57,11 @@ std::optional<KeyPress> parse_key(std::string name) {
     }
   }
   static const std::map<std::string, int> named = {
-      {"left", keys::kLeft},         {"right", keys::kRight},   {"up", keys::kUp},
-      {"down", keys::kDown},         {"pageup", keys::kPageUp}, {"pagedown", keys::kPageDown},
-      {"home", keys::kHome},         {"end", keys::kEnd},       {"backspace", keys::kBackspace},
-      {"escape", keys::kEscape},     {"enter", keys::kEnter},   {"tab", keys::kTab},
-      {"space", keys::kSpace},       {"delete", keys::kDelete}};
+      {"left", keys::kLeft},     {"right", keys::kRight},   {"up", keys::kUp},
+      {"down", keys::kDown},     {"pageup", keys::kPageUp}, {"pagedown", keys::kPageDown},
+      {"home", keys::kHome},     {"end", keys::kEnd},       {"backspace", keys::kBackspace},
+      {"escape", keys::kEscape}, {"enter", keys::kEnter},   {"tab", keys::kTab},
+      {"space", keys::kSpace},   {"delete", keys::kDelete}};
   if (const auto it = named.find(name); it != named.end()) {
     k.code = it->second;
     return k;
@@ -72,7 +70,8 @@ std::optional<KeyPress> parse_key(std::string name) {
       static_cast<unsigned char>(name[0]) > 126)
     return std::nullopt;
   const char c = name[0];
-  if (std::isalpha(static_cast<unsigned char>(c))) k.code = std::toupper(static_cast<unsigned char>(c));
+  if (std::isalpha(static_cast<unsigned char>(c)))
+    k.code = std::toupper(static_cast<unsigned char>(c));
   // Ctrl+letter types nothing, as on a real keyboard.
   if (!k.ctrl) k.character = static_cast<ImWchar>(c);
   return k;
@@ -108,20 +107,20 @@ Script Script::parse(const std::string& text, const std::string& name) {
       for (std::string w; words >> w;) step.args.push_back(w);
     }
     if (step.args.size() < a->second.first || step.args.size() > a->second.second) {
-      throw ScriptError(name + ":" + std::to_string(n) + ": '" + step.op + "' takes " +
-                        std::to_string(a->second.first) +
-                        (a->second.second != a->second.first
-                             ? " to " + std::to_string(a->second.second)
-                             : "") +
-                        " argument(s), got " + std::to_string(step.args.size()));
+      throw ScriptError(
+          name + ":" + std::to_string(n) + ": '" + step.op + "' takes " +
+          std::to_string(a->second.first) +
+          (a->second.second != a->second.first ? " to " + std::to_string(a->second.second) : "") +
+          " argument(s), got " + std::to_string(step.args.size()));
     }
     if (step.op == "key" && !parse_key(step.args[0]))
       throw ScriptError(name + ":" + std::to_string(n) + ": unknown key '" + step.args[0] + "'");
     if (step.op == "expand" && !check_expand(step.args[0]).empty())
       throw ScriptError(name + ":" + std::to_string(n) + ": " + check_expand(step.args[0]));
     static const std::map<std::string, std::vector<size_t>> numeric = {
-        {"zoom", {0, 1}}, {"pan", {0}},       {"hover", {0, 1}}, {"click", {0, 1}},
-        {"drag", {0, 1, 2, 3}}, {"wheel", {0, 1, 2}}, {"wait", {0}}, {"fps", {0}}, {"select", {1}}};
+        {"zoom", {0, 1}},  {"pan", {0}},           {"hover", {0, 1}},
+        {"click", {0, 1}}, {"drag", {0, 1, 2, 3}}, {"wheel", {0, 1, 2}},
+        {"wait", {0}},     {"fps", {0}},           {"select", {1}}};
     if (const auto it = numeric.find(step.op); it != numeric.end()) {
       for (size_t i : it->second) {
         if (i >= step.args.size()) continue;

@@ -71,14 +71,14 @@ class Script {
   size_t next_ = 0;
   int phase_ = 0;
   int status_ = 0;
-  uint32_t target_ = 0;    // select: the item clicked
-  ImVec2 at_{0, 0};        // where a click goes
+  uint32_t target_ = 0;           // select: the item clicked
+  ImVec2 at_{0, 0};               // where a click goes
   ImVec2 mouse_{-1e30f, -1e30f};  // the script's mouse, off the window at first
   bool down_[2] = {false, false};
-  int held_key_ = -1;      // key: released on the next frame
-  double fps_start_ = 0;   // fps: when it began
+  int held_key_ = -1;     // key: released on the next frame
+  double fps_start_ = 0;  // fps: when it began
   int fps_frames_ = 0;
-  std::string capture_;    // after_frame: capture or dump
+  std::string capture_;  // after_frame: capture or dump
   bool dump_ = false;
 };
 

@@ -44,8 +44,8 @@ ImU32 text_color_on(ImU32 fill) {
 // Screen x far outside the view folds to just outside it, so float vertices
 // stay exact when zoomed in to nanoseconds on a long run.
 float clamp_x(double x, float left, float right) {
-  return static_cast<float>(std::clamp(x, static_cast<double>(left) - 16.0,
-                                       static_cast<double>(right) + 16.0));
+  return static_cast<float>(
+      std::clamp(x, static_cast<double>(left) - 16.0, static_cast<double>(right) + 16.0));
 }
 
 }  // namespace
@@ -59,7 +59,8 @@ std::string tick_label(double ns, double step) {
   const Unit* u = &kUnits[0];
   for (const Unit& c : kUnits)  // 500 us steps read as 0.5 ms, 1.5 ms, ...
     if (step * 2 >= c.scale) u = &c;
-  const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step / u->scale) - 1e-9)));
+  const int decimals =
+      std::max(0, static_cast<int>(std::ceil(-std::log10(step / u->scale) - 1e-9)));
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f %s", decimals, ns / u->scale, u->name);
   return buf;
@@ -69,9 +70,9 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
                         const Layout& layout, const Camera& cam, const UtilizationCache& util,
                         const Highlights& hl) {
   origin_ = origin;
-  label_width_ = std::clamp(
-      24 + static_cast<float>(layout.longest_label()) * ImGui::CalcTextSize("M").x, kMinLabelWidth,
-      kMaxLabelWidth);
+  label_width_ =
+      std::clamp(24 + static_cast<float>(layout.longest_label()) * ImGui::CalcTextSize("M").x,
+                 kMinLabelWidth, kMaxLabelWidth);
   size_ = ImVec2(std::max(size.x, label_width_ + 1), std::max(size.y, kAxisHeight + 1));
   hits_.clear();
   const ImVec2 end(origin.x + size_.x, origin.y + size_.y);
@@ -99,7 +100,8 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
   if (layout.height() > lanes_height()) {
     const float track = lanes_height(), thumb = std::max(20.f, track * track / layout.height());
     const float at = lanes.y + (track - thumb) * cam.scroll() / (layout.height() - track);
-    dl->AddRectFilled(ImVec2(end.x - 6, at), ImVec2(end.x - 2, at + thumb), colors::kScrollThumb, 2);
+    dl->AddRectFilled(ImVec2(end.x - 6, at), ImVec2(end.x - 2, at + thumb), colors::kScrollThumb,
+                      2);
   }
   if (hl.selecting) {
     const float a = lanes.x + std::min(hl.selecting->first, hl.selecting->second);
@@ -180,7 +182,8 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
   analysis::visible_boxes(p, row.lane, w, boxes_);
   for (const analysis::DrawBox& b : boxes_) {
     const float y = top + 1 + static_cast<float>(b.row) * kRowHeight, h = kRowHeight - 2;
-    const float x0 = clamp_x(cam.x_of(static_cast<double>(b.start), lanes_width()) + left, left, right);
+    const float x0 =
+        clamp_x(cam.x_of(static_cast<double>(b.start), lanes_width()) + left, left, right);
     float x1 = clamp_x(cam.x_of(static_cast<double>(b.stop), lanes_width()) + left, left, right);
     if (b.item != kNone) {
       x1 = std::max(x1, x0 + 1);
@@ -209,8 +212,10 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
   ImU32 under_text = colors_.get(p, i, analysis::State::Running);
   if (it.flags & analysis::kItemHasWaits) {
     for (const analysis::Segment& s : analysis::states(p, i)) {
-      const float a = clamp_x(cam.x_of(static_cast<double>(s.start), lanes_width()) + left, left, right);
-      const float b = clamp_x(cam.x_of(static_cast<double>(s.stop), lanes_width()) + left, left, right);
+      const float a =
+          clamp_x(cam.x_of(static_cast<double>(s.start), lanes_width()) + left, left, right);
+      const float b =
+          clamp_x(cam.x_of(static_cast<double>(s.stop), lanes_width()) + left, left, right);
       const ImU32 color = colors_.get(p, i, s.state);
       dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), color);
       if (a <= text_x && text_x < b) under_text = color;
@@ -263,7 +268,8 @@ void TimelineView::draw_errors(ImDrawList* dl, const Profile& p, const Camera& c
 }
 
 void TimelineView::draw_labels(ImDrawList* dl, const Layout& layout, const Camera& cam) const {
-  const ImVec2 a(origin_.x, origin_.y + kAxisHeight), b(origin_.x + label_width_, origin_.y + size_.y);
+  const ImVec2 a(origin_.x, origin_.y + kAxisHeight),
+      b(origin_.x + label_width_, origin_.y + size_.y);
   dl->PushClipRect(a, b, true);
   dl->AddRectFilled(a, b, colors::kLabelColumn);
   const auto& rows = layout.rows();
@@ -278,8 +284,8 @@ void TimelineView::draw_labels(ImDrawList* dl, const Layout& layout, const Camer
     } else {
       x += row.type == RowType::Lane ? 26 : 10;
     }
-    const float y = row.type == RowType::Lane ? top + (kRowHeight - font) / 2 + 1
-                                              : top + (row.h - font) / 2;
+    const float y =
+        row.type == RowType::Lane ? top + (kRowHeight - font) / 2 + 1 : top + (row.h - font) / 2;
     if (!row.key.empty()) {
       ImGui::RenderArrow(dl, ImVec2(x, y), colors::kAxisText,
                          row.collapsed ? ImGuiDir_Right : ImGuiDir_Down, 0.7f);
@@ -332,7 +338,8 @@ Pick TimelineView::pick(ImVec2 m, const Profile& p, const Layout& layout, const 
     if (const auto* curve = util.get(row.rank, row.kind)) {
       const double px = cam.span() / lanes_width();
       out.type = Pick::Type::Avg;
-      out.value = curve->average(static_cast<Time>(out.time - px), static_cast<Time>(out.time + px));
+      out.value =
+          curve->average(static_cast<Time>(out.time - px), static_cast<Time>(out.time + px));
     }
   }
   return out;

@@ -37,10 +37,10 @@ struct Pick {
   uint32_t item = analysis::kNone;  // Item; Merged: its first item
   uint32_t count = 0;               // Merged
   analysis::Time start = 0, stop = 0, busy = 0;
-  int row = -1;        // layout row (Avg, Label)
-  double value = 0;    // Avg: utilization at the mouse
-  size_t error = 0;    // Error: index into Profile::errors
-  double time = 0;     // the time under the mouse
+  int row = -1;      // layout row (Avg, Label)
+  double value = 0;  // Avg: utilization at the mouse
+  size_t error = 0;  // Error: index into Profile::errors
+  double time = 0;   // the time under the mouse
 };
 
 class TimelineView {
@@ -49,8 +49,8 @@ class TimelineView {
   void draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const analysis::Profile& p,
             const Layout& layout, const Camera& cam, const UtilizationCache& util,
             const Highlights& hl);
-  Pick pick(ImVec2 mouse, const analysis::Profile& p, const Layout& layout,
-            const Camera& cam, const UtilizationCache& util) const;
+  Pick pick(ImVec2 mouse, const analysis::Profile& p, const Layout& layout, const Camera& cam,
+            const UtilizationCache& util) const;
 
   // The lanes area (right of the labels, below the ruler) of the last draw.
   ImVec2 lanes_origin() const { return {origin_.x + label_width_, origin_.y + kAxisHeight}; }
@@ -90,7 +90,7 @@ class TimelineView {
   std::vector<HitBox> hits_;
   std::vector<ImVec2> points_;  // scratch
   ColorCache colors_;
-  std::string text_;            // scratch
+  std::string text_;  // scratch
 };
 
 // "1.5 ms" style tick labels for a step of the ruler.

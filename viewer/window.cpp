@@ -32,7 +32,8 @@ bool write_png(const std::string& path, int w, int h) {
   std::vector<unsigned char> flipped(pixels.size());
   const size_t row = static_cast<size_t>(w) * 4;
   for (int y = 0; y < h; ++y)
-    std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row, &flipped[static_cast<size_t>(y) * row]);
+    std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row,
+                &flipped[static_cast<size_t>(y) * row]);
   return stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row)) != 0;
 }
 

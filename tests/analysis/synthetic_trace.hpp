@@ -3,6 +3,7 @@
 // code only.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -99,5 +100,24 @@ class SyntheticTrace {
   uint32_t next_kind_ = 1;
   uint64_t seq_ = 0;
 };
+
+// A trace of 300 "work" tasks on c0 in three frames whose end is then cut
+// off, as by a crash: readers must show the first frames and warn.
+inline void write_truncated_trace(const std::string& path) {
+  {
+    SyntheticTrace t(path);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto kind = t.task_kind("work");
+    for (int frame = 0; frame < 3; ++frame) {
+      for (int i = 0; i < 100; ++i) {
+        const trace::Time at = (frame * 100 + i) * 1000;
+        t.task(c0, kind, at, at + 800);
+      }
+      t.writer().flush();
+    }
+    t.finish();
+  }
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
+}
 
 }  // namespace legato::analysis::testing

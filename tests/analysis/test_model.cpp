@@ -140,14 +140,16 @@ TEST_CASE("utilization averages of a long curve match a direct sum", "[analysis]
   // Samples: narrow buckets are exact; wide ones (edges taken from the
   // curve's grid, moved by at most 1/16 of a bucket) within 1/8 of full.
   for (const auto& [t0, t1, n] : {std::tuple<Time, Time, int>{3'000'000, 3'000'500, 100},
-                                  {0, 10'000'000, 50}, {-200'000, 12'000'000, 333}}) {
+                                  {0, 10'000'000, 50},
+                                  {-200'000, 12'000'000, 333}}) {
     const auto values = curve.sample(t0, t1, n);
     const double w = static_cast<double>(t1 - t0) / n;
     for (int i = 0; i < n; ++i) {
       const auto a = static_cast<Time>(std::llround(static_cast<double>(t0) + w * i));
       const auto b = static_cast<Time>(std::llround(static_cast<double>(t0) + w * (i + 1)));
       INFO("bucket " << i << " of " << t0 << ".." << t1);
-      CHECK(values[static_cast<size_t>(i)] == Approx(direct(a, b)).margin(t1 - t0 < 1000 ? 1e-6 : 1.0 / 8));
+      CHECK(values[static_cast<size_t>(i)] ==
+            Approx(direct(a, b)).margin(t1 - t0 < 1000 ? 1e-6 : 1.0 / 8));
     }
   }
 }
@@ -223,10 +225,10 @@ TEST_CASE("folding skips blocks of tiny items and matches the plain definition",
     Time at = 0;
     for (int i = 0; i < 20000; ++i) {
       // Mostly tiny tasks with tiny gaps, some long ones and long gaps.
-      const Time gap = rng() % 50 == 0 ? 5000 + static_cast<Time>(rng() % 50000)
-                                        : static_cast<Time>(rng() % 20);
+      const Time gap =
+          rng() % 50 == 0 ? 5000 + static_cast<Time>(rng() % 50000) : static_cast<Time>(rng() % 20);
       const Time d = rng() % 40 == 0 ? 2000 + static_cast<Time>(rng() % 9000)
-                                      : 1 + static_cast<Time>(rng() % 30);
+                                     : 1 + static_cast<Time>(rng() % 30);
       t.task(c0, k, at + gap, at + gap + d);
       at += gap + d;
     }

@@ -226,22 +226,8 @@ TEST_CASE("a truncated trace gives a report of what it holds, with a visible war
   }
   TempDir dir;
   const std::string path = dir.file("legate_0.prof");
-  {
-    // A synthetic trace written through the writer API (nothing ran), in
-    // three frames; the end of the file is then cut off as by a crash.
-    analysis::testing::SyntheticTrace t(path);
-    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
-    const auto kind = t.task_kind("work");
-    for (int frame = 0; frame < 3; ++frame) {
-      for (int i = 0; i < 100; ++i) {
-        const trace::Time at = (frame * 100 + i) * 1000;
-        t.task(c0, kind, at, at + 800);
-      }
-      t.writer().flush();
-    }
-    t.finish();
-  }
-  std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
+  // Synthetic (written through the writer API; nothing ran), cut short.
+  analysis::testing::write_truncated_trace(path);
   const auto r = testing::run_command(testing::bin("legate_prof") + " archive " + path + " -o " +
                                       dir.file("report"));
   INFO(r.err);

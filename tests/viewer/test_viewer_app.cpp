@@ -66,7 +66,9 @@ struct Session {
     ctx.frame(app);
     return app.state();
   }
-  double width() { return app.state()["window"]["t1"].get<double>() - app.state()["window"]["t0"].get<double>(); }
+  double width() {
+    return app.state()["window"]["t1"].get<double>() - app.state()["window"]["t0"].get<double>();
+  }
   // Window pixel of time t (ns from the start) on the row labelled text.
   std::pair<float, float> at(double t, const std::string& text) {
     const json s = app.state();
@@ -74,8 +76,9 @@ struct Session {
     const double t0 = s["window"]["t0"], t1 = s["window"]["t1"];
     for (const auto& r : s["rows"]) {
       if (r["text"] == text)
-        return {area[0].get<float>() + static_cast<float>((t - t0) / (t1 - t0)) * area[2].get<float>(),
-                r["top"].get<float>() + 6};
+        return {
+            area[0].get<float>() + static_cast<float>((t - t0) / (t1 - t0)) * area[2].get<float>(),
+            r["top"].get<float>() + 6};
     }
     FAIL("no row " << text);
     return {0, 0};
@@ -199,7 +202,8 @@ TEST_CASE("a failed run opens on its error, and a missing file on the open box",
   json st = s.app.state();
   CHECK_THAT(st["error"].get<std::string>(), Catch::Contains("missing.prof"));
   CHECK(s.app.profile() == nullptr);
-  st = s.run("click-ui paths\nwait 1\ntype " + dir.file("legate_*.prof") + "\nwait 1\nkey enter\nwait 2\n");
+  st = s.run("click-ui paths\nwait 1\ntype " + dir.file("legate_*.prof") +
+             "\nwait 1\nkey enter\nwait 2\n");
   s.app.wait_loaded();
   s.ctx.frame(s.app);
   st = s.app.state();

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <set>
 
+#include <stb_image.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <stb_image.h>
 
 #include "../analysis/synthetic_trace.hpp"
 #include "tools/run_command.hpp"
@@ -34,14 +34,13 @@ struct Rgb {
 
 class Png {
  public:
-  explicit Png(const std::string& path) {
-    data_ = stbi_load(path.c_str(), &w_, &h_, nullptr, 3);
-  }
+  explicit Png(const std::string& path) { data_ = stbi_load(path.c_str(), &w_, &h_, nullptr, 3); }
   ~Png() { stbi_image_free(data_); }
   bool ok() const { return data_ != nullptr; }
   int width() const { return w_; }
   Rgb at(int x, int y) const {
-    const unsigned char* p = data_ + (static_cast<size_t>(y) * static_cast<size_t>(w_) + static_cast<size_t>(x)) * 3;
+    const unsigned char* p =
+        data_ + (static_cast<size_t>(y) * static_cast<size_t>(w_) + static_cast<size_t>(x)) * 3;
     return {p[0], p[1], p[2]};
   }
   // Pixels of [x0, x1) x [y0, y1) that satisfy pred.
@@ -71,6 +70,15 @@ testing::CommandResult view(const std::string& args, const std::string& script_t
                               script + " --size 1400x800");
 }
 
+// A real cg run's trace in dir (legate --cpus 2 --profile).
+std::string cg_trace(const TempDir& dir, int n) {
+  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
+                                        dir.path().string() + " " + testing::bin("cg") + " -n " +
+                                        std::to_string(n));
+  REQUIRE(run.status == 0);
+  return dir.file("legate_0.prof");
+}
+
 json read_json(const std::string& path) {
   std::ifstream in(path);
   return json::parse(in);
@@ -84,13 +92,10 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
     return;
   }
   TempDir dir;
-  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
-                                        dir.path().string() + " " + testing::bin("cg") + " -n 24");
-  REQUIRE(run.status == 0);
-  const auto r = view(dir.file("legate_0.prof"),
-                      "screenshot " + dir.file("shot.png") + "\ndump " + dir.file("state.json") +
-                          "\nfps 1\nquit\n",
-                      dir);
+  const auto r = view(
+      cg_trace(dir, 24),
+      "screenshot " + dir.file("shot.png") + "\ndump " + dir.file("state.json") + "\nfps 1\nquit\n",
+      dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("fps "));
@@ -118,7 +123,9 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
     } else {
       ++lanes;
       const int colored = png.count(x0, top, x1, top + h, saturated);
-      const int merged = png.count(x0, top, x1, top + h, [](Rgb c) { return c == Rgb{154, 160, 168}; });
+      const int merged = png.count(x0, top, x1, top + h, [](Rgb c) {
+        return c == Rgb{154, 160, 168};
+      });
       gray += merged;
       if (colored + merged > 0) ++lanes_with_boxes;
       // The label column beside it.
@@ -128,7 +135,7 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
   CHECK(seen == std::set<std::string>{"node", "avg", "lane"});
   CHECK(lanes >= 4);
   CHECK(lanes_with_boxes >= lanes - 1);  // every lane but perhaps an idle one
-  CHECK(gray > 0);  // zoomed out, cg's small tasks fold into gray boxes
+  CHECK(gray > 0);                       // zoomed out, cg's small tasks fold into gray boxes
 }
 
 TEST_CASE("a scripted click opens details whose critical-path link moves the view", "[gui]") {
@@ -137,14 +144,12 @@ TEST_CASE("a scripted click opens details whose critical-path link moves the vie
     return;
   }
   TempDir dir;
-  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
-                                        dir.path().string() + " " + testing::bin("cg") + " -n 24");
-  REQUIRE(run.status == 0);
-  const auto r = view(dir.file("legate_0.prof"),
-                      "select MatVecMulTask 2\nwait 2\npan 3\nwait 1\ndump " + dir.file("before.json") +
-                          "\nclick-ui critical\nwait 2\ndump " + dir.file("after.json") +
-                          "\nscreenshot " + dir.file("after.png") + "\nquit\n",
-                      dir);
+  const auto r =
+      view(cg_trace(dir, 24),
+           "select MatVecMulTask 2\nwait 2\npan 3\nwait 1\ndump " + dir.file("before.json") +
+               "\nclick-ui critical\nwait 2\ndump " + dir.file("after.json") + "\nscreenshot " +
+               dir.file("after.png") + "\nquit\n",
+           dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   const json before = read_json(dir.file("before.json")), after = read_json(dir.file("after.json"));
@@ -156,7 +161,8 @@ TEST_CASE("a scripted click opens details whose critical-path link moves the vie
   CHECK(after["flash"] == critical);
   // It was off screen (the view moved away from it); now it is on screen.
   const double start = after["selected"]["start"], stop = after["selected"]["stop"];
-  CHECK((before["window"]["t1"].get<double>() < start || before["window"]["t0"].get<double>() > stop));
+  CHECK((before["window"]["t1"].get<double>() < start ||
+         before["window"]["t0"].get<double>() > stop));
   CHECK(after["window"]["t0"].get<double>() <= start);
   CHECK(after["window"]["t1"].get<double>() >= stop);
   // The followed item is outlined in the flash color.
@@ -172,19 +178,11 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   }
   TempDir dir;
   const std::string path = dir.file("legate_0.prof");
-  {
-    // Synthetic (nothing ran): three frames of tasks, the end cut off as by a crash.
-    analysis::testing::SyntheticTrace t(path);
-    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
-    const auto kind = t.task_kind("work");
-    for (int frame = 0; frame < 3; ++frame) {
-      for (int i = 0; i < 100; ++i) t.task(c0, kind, (frame * 100 + i) * 1000, (frame * 100 + i) * 1000 + 800);
-      t.writer().flush();
-    }
-    t.finish();
-  }
-  std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
-  auto r = view(path, "screenshot " + dir.file("cut.png") + "\ndump " + dir.file("cut.json") + "\nquit\n", dir);
+  // Synthetic (written through the writer API; nothing ran), cut short.
+  analysis::testing::write_truncated_trace(path);
+  auto r = view(path,
+                "screenshot " + dir.file("cut.png") + "\ndump " + dir.file("cut.json") + "\nquit\n",
+                dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.err, Catch::Contains("was not finished"));
@@ -201,27 +199,28 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   CHECK(std::filesystem::exists(dir.file("bad.png")));  // the window showed the error
 }
 
-TEST_CASE("the range and expand options choose the first view and bad values are refused", "[gui]") {
+TEST_CASE("the range and expand options choose the first view and bad values are refused",
+          "[gui]") {
   TempDir dir;
   const auto bad = testing::run_command(testing::bin("legate_prof") + " view x.prof --range 5ms");
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Catch::Contains("--range 5ms: expected START:END"));
-  const auto bad_expand = testing::run_command(testing::bin("legate_prof") + " view x.prof --expand gpus");
+  const auto bad_expand =
+      testing::run_command(testing::bin("legate_prof") + " view x.prof --expand gpus");
   CHECK(bad_expand.status == 2);
   CHECK_THAT(bad_expand.err, Catch::Contains("'gpus' is not a kind of lane"));
-  const auto bad_size = testing::run_command(testing::bin("legate_prof") + " view x.prof --size 10x10");
+  const auto bad_size =
+      testing::run_command(testing::bin("legate_prof") + " view x.prof --size 10x10");
   CHECK(bad_size.status == 2);
-  const auto bad_script = testing::run_command(testing::bin("legate_prof") + " view x.prof --script /nonexistent");
+  const auto bad_script =
+      testing::run_command(testing::bin("legate_prof") + " view x.prof --script /nonexistent");
   CHECK(bad_script.status == 2);
   CHECK_THAT(bad_script.err, Catch::Contains("cannot read the script file"));
   if (!have_xvfb()) {
     WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
     return;
   }
-  const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
-                                        dir.path().string() + " " + testing::bin("cg") + " -n 12");
-  REQUIRE(run.status == 0);
-  const auto r = view(dir.file("legate_0.prof") + " --range 1ms:2ms --expand kinds",
+  const auto r = view(cg_trace(dir, 12) + " --range 1ms:2ms --expand kinds",
                       "dump " + dir.file("s.json") + "\nquit\n", dir);
   INFO(r.err);
   REQUIRE(r.status == 0);

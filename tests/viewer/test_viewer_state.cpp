@@ -48,7 +48,8 @@ TEST_CASE("the camera zooms around a point, pans, and undoes and redoes", "[view
 TEST_CASE("the layout lists nodes, avg rows and lanes, and folds them", "[viewer]") {
   TempDir dir;
   for (uint32_t rank = 0; rank < 2; ++rank) {
-    analysis::testing::SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2);
+    analysis::testing::SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank,
+                                        2);
     const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
     const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
     const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
@@ -132,7 +133,8 @@ TEST_CASE("scripts with mistakes are refused with the line and what is wrong", "
   };
   CHECK(error_of("# a comment\n\nzoom 0.5\nkey ctrl+z\nselect add 2\nquit\n") == "(accepted)");
   CHECK_THAT(error_of("zoom 0.5\nzom 2\n"), Catch::StartsWith("s.txt:2: unknown step 'zom'"));
-  CHECK_THAT(error_of("click 10\n"), Catch::Contains("s.txt:1: 'click' takes 2 to 3 argument(s), got 1"));
+  CHECK_THAT(error_of("click 10\n"),
+             Catch::Contains("s.txt:1: 'click' takes 2 to 3 argument(s), got 1"));
   CHECK_THAT(error_of("hover ten 20\n"), Catch::Contains("'ten' is not a number"));
   CHECK_THAT(error_of("key f13\n"), Catch::Contains("unknown key 'f13'"));
   CHECK_THAT(error_of("range 1ms 2lightyears\n"), Catch::Contains("'2lightyears' is not a time"));

@@ -25,7 +25,8 @@ Command add_view_command(CLI::App& app) {
     std::string range, size = "1600x900";
   };
   auto a = std::make_shared<Args>();
-  sub->add_option("files", a->o.files, "Trace files of one run (legate_*.prof); none: choose in the window");
+  sub->add_option("files", a->o.files,
+                  "Trace files of one run (legate_*.prof); none: choose in the window");
   sub->add_option("--range", a->range,
                   "First window, START:END from the run's start (e.g. 0:2ms, 1.5ms:3ms, 200us:)");
   sub->add_option("--expand", a->o.expand,
@@ -38,27 +39,28 @@ Command add_view_command(CLI::App& app) {
                   "Run the steps of FILE (zoom, click, key, select, screenshot, dump, ...; see "
                   "viewer/script.hpp), then exit");
   sub->add_option("--size", a->size, "Window size WIDTHxHEIGHT")->capture_default_str();
-  return {sub, [a] {
-            viewer::ViewOptions o = a->o;
-            if (!a->range.empty()) {
-              std::string error;
-              o.range = viewer::parse_range(a->range, &error);
-              if (!o.range) {
-                std::cerr << "legate_prof view: --range " << a->range << ": " << error << "\n";
-                return 2;
-              }
-            }
-            if (const std::string bad = viewer::check_expand(o.expand); !bad.empty()) {
-              std::cerr << "legate_prof view: --expand " << o.expand << ": " << bad << "\n";
-              return 2;
-            }
-            if (!parse_size(a->size, o.width, o.height)) {
-              std::cerr << "legate_prof view: --size " << a->size
-                        << ": expected WIDTHxHEIGHT between 320x200 and 16384x16384, e.g. 1600x900\n";
-              return 2;
-            }
-            return viewer::run_window(o);
-          }};
+  return {
+      sub, [a] {
+        viewer::ViewOptions o = a->o;
+        if (!a->range.empty()) {
+          std::string error;
+          o.range = viewer::parse_range(a->range, &error);
+          if (!o.range) {
+            std::cerr << "legate_prof view: --range " << a->range << ": " << error << "\n";
+            return 2;
+          }
+        }
+        if (const std::string bad = viewer::check_expand(o.expand); !bad.empty()) {
+          std::cerr << "legate_prof view: --expand " << o.expand << ": " << bad << "\n";
+          return 2;
+        }
+        if (!parse_size(a->size, o.width, o.height)) {
+          std::cerr << "legate_prof view: --size " << a->size
+                    << ": expected WIDTHxHEIGHT between 320x200 and 16384x16384, e.g. 1600x900\n";
+          return 2;
+        }
+        return viewer::run_window(o);
+      }};
 }
 
 }  // namespace legato::tools
