@@ -124,6 +124,15 @@ void App::open(std::vector<std::string> files) {
   });
 }
 
+void App::close() {
+  util_.clear();  // its threads read the profile
+  profile_.reset();
+  load_error_.clear();
+  hl_ = Highlights{};
+  details_.reset();
+  back_.clear();
+}
+
 void App::wait_loaded() {
   if (loader_.joinable()) loader_.join();
   take_loaded();

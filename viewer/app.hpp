@@ -51,6 +51,8 @@ class App {
 
   // Starts loading the files in the background (replacing what is open).
   void open(std::vector<std::string> files);
+  // Closes what is open (back to the open box).
+  void close();
   // Blocks until a started load has finished and been taken in.
   void wait_loaded();
   bool loading() const { return loader_.joinable(); }

@@ -45,10 +45,7 @@ void banner_strip(ImU32 color, float height) {
 void App::menu_bar() {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open...")) {
-      profile_.reset();
-      load_error_.clear();
-    }
+    if (ImGui::MenuItem("Open...", nullptr, false, !loading())) close();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }

@@ -210,4 +210,9 @@ TEST_CASE("a failed run opens on its error, and a missing file on the open box",
   REQUIRE(s.app.profile() != nullptr);
   CHECK(st["error"] == "");
   CHECK(st["files"][0] == dir.file("legate_0.prof"));
+  // File > Open... closes it (while its avg lines may still be computing).
+  s.app.close();
+  s.ctx.frame(s.app);
+  CHECK(s.app.profile() == nullptr);
+  CHECK(s.app.control("paths").has_value());
 }
