@@ -1,5 +1,6 @@
 // The menu bar, run header, warning and error banners, the open box, and the
 // search, statistics, help and error-message windows.
+#include <algorithm>
 #include <string>
 
 #include <imgui.h>
@@ -203,7 +204,10 @@ void App::search_window() {
 void App::stats_window() {
   if (!show_stats_) return;
   const analysis::Profile& p = *profile_;
-  ImGui::SetNextWindowPos(ImVec2(60, 100), ImGuiCond_Appearing);
+  // Bottom right, clear of the search (left) and details (top right) windows.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(std::max(20.f, display.x - 740), std::max(80.f, display.y - 500)),
+                          ImGuiCond_Appearing);
   ImGui::SetNextWindowSize(ImVec2(720, 480), ImGuiCond_Appearing);
   if (!ImGui::Begin("Statistics", &show_stats_, ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
@@ -262,7 +266,8 @@ void App::stats_window() {
 
 void App::help_window() {
   if (!show_help_) return;
-  ImGui::SetNextWindowPos(ImVec2(80, 80), ImGuiCond_Appearing);
+  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x / 2, 80), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0));
   if (!ImGui::Begin("Help", &show_help_,
                     ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
