@@ -170,10 +170,11 @@ double Script::number(size_t arg) const {
 }
 
 void Script::before_frame(App& app, ImGuiIO& io) {
-  if (held_key_ >= 0) {
-    io.KeysDown[held_key_] = false;
+  if (key_pressed_) {  // a key step's key and modifiers go up on the next frame
+    if (held_key_ >= 0) io.KeysDown[held_key_] = false;
     io.KeyCtrl = io.KeyShift = false;
     held_key_ = -1;
+    key_pressed_ = false;
   }
   io.MouseWheel = 0;
   // Nothing runs until the files are loaded (or failed to load).
@@ -238,6 +239,7 @@ bool Script::run(App& app, ImGuiIO& io) {
     const KeyPress k = *parse_key(s.args[0]);
     io.KeyCtrl = k.ctrl;
     io.KeyShift = k.shift;
+    key_pressed_ = true;
     if (k.code >= 0) {
       io.KeysDown[k.code] = true;
       held_key_ = k.code;

@@ -75,8 +75,9 @@ class Script {
   ImVec2 at_{0, 0};               // where a click goes
   ImVec2 mouse_{-1e30f, -1e30f};  // the script's mouse, off the window at first
   bool down_[2] = {false, false};
-  int held_key_ = -1;     // key: released on the next frame
-  double fps_start_ = 0;  // fps: when it began
+  int held_key_ = -1;         // key: released on the next frame
+  bool key_pressed_ = false;  // its modifiers too
+  double fps_start_ = 0;      // fps: when it began
   int fps_frames_ = 0;
   std::string capture_;  // after_frame: capture or dump
   bool dump_ = false;
