@@ -340,6 +340,11 @@ void App::handle_mouse(const Pick& pick, bool hovered) {
       camera_.zoom(std::pow(0.8, io.MouseWheel), fraction(io.MousePos.x));
     }
   }
+  if (hovered && ImGui::IsMouseDoubleClicked(0) && pick.type == Pick::Type::Item) {
+    select(pick.item);  // the first click selected it; the second zooms to it
+    zoom_to_selected();
+    return;
+  }
   for (int button : {0, 1}) {
     if (hovered && ImGui::IsMouseClicked(button)) {
       dragging_ = true;
@@ -370,7 +375,6 @@ void App::handle_mouse(const Pick& pick, bool hovered) {
       if (at_press.type == Pick::Type::Item) {
         select(at_press.item);
         hl_.flash = kNone;
-        if (ImGui::IsMouseDoubleClicked(0)) zoom_to_selected();
       } else if (at_press.type == Pick::Type::Merged) {
         camera_.set(static_cast<double>(at_press.start), static_cast<double>(at_press.stop));
       } else if (at_press.type == Pick::Type::Label) {

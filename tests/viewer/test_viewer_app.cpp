@@ -119,6 +119,13 @@ TEST_CASE("selecting a task shows its details and following the critical path mo
   // Back to the third task.
   st = s.run("click-ui back\nwait 1\n");
   CHECK(st["selected"]["operation"] == "third");
+  // A double click zooms to the item.
+  s.run("key 0\nwait 1\n");
+  const std::string first = s.xy(50'000, "c0");
+  st = s.run("click " + first + "\nclick " + first + "\nwait 1\n");
+  CHECK(st["selected"]["operation"] == "first");
+  CHECK(st["window"]["t0"].get<double>() == Approx(-50'000).margin(1000));
+  CHECK(st["window"]["t1"].get<double>() == Approx(150'000).margin(1000));
   // Escape clears the chain, then the selection.
   st = s.run("key escape\nwait 1\nkey escape\nwait 1\n");
   CHECK(st["chain"].empty());
