@@ -6,6 +6,8 @@ find_package(zstd REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
+# Ranks of a run talk over MPI (OpenMPI from Debian).
+find_package(MPI REQUIRED COMPONENTS CXX)
 if(LEGATO_TESTS)
   find_package(Catch2 2 REQUIRED)
 endif()

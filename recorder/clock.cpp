@@ -31,9 +31,11 @@ const char* to_string(TickSource s) {
   return s == TickSource::Tsc ? "tsc" : "monotonic";
 }
 
-TickConverter::TickConverter(TickSource source, int64_t reference_offset_ns)
+TickConverter::TickConverter(TickSource source, int64_t reference_offset_ns,
+                             int64_t axis_zero_monotonic_ns)
     : source_(source), offset_ns_(reference_offset_ns) {
   calibrate();
+  if (axis_zero_monotonic_ns != 0) offset_ns_ += zero_monotonic_ns() - axis_zero_monotonic_ns;
 }
 
 int64_t TickConverter::calibrate() {

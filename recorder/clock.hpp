@@ -68,7 +68,9 @@ struct CalibrationPoint {
 // the zero time, plus the offset to the reference clock (rank 0).
 class TickConverter {
  public:
-  TickConverter(TickSource source, int64_t reference_offset_ns);
+  // axis_zero_monotonic_ns: where the axis starts on this CLOCK_MONOTONIC
+  // (several ranks: rank 0's start, in this rank's clock); 0: now.
+  TickConverter(TickSource source, int64_t reference_offset_ns, int64_t axis_zero_monotonic_ns = 0);
 
   // Takes a (tick, CLOCK_MONOTONIC) point: the tightest of a few readings.
   // Returns how far the extrapolation from the previous points was off at

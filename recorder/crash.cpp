@@ -1,4 +1,4 @@
-// Crashing signals: the flusher finishes the file, then the signal proceeds
+// Crashing and terminating signals: the flusher finishes the file, then the signal proceeds
 // with whatever disposition the program had before.
 #include <poll.h>
 #include <signal.h>
@@ -9,7 +9,8 @@
 namespace legato::rec::detail {
 namespace {
 
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+// SIGTERM and SIGINT too: a launcher stops the other ranks of a failed run with SIGTERM.
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
 struct sigaction g_previous[NSIG];
 std::atomic<bool> g_installed{false};
 std::atomic<int> g_handling{0};

@@ -19,13 +19,18 @@ struct RecorderOptions {
   // Clock alignment to the reference clock (rank 0), from the multi-rank runtime.
   int64_t reference_offset_ns = 0;
   int64_t reference_uncertainty_ns = 0;
+  // Where time 0 is on this process' CLOCK_MONOTONIC (0: when recording
+  // starts). Ranks use rank 0's start converted to their clock, so every
+  // file of a run shares one time axis.
+  int64_t zero_monotonic_ns = 0;
 
   size_t buffer_bytes = 256 << 10;  // per-thread event buffer
   size_t max_buffers = 256;         // buffers in all; beyond, producers wait (or drop)
   bool drop_when_full = false;      // count and drop events instead of waiting
   int flush_interval_ms = 50;       // the flusher writes at least this often
   int zstd_level = 1;
-  bool crash_handlers = true;  // finish the file on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT
+  bool crash_handlers =
+      true;  // finish the file on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT
 
   nlohmann::json config = nlohmann::json::object();  // stored as the "config" metadata
 

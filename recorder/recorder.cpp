@@ -251,7 +251,8 @@ void start(const RecorderOptions& options) {
   } catch (const trace::TraceError& e) {
     throw RecorderError(std::string(e.what()) + " (pass --logdir with a writable directory)");
   }
-  r->clock = std::make_unique<TickConverter>(g_tick_source, options.reference_offset_ns);
+  r->clock = std::make_unique<TickConverter>(g_tick_source, options.reference_offset_ns,
+                                             options.zero_monotonic_ns);
   r->zero_unix_ns = unix_ns();
   r->wake_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   r->done_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -29,12 +30,14 @@ constexpr int64_t kMaxMiB = int64_t{1} << 30;  // 1 PiB
 
 const std::vector<Flag>& flags() {
   static const std::vector<Flag> table = {
-      {"cpus", &Config::cpus, Unit::Count, 1, 1024, "auto: cores - utility, at least 1",
+      {"cpus", &Config::cpus, Unit::Count, 1, 1024,
+       "auto: cores / ranks-per-node - utility, at least 1",
        "CPU worker threads (lanes c0, c1, ...)"},
       {"utility", &Config::utility, Unit::Count, 1, 256, "2",
        "utility threads for dependence analysis, mapping and instance collection (u0, ...)"},
       {"gpus", &Config::gpus, Unit::Count, 0, 64, "0", "GPUs to use"},
-      {"sysmem", &Config::sysmem, Unit::MiB, 1, kMaxMiB, "auto: 80% of available memory",
+      {"sysmem", &Config::sysmem, Unit::MiB, 1, kMaxMiB,
+       "auto: 80% of available memory / ranks-per-node",
        "system memory pool for array instances, in MiB"},
       {"fbmem", &Config::fbmem, Unit::MiB, 0, kMaxMiB, "0 without GPUs",
        "framebuffer pool per GPU, in MiB"},
@@ -60,6 +63,9 @@ const std::vector<Flag>& flags() {
        "fewest elements a GPU point task gets when an operation is split"},
       {"window-size", &Config::window_size, Unit::Ops, 1, int64_t{1} << 20, "1024",
        "operations the program may issue ahead of their completion"},
+      {"ranks-per-node", &Config::ranks_per_node, Unit::Count, 1, 1024, "1",
+       "ranks on each node (started by the legate driver's --launcher, or by mpirun/srun)"},
+      {"nodes", &Config::nodes, Unit::Count, 1, 65536, "1", "nodes the ranks run on"},
       {"help", &Config::help, Unit::Bool, 0, 1, "", "list these options and exit"},
   };
   return table;
@@ -176,6 +182,15 @@ MachineInfo detect_machine() {
     if (key == "MemTotal:") m.total_memory_bytes = kb << 10;
   }
   if (m.memory_bytes == 0) m.memory_bytes = m.total_memory_bytes;
+  // Ranks a launcher started on this machine (they share it).
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && std::atoll(v) > 0) {
+      m.ranks_here = std::atoll(v);  // SLURM's "4(x2)" reads as 4
+      break;
+    }
+  }
   m.gpus = 0;
   m.gpu_problem = "this build of Legato runs tasks on CPUs only";
   return m;
@@ -262,9 +277,12 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
   }
   // Automatic values for what was not given.
   const auto given = [&](const char* n) { return c.given.count(n) > 0; };
-  if (!given("cpus")) c.cpus = c.auto_config ? std::max<int64_t>(1, machine.cores - c.utility) : 1;
+  // Ranks on one node share its cores and memory.
+  const int64_t share = given("ranks-per-node") ? c.ranks_per_node : machine.ranks_here;
+  if (!given("cpus"))
+    c.cpus = c.auto_config ? std::max<int64_t>(1, machine.cores / share - c.utility) : 1;
   if (!given("sysmem")) {
-    const uint64_t mib = machine.memory_bytes >> 20;
+    const uint64_t mib = (machine.memory_bytes >> 20) / static_cast<uint64_t>(share);
     c.sysmem = c.auto_config ? std::max<int64_t>(256, static_cast<int64_t>(mib * 4 / 5)) : 256;
   }
   if (!given("zcmem")) c.zcmem = c.gpus > 0 ? 128 : 0;

@@ -25,6 +25,7 @@ struct MachineInfo {
   int64_t cores = 1;
   uint64_t memory_bytes = 0;  // MemAvailable
   uint64_t total_memory_bytes = 0;
+  int64_t ranks_here = 1;   // ranks of this run on this machine (from the launcher)
   int64_t gpus = 0;         // usable GPUs
   std::string gpu_problem;  // why there are none, when known
 };
@@ -47,11 +48,14 @@ struct Config {
   int64_t min_cpu_chunk = 16384;  // elements
   int64_t min_gpu_chunk = 65536;  // elements
   int64_t window_size = 1024;     // operations the top level may run ahead
+  int64_t ranks_per_node = 1;     // the run's shape; the launcher starts the ranks
+  int64_t nodes = 1;
   bool help = false;
   // Flags the user set (the rest were chosen automatically).
   std::set<std::string> given;
 
   uint64_t sysmem_bytes() const { return static_cast<uint64_t>(sysmem) << 20; }
+  int64_t ranks() const { return ranks_per_node * nodes; }
   nlohmann::json to_json() const;
   // The --show-config block: every setting, memory in bytes and MiB.
   std::string summary() const;

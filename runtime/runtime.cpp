@@ -4,10 +4,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "recorder/recorder.hpp"
+#include "runtime/comm.hpp"
 #include "runtime/profile_report.hpp"
 #include "runtime/runtime_impl.hpp"
+#include "trace_format/metadata.hpp"
 
 namespace legato::rt {
 
@@ -18,6 +22,7 @@ namespace {
 std::mutex g_lifecycle;
 Config g_last_config;
 uint64_t g_epoch = 0;
+comm::ClockOffset g_clock_offset;  // this rank's clock to rank 0's, at start
 
 trace::Time t(uint64_t tick) {
   return static_cast<trace::Time>(tick);
@@ -31,18 +36,64 @@ trace::Time t(uint64_t tick) {
   std::exit(1);
 }
 
-rec::RecorderOptions recorder_options(const Config& c) {
+rec::RecorderOptions recorder_options(const Config& c, int rank = comm::rank()) {
   rec::RecorderOptions o;
   o.logdir = c.logdir;
   o.name = c.profile_name;
   o.config = c.to_json();
+  o.rank = static_cast<uint32_t>(rank);
+  o.ranks = static_cast<uint32_t>(comm::size());
   return o;
 }
 
-// The report of a finished trace, when the configuration asks for one.
+// Every rank's trace file.
+std::vector<std::string> trace_paths(const Config& c) {
+  std::vector<std::string> out;
+  for (int r = 0; r < comm::size(); ++r) out.push_back(recorder_options(c, r).trace_path());
+  return out;
+}
+
+// The report of the finished traces of every rank, when the configuration
+// asks for one; rank 0 writes it once every rank has finished its file.
 void write_report(const Config& c) {
-  if (!c.profile || !c.profile_report) return;
-  write_profile_report({recorder_options(c).trace_path()}, c.logdir + "/legate_prof");
+  if (!c.profile || !c.profile_report || comm::rank() != 0) return;
+  write_profile_report(trace_paths(c), c.logdir + "/legate_prof");
+}
+
+// Several ranks: they agree on the run id and on one time axis (rank 0's
+// start, converted to each rank's clock through the measured offset).
+void join_ranks(const Config& c, rec::RecorderOptions& o) {
+  if (!comm::active()) return;
+  if (c.given.count("ranks-per-node") + c.given.count("nodes") > 0 && c.ranks() != comm::size()) {
+    config_error("--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
+                 std::to_string(c.nodes) + " ask for " + std::to_string(c.ranks()) +
+                 " rank(s) but the launcher started " + std::to_string(comm::size()) + "; start " +
+                 std::to_string(c.ranks()) + " (e.g. mpirun -n " + std::to_string(c.ranks()) +
+                 ") or change the flags");
+  }
+  o.run_id = comm::broadcast(comm::rank() == 0 ? trace::new_run_id() : std::string());
+  const comm::ClockOffset offset = comm::measure_clock_offset();
+  const int64_t zero = comm::broadcast(comm::monotonic_ns());  // rank 0's clock
+  o.zero_monotonic_ns = zero - offset.offset_ns;
+  g_clock_offset = offset;
+}
+
+void record_clock_alignment() {
+  if (!comm::active() || !rec::active()) return;
+  rec::set_metadata("clock_alignment", {{"reference_rank", 0},
+                                        {"offset_ns", g_clock_offset.offset_ns},
+                                        {"uncertainty_ns", g_clock_offset.uncertainty_ns},
+                                        {"method", "tightest of 64 MPI round trips to rank 0"}});
+}
+
+// The offset measured again at the end: how far the clocks drifted apart.
+void record_clock_drift() {
+  if (!comm::active()) return;
+  const comm::ClockOffset end = comm::measure_clock_offset();
+  if (rec::active()) {
+    rec::set_metadata("clock_alignment_at_finish",
+                      {{"offset_ns", end.offset_ns}, {"uncertainty_ns", end.uncertainty_ns}});
+  }
 }
 
 }  // namespace
@@ -50,7 +101,18 @@ void write_report(const Config& c) {
 void fatal_exit(trace::ErrorKind kind, const std::string& text, trace::Uid op, uint32_t resource) {
   rec::fatal_error(kind, text, op, resource);
   std::fflush(nullptr);
-  write_report(runtime().config);
+  const Config& c = runtime().config;
+  if (comm::size() == 1) {
+    write_report(c);
+  } else if (c.profile) {
+    // The other ranks are still running (the launcher stops them now).
+    std::fprintf(stderr,
+                 "legate: rank %d of %d failed; the launcher stops the others, whose traces are "
+                 "finished as they stop. Write the report with: legate_prof archive %s/%s_*.prof "
+                 "-o %s/legate_prof\n",
+                 comm::rank(), comm::size(), c.logdir.c_str(), c.profile_name.c_str(),
+                 c.logdir.c_str());
+  }
   std::_Exit(1);
 }
 
@@ -284,12 +346,27 @@ void start() {
     std::fputs(c.summary().c_str(), stdout);
     std::fflush(stdout);
   }
+  try {
+    comm::init();
+  } catch (const std::runtime_error& e) {
+    config_error(std::string("cannot start MPI for the run's ranks: ") + e.what());
+  }
+  if (!comm::active() && c.ranks() > 1) {
+    config_error("--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
+                 std::to_string(c.nodes) + " ask for " + std::to_string(c.ranks()) +
+                 " ranks but this process was not started by a launcher; run it with legate "
+                 "--launcher mpirun (or srun), or under mpirun -n " +
+                 std::to_string(c.ranks()));
+  }
+  rec::RecorderOptions options = recorder_options(c);
+  join_ranks(c, options);  // collective: every rank, profiling or not
   if (c.profile) {
     try {
-      rec::start(recorder_options(c));
+      rec::start(options);
     } catch (const rec::RecorderError& e) {
       config_error(e.what());
     }
+    record_clock_alignment();
   }
   try {
     g_runtime = new RuntimeImpl(c);
@@ -310,11 +387,14 @@ void finish() {
   std::lock_guard life(g_lifecycle);
   if (g_runtime == nullptr) return;
   g_runtime->shutdown();
+  record_clock_drift();
   rec::finish();  // its finish hook still sees the runtime
   const Config c = g_runtime->config;
   delete g_runtime;
   g_runtime = nullptr;
+  comm::barrier();  // every rank's file is finished
   write_report(c);
+  comm::finalize();
 }
 
 bool running() {

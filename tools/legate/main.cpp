@@ -1,7 +1,9 @@
 // legate [FLAGS] PROGRAM [ARGS...]: runs PROGRAM with FLAGS passed in
-// LEGATE_CONFIG (after any LEGATE_CONFIG already set, so the flags win).
+// LEGATE_CONFIG (after any LEGATE_CONFIG already set, so the flags win),
+// through a launcher (mpirun, srun) when the run has several ranks.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +19,10 @@ const char* kUsage =
     "usage: legate [FLAGS] PROGRAM [ARGS...]\n"
     "Runs PROGRAM on the Legato runtime with FLAGS (passed to it in LEGATE_CONFIG).\n\n"
     "Driver flags:\n"
+    "  --launcher L          start --ranks-per-node x --nodes ranks with L: mpirun, srun, or\n"
+    "                        none (default: the ranks are started already, e.g. by\n"
+    "                        'mpirun -n 4 legate ...', or there is one)\n"
+    "  --cpu-bind B          bind each rank's threads: none, core or socket (to the launcher)\n"
     "  --verbose             print the command before running it\n"
     "  --help                print this help and the runtime flags, then exit\n\n";
 
@@ -26,6 +32,69 @@ std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
+}
+
+struct LaunchFlags {
+  std::string launcher = "none";
+  std::string cpu_bind;
+};
+
+bool on_path(const std::string& exe) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t at = 0;
+  while (at <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', at), dirs.size());
+    const std::string dir = dirs.substr(at, end - at);
+    if (!dir.empty() && access((dir + "/" + exe).c_str(), X_OK) == 0) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+// The launcher's command line that starts the run's ranks, before the
+// program and its arguments (empty for --launcher none).
+std::vector<std::string> launch_command(const LaunchFlags& f, const legato::rt::Config& c,
+                                        const legato::rt::MachineInfo& machine) {
+  using legato::rt::ConfigError;
+  if (f.launcher != "none" && f.launcher != "mpirun" && f.launcher != "srun")
+    throw ConfigError("--launcher " + f.launcher + ": expected mpirun, srun or none");
+  if (!f.cpu_bind.empty() && f.cpu_bind != "none" && f.cpu_bind != "core" && f.cpu_bind != "socket")
+    throw ConfigError("--cpu-bind " + f.cpu_bind + ": expected none, core or socket");
+  if (f.launcher == "none") {
+    if (!f.cpu_bind.empty())
+      throw ConfigError("--cpu-bind needs a launcher to pass it to (--launcher mpirun or srun)");
+    return {};
+  }
+  if (!on_path(f.launcher)) {
+    throw ConfigError("--launcher " + f.launcher + ": '" + f.launcher +
+                      "' is not installed (not found on PATH); install it, pick the other "
+                      "launcher, or start the ranks yourself and pass --launcher none");
+  }
+  const std::string ranks = std::to_string(c.ranks()), per_node = std::to_string(c.ranks_per_node);
+  std::vector<std::string> cmd;
+  if (f.launcher == "mpirun") {
+    cmd = {"mpirun", "-n", ranks, "--npernode", per_node};
+    if (geteuid() == 0) cmd.emplace_back("--allow-run-as-root");
+    // More ranks than cores on a node: let them share the cores.
+    if (c.ranks_per_node > machine.cores) cmd.emplace_back("--oversubscribe");
+    if (!f.cpu_bind.empty()) cmd.insert(cmd.end(), {"--bind-to", f.cpu_bind});
+    cmd.insert(cmd.end(), {"-x", "LEGATE_CONFIG"});
+  } else {
+    cmd = {"srun",
+           "-n",
+           ranks,
+           "--ntasks-per-node",
+           per_node,
+           "--nodes",
+           std::to_string(c.nodes),
+           "--export=ALL"};
+    if (!f.cpu_bind.empty())
+      cmd.push_back("--cpu-bind=" + std::string(f.cpu_bind == "core"     ? "cores"
+                                                : f.cpu_bind == "socket" ? "sockets"
+                                                                         : "none"));
+  }
+  return cmd;
 }
 
 int fail(const std::string& what) {
@@ -40,6 +109,7 @@ int main(int argc, char** argv) {
   using namespace legato::rt;
   std::vector<std::string> flags;
   bool verbose = false, help = false;
+  LaunchFlags launch;
   int i = 1;
   for (; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -50,6 +120,15 @@ int main(int argc, char** argv) {
     }
     if (arg == "--help") {
       help = true;
+      continue;
+    }
+    if (arg == "--launcher" || arg == "--cpu-bind" || arg.rfind("--launcher=", 0) == 0 ||
+        arg.rfind("--cpu-bind=", 0) == 0) {
+      const size_t eq = arg.find('=');
+      const std::string name = arg.substr(0, eq);
+      if (eq == std::string::npos && i + 1 >= argc) return fail(name + " needs a value");
+      const std::string value = eq == std::string::npos ? argv[++i] : arg.substr(eq + 1);
+      (name == "--launcher" ? launch.launcher : launch.cpu_bind) = value;
       continue;
     }
     bool takes_value = false;
@@ -94,14 +173,24 @@ int main(int argc, char** argv) {
   for (const std::string& f : flags)
     legate_config += (legate_config.empty() ? "" : " ") + shell_quote(f);
   setenv("LEGATE_CONFIG", legate_config.c_str(), 1);
+  std::vector<std::string> command;
+  try {
+    command = launch_command(launch, config, detect_machine());
+  } catch (const ConfigError& e) {
+    return fail(e.what());
+  }
+  for (int k = i; k < argc; ++k) command.emplace_back(argv[k]);
   if (verbose) {
     std::string cmd = "LEGATE_CONFIG=" + shell_quote(legate_config);
-    for (int k = i; k < argc; ++k) cmd += " " + shell_quote(argv[k]);
+    for (const auto& a : command) cmd += " " + shell_quote(a);
     std::printf("legate: running %s\n", cmd.c_str());
     std::fflush(stdout);
   }
-  execvp(argv[i], argv + i);
+  std::vector<char*> args;
+  for (auto& a : command) args.push_back(a.data());
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
   const int err = errno;
-  std::fprintf(stderr, "legate: error: cannot run '%s': %s\n", argv[i], std::strerror(err));
+  std::fprintf(stderr, "legate: error: cannot run '%s': %s\n", args[0], std::strerror(err));
   return err == ENOENT ? 127 : 126;
 }
