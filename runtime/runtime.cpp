@@ -28,11 +28,25 @@ trace::Time t(uint64_t tick) {
   return static_cast<trace::Time>(tick);
 }
 
-[[noreturn]] void config_error(const std::string& what) {
-  std::fprintf(
-      stderr,
-      "LEGATE ERROR: %s\nRun with LEGATE_CONFIG=\"--help\" to list every option and its default.\n",
-      what.c_str());
+// The rank the launcher gave this process (before MPI starts), 0 without one.
+int launch_rank() {
+  return comm::detect_launch().rank;
+}
+
+// A mistake in the configuration is the same on every rank: rank 0 says it.
+// Problems of one rank (its MPI, its trace file) are said by that rank.
+[[noreturn]] void config_error(const std::string& what, bool every_rank_alike = true) {
+  const comm::Launch l = comm::detect_launch();
+  if (!every_rank_alike || l.rank == 0) {
+    const std::string who = l.size > 1 && !every_rank_alike
+                                ? "rank " + std::to_string(l.rank) + " of " +
+                                      std::to_string(l.size) + ": "
+                                : "";
+    std::fprintf(stderr,
+                 "LEGATE ERROR: %s%s\nRun with LEGATE_CONFIG=\"--help\" to list every option and "
+                 "its default.\n",
+                 who.c_str(), what.c_str());
+  }
   std::exit(1);
 }
 
@@ -339,17 +353,17 @@ void start() {
     config_error(e.what());
   }
   if (c.help) {
-    std::fputs(config_help().c_str(), stdout);
+    if (launch_rank() == 0) std::fputs(config_help().c_str(), stdout);
     std::exit(0);
   }
-  if (c.show_config) {
+  if (c.show_config && launch_rank() == 0) {
     std::fputs(c.summary().c_str(), stdout);
     std::fflush(stdout);
   }
   try {
     comm::init();
   } catch (const std::runtime_error& e) {
-    config_error(std::string("cannot start MPI for the run's ranks: ") + e.what());
+    config_error(std::string("cannot start MPI for the run's ranks: ") + e.what(), false);
   }
   if (!comm::active() && c.ranks() > 1) {
     config_error("--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
@@ -364,7 +378,7 @@ void start() {
     try {
       rec::start(options);
     } catch (const rec::RecorderError& e) {
-      config_error(e.what());
+      config_error(e.what(), false);
     }
     record_clock_alignment();
   }
@@ -372,7 +386,7 @@ void start() {
     g_runtime = new RuntimeImpl(c);
   } catch (const std::runtime_error& e) {
     rec::finish();
-    config_error(e.what());
+    config_error(e.what(), false);
   }
   g_last_config = c;
   ++g_epoch;

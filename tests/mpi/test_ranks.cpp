@@ -93,6 +93,8 @@ TEST_CASE("rank counts that do not fit and missing launchers are errors before a
                            "' " + mpirun(2) + testing::bin("cg") + " -n 8");
   CHECK(r.status != 0);
   CHECK_THAT(r.err, Catch::Contains("ask for 4 rank(s) but the launcher started 2"));
+  // Said once (by rank 0), not by every rank.
+  CHECK(r.err.find("LEGATE ERROR") == r.err.rfind("LEGATE ERROR"));
   r = testing::run_command(testing::bin("legate") + " --ranks-per-node 2 " + testing::bin("cg") +
                            " -n 8");
   CHECK(r.status != 0);
