@@ -46,6 +46,7 @@ class Builder {
   std::vector<std::vector<Staged>> staged_;          // per lane
   std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
+  void reserve_staging();
   void stage(uint32_t lane, Item item, Uid uid, Time ready, Time create);
   void place(uint32_t lane);
   // A time of rank r's file on the run's clock, clamped to the model's range.

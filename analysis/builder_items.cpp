@@ -190,6 +190,33 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
   staged_[lane].push_back(Staged{item, uid, ready, create});
 }
 
+// Exact room per lane before staging: a first pass counts each lane's
+// records (lane() creates lanes in the same order the staging pass would),
+// so staging never grows a vector by copying it.
+void Builder::reserve_staging() {
+  std::vector<size_t> count;
+  const auto add = [&](uint32_t l) {
+    if (l >= count.size()) count.resize(l + 1, 0);
+    ++count[l];
+  };
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    const auto& all = traces_[r].all;
+    for (const auto& x : all.get<trace::TaskRecord>()) add(lane(r, x.processor, LaneKind::Cpu));
+    for (const auto& x : all.get<trace::MetaTaskRecord>())
+      add(lane(r, x.processor, LaneKind::Utility));
+    for (const auto& x : all.get<trace::DepPartRecord>())
+      add(lane(r, x.processor, LaneKind::DepPart));
+    for (const auto& x : all.get<trace::CopyRecord>()) add(lane(r, x.channel, LaneKind::Channel));
+    for (const auto& x : all.get<trace::InstanceRecord>())
+      add(lane(r, x.memory, LaneKind::SystemMemory));
+    for (const auto& x : all.get<trace::GpuKernelRecord>())
+      add(lane(r, x.processor, LaneKind::GpuDevice));
+    for (const auto& x : all.get<trace::UserRangeRecord>())
+      add(lane(r, x.processor, LaneKind::Thread));
+  }
+  for (size_t l = 0; l < count.size(); ++l) staged_[l].reserve(count[l]);
+}
+
 void Builder::items() {
   size_t copies = 0, instances = 0, kernels = 0;
   for (const auto& t : traces_) {
@@ -202,6 +229,7 @@ void Builder::items() {
   p_.instances.reserve(instances);
   p_.kernels.reserve(kernels);
   kernel_tasks_.reserve(kernels);
+  reserve_staging();
   for (size_t r = 0; r < traces_.size(); ++r) {
     auto& all = traces_[r].all;
     std::unordered_map<uint32_t, uint32_t> task_names;
