@@ -79,7 +79,9 @@ std::vector<std::string> launch_command(const LaunchFlags& f, const legato::rt::
     // More ranks than cores on a node: let them share the cores.
     if (c.ranks_per_node > machine.cores) cmd.emplace_back("--oversubscribe");
     if (!f.cpu_bind.empty()) cmd.insert(cmd.end(), {"--bind-to", f.cpu_bind});
-    cmd.insert(cmd.end(), {"-x", "LEGATE_CONFIG"});
+    // When a rank fails, mpirun stops the others with SIGTERM and, 1 s later
+    // by default, SIGKILL: give them time to finish their traces.
+    cmd.insert(cmd.end(), {"--mca", "odls_base_sigkill_timeout", "5", "-x", "LEGATE_CONFIG"});
   } else {
     cmd = {"srun",
            "-n",
