@@ -58,6 +58,10 @@ TEST_CASE("the layout lists nodes, avg rows and lanes, and folds them", "[viewer
     t.task(c0, k, 50, 150);  // overlaps: a second row
     t.task(c1, k, 0, 10);
     t.meta(u0, "Mapping", 0, 5);
+    if (rank == 1) {  // as a multi-rank run records it
+      t.writer().write_metadata(
+          {{"clock_alignment", {{"offset_ns", 40}, {"uncertainty_ns", 2500}}}});
+    }
     t.finish();
   }
   const analysis::Profile p =
@@ -69,6 +73,8 @@ TEST_CASE("the layout lists nodes, avg rows and lanes, and folds them", "[viewer
   CHECK(l.rows()[0].text == "All nodes (2)");
   CHECK(l.rows()[1].text == "CPU avg (4)");
   CHECK(l.rows()[3].type == RowType::Node);
+  CHECK(l.rows()[3].text == "Node 0 (host0)");
+  CHECK(l.rows()[9].text == "Node 1 (host1, clock ±2.500 us)");
   CHECK(l.rows()[5].text == "c0");
   CHECK(l.rows()[5].h == 2 * kRowHeight + 2);  // two rows of items
   CHECK(l.row_at(l.rows()[5].y + 1) == 5);
