@@ -4,9 +4,40 @@
 
 namespace legato::analysis {
 
+namespace {
+
+// Changes mostly come as one sorted run per lane: merging the runs pairwise
+// costs O(n log runs) instead of sorting all n. Many runs: a plain sort.
+void sort_changes(std::vector<std::pair<Time, int64_t>>& changes) {
+  std::vector<size_t> runs{0};
+  for (size_t i = 1; i < changes.size(); ++i) {
+    if (changes[i] < changes[i - 1]) {
+      runs.push_back(i);
+      if (runs.size() > 64) {
+        std::sort(changes.begin(), changes.end());
+        return;
+      }
+    }
+  }
+  runs.push_back(changes.size());
+  while (runs.size() > 2) {
+    std::vector<size_t> merged{0};
+    for (size_t r = 0; r + 2 < runs.size(); r += 2) {
+      std::inplace_merge(changes.begin() + static_cast<ptrdiff_t>(runs[r]),
+                         changes.begin() + static_cast<ptrdiff_t>(runs[r + 1]),
+                         changes.begin() + static_cast<ptrdiff_t>(runs[r + 2]));
+      merged.push_back(runs[r + 2]);
+    }
+    if ((runs.size() - 1) % 2 == 1) merged.push_back(runs.back());  // an odd run left over
+    runs = std::move(merged);
+  }
+}
+
+}  // namespace
+
 UtilizationCurve::UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes, double capacity)
     : capacity_(capacity > 0 ? capacity : 1) {
-  std::sort(changes.begin(), changes.end());
+  sort_changes(changes);
   int64_t level = 0;
   double area = 0;
   for (const auto& [t, d] : changes) {
