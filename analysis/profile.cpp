@@ -1,5 +1,7 @@
 #include "analysis/profile.hpp"
 
+#include "analysis/units.hpp"
+
 #include <algorithm>
 
 namespace legato::analysis {
@@ -53,6 +55,21 @@ std::string Profile::label(uint32_t item) const {
   return std::string(to_string(it.kind));
 }
 
+std::string Profile::node_label(const Node& n) const {
+  std::vector<std::string> parts;
+  if (!n.host.empty()) parts.push_back(n.host);
+  for (const auto& r : ranks) {
+    if (r.rank != n.rank) continue;
+    const auto a = r.metadata.find("clock_alignment");
+    if (a == r.metadata.end() || !a->is_object()) continue;
+    const auto u = a->find("uncertainty_ns");
+    if (u != a->end() && u->is_number()) parts.push_back("clock ±" + human_ns(u->get<double>()));
+  }
+  std::string out = "Node " + std::to_string(n.rank);
+  for (size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " (" : ", ") + parts[i];
+  return parts.empty() ? out : out + ")";
+}
+
 uint32_t Profile::lane_of(uint32_t item) const {
   // Lanes hold consecutive item ranges in lane order; empty lanes hold none.
   const auto it = std::upper_bound(lanes.begin(), lanes.end(), item,
@@ -103,8 +120,8 @@ size_t Profile::memory_bytes() const {
              copies.capacity() * sizeof(CopyInfo) + instances.capacity() * sizeof(InstanceInfo) +
              kernels.capacity() * sizeof(KernelInfo) + waits.capacity() * sizeof(Wait) +
              pre.capacity() * sizeof(Precondition) + pre_begin.capacity() * sizeof(uint32_t) +
-             busy_blocks.capacity() * sizeof(Time) +
-             fold_blocks.capacity() * sizeof(float) + errors.capacity() * sizeof(ErrorMark) +
+             busy_blocks.capacity() * sizeof(Time) + fold_blocks.capacity() * sizeof(float) +
+             errors.capacity() * sizeof(ErrorMark) +
              timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);
   for (const auto& s : strings) n += sizeof(std::string) + s.capacity();
   for (const auto& l : lanes) n += sizeof(Lane) + l.rows.capacity() * sizeof(Row);

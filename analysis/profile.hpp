@@ -223,6 +223,9 @@ struct Profile {
   const std::string& str(uint32_t id) const { return strings[id]; }
   // What to call an item: its name, else its operation's, else its kind.
   std::string label(uint32_t item) const;
+  // "Node 1 (host, clock ±2.500 us)": where a node ran and, for the ranks of
+  // a multi-rank run, how well its clock was aligned to rank 0's.
+  std::string node_label(const Node& n) const;
   uint32_t lane_of(uint32_t item) const;
   uint32_t row_of(uint32_t lane, uint32_t item) const;
   Time ready_of(uint32_t item) const;

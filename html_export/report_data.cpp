@@ -62,7 +62,10 @@ nlohmann::json header(const Profile& p) {
     for (const auto& g : n.kinds) {
       groups.push_back({{"kind", static_cast<int>(g.kind)}, {"lanes", g.lanes}});
     }
-    nodes.push_back({{"rank", n.rank}, {"host", n.host}, {"kinds", std::move(groups)}});
+    nodes.push_back({{"rank", n.rank},
+                     {"host", n.host},
+                     {"label", p.node_label(n)},
+                     {"kinds", std::move(groups)}});
   }
   json lanes = json::array();
   for (const auto& l : p.lanes) {

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/units.hpp"
-
 namespace legato::viewer {
 
 using analysis::LaneKind;
@@ -15,27 +13,6 @@ std::string Layout::node_key(uint32_t rank) {
 std::string Layout::kind_key(uint32_t rank, LaneKind kind) {
   return std::to_string(rank) + ":" + std::to_string(static_cast<int>(kind));
 }
-
-namespace {
-
-// " (host, clock ±2.6 us)": where a node ran and how well its clock was
-// aligned to rank 0's (ranks of a multi-rank run measure it at start).
-std::string node_detail(const analysis::Profile& p, const analysis::Node& n) {
-  std::vector<std::string> parts;
-  if (!n.host.empty()) parts.push_back(n.host);
-  for (const auto& r : p.ranks) {
-    if (r.rank != n.rank) continue;
-    const auto a = r.metadata.find("clock_alignment");
-    if (a == r.metadata.end() || !a->is_object() || !a->contains("uncertainty_ns")) continue;
-    const auto& u = (*a)["uncertainty_ns"];
-    if (u.is_number()) parts.push_back("clock ±" + analysis::human_ns(u.get<double>()));
-  }
-  std::string out;
-  for (const auto& s : parts) out += (out.empty() ? " (" : ", ") + s;
-  return out.empty() ? out : out + ")";
-}
-
-}  // namespace
 
 void Layout::build(const analysis::Profile& p) {
   rows_.clear();
@@ -70,8 +47,7 @@ void Layout::build(const analysis::Profile& p) {
     }
   }
   for (const auto& n : p.nodes) {
-    LayoutRow head{RowType::Node, node_key(n.rank),
-                   "Node " + std::to_string(n.rank) + node_detail(p, n)};
+    LayoutRow head{RowType::Node, node_key(n.rank), p.node_label(n)};
     head.h = kHeaderHeight;
     head.rank = n.rank;
     head.collapsed = collapsed_.count(head.key) > 0;

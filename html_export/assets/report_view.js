@@ -61,7 +61,7 @@ class Timeline {
     for (const n of p.nodes) {
       const nodeKey = `n${n.rank}`;
       push({type: 'node', key: nodeKey, h: HEAD_H,
-            text: `Node ${n.rank}${n.host ? ' (' + n.host + ')' : ''}`});
+            text: n.label});
       if (this.collapsed.has(nodeKey)) continue;
       for (const g of n.kinds) {
         const key = `${n.rank}:${g.kind}`;
