@@ -38,10 +38,10 @@ int launch_rank() {
 [[noreturn]] void config_error(const std::string& what, bool every_rank_alike = true) {
   const comm::Launch l = comm::detect_launch();
   if (!every_rank_alike || l.rank == 0) {
-    const std::string who = l.size > 1 && !every_rank_alike
-                                ? "rank " + std::to_string(l.rank) + " of " +
-                                      std::to_string(l.size) + ": "
-                                : "";
+    const std::string who =
+        l.size > 1 && !every_rank_alike
+            ? "rank " + std::to_string(l.rank) + " of " + std::to_string(l.size) + ": "
+            : "";
     std::fprintf(stderr,
                  "LEGATE ERROR: %s%s\nRun with LEGATE_CONFIG=\"--help\" to list every option and "
                  "its default.\n",
@@ -74,17 +74,28 @@ void write_report(const Config& c) {
   write_profile_report(trace_paths(c), c.logdir + "/legate_prof");
 }
 
+// The run's shape as configured against the ranks the launcher started
+// (flags left unset take the launcher's count).
+void check_ranks(const Config& c) {
+  const bool shaped = c.given.count("ranks-per-node") + c.given.count("nodes") > 0;
+  if (c.ranks() == comm::size() || (comm::active() && !shaped)) return;
+  const std::string asked = "--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
+                            std::to_string(c.nodes) + " ask for " + std::to_string(c.ranks());
+  if (!comm::active()) {
+    config_error(asked +
+                 " ranks but this process was not started by a launcher; run it with legate "
+                 "--launcher mpirun (or srun), or under mpirun -n " +
+                 std::to_string(c.ranks()));
+  }
+  config_error(asked + " rank(s) but the launcher started " + std::to_string(comm::size()) +
+               "; start " + std::to_string(c.ranks()) + " (e.g. mpirun -n " +
+               std::to_string(c.ranks()) + ") or change the flags");
+}
+
 // Several ranks: they agree on the run id and on one time axis (rank 0's
 // start, converted to each rank's clock through the measured offset).
-void join_ranks(const Config& c, rec::RecorderOptions& o) {
+void join_ranks(rec::RecorderOptions& o) {
   if (!comm::active()) return;
-  if (c.given.count("ranks-per-node") + c.given.count("nodes") > 0 && c.ranks() != comm::size()) {
-    config_error("--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
-                 std::to_string(c.nodes) + " ask for " + std::to_string(c.ranks()) +
-                 " rank(s) but the launcher started " + std::to_string(comm::size()) + "; start " +
-                 std::to_string(c.ranks()) + " (e.g. mpirun -n " + std::to_string(c.ranks()) +
-                 ") or change the flags");
-  }
   o.run_id = comm::broadcast(comm::rank() == 0 ? trace::new_run_id() : std::string());
   const comm::ClockOffset offset = comm::measure_clock_offset();
   const int64_t zero = comm::broadcast(comm::monotonic_ns());  // rank 0's clock
@@ -365,15 +376,9 @@ void start() {
   } catch (const std::runtime_error& e) {
     config_error(std::string("cannot start MPI for the run's ranks: ") + e.what(), false);
   }
-  if (!comm::active() && c.ranks() > 1) {
-    config_error("--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
-                 std::to_string(c.nodes) + " ask for " + std::to_string(c.ranks()) +
-                 " ranks but this process was not started by a launcher; run it with legate "
-                 "--launcher mpirun (or srun), or under mpirun -n " +
-                 std::to_string(c.ranks()));
-  }
+  check_ranks(c);
   rec::RecorderOptions options = recorder_options(c);
-  join_ranks(c, options);  // collective: every rank, profiling or not
+  join_ranks(options);  // collective: every rank, profiling or not
   if (c.profile) {
     try {
       rec::start(options);

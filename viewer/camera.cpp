@@ -59,22 +59,22 @@ void Camera::push_undo(double a, double b) {
   redo_.clear();
 }
 
-bool Camera::undo() {
-  if (undo_.empty()) return false;
-  redo_.push_back({t0_, t1_});
-  t0_ = undo_.back().a;
-  t1_ = undo_.back().b;
-  undo_.pop_back();
+// Goes back (or forward) one window, keeping the current one on the other stack.
+bool Camera::step(std::vector<Span>& from, std::vector<Span>& to) {
+  if (from.empty()) return false;
+  to.push_back({t0_, t1_});
+  t0_ = from.back().a;
+  t1_ = from.back().b;
+  from.pop_back();
   return true;
 }
 
+bool Camera::undo() {
+  return step(undo_, redo_);
+}
+
 bool Camera::redo() {
-  if (redo_.empty()) return false;
-  undo_.push_back({t0_, t1_});
-  t0_ = redo_.back().a;
-  t1_ = redo_.back().b;
-  redo_.pop_back();
-  return true;
+  return step(redo_, undo_);
 }
 
 void Camera::set_scroll(float y, float content, float visible) {

@@ -49,6 +49,7 @@ class Camera {
   double t0_ = 0, t1_ = 1000;
   float scroll_ = 0;
   std::vector<Span> undo_, redo_;
+  bool step(std::vector<Span>& from, std::vector<Span>& to);
 };
 
 }  // namespace legato::viewer

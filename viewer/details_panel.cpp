@@ -20,10 +20,6 @@ void field(const char* name, const std::string& value) {
   ImGui::TextWrapped("%s", value.c_str());
 }
 
-std::string at_time(const analysis::Profile& p, analysis::Time t) {
-  return human_ns(static_cast<double>(t - p.start));
-}
-
 }  // namespace
 
 void App::precondition_row(const analysis::Precondition& pre, bool critical, int index) {

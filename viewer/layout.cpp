@@ -98,20 +98,7 @@ void Layout::expand_all(const analysis::Profile& p) {
   build(p);
 }
 
-void Layout::collapse_kinds(const analysis::Profile& p) {
-  collapsed_.clear();
-  for (const auto& n : p.nodes)
-    for (const auto& g : n.kinds) collapsed_.insert(kind_key(n.rank, g.kind));
-  build(p);
-}
-
-void Layout::collapse_all(const analysis::Profile& p) {
-  collapse_kinds(p);
-  for (const auto& n : p.nodes) collapsed_.insert(node_key(n.rank));
-  build(p);
-}
-
-void Layout::expand_only(const analysis::Profile& p, const std::vector<LaneKind>& kinds) {
+void Layout::fold_kinds_except(const analysis::Profile& p, const std::vector<LaneKind>& kinds) {
   collapsed_.clear();
   for (const auto& n : p.nodes) {
     for (const auto& g : n.kinds) {
@@ -119,6 +106,20 @@ void Layout::expand_only(const analysis::Profile& p, const std::vector<LaneKind>
         collapsed_.insert(kind_key(n.rank, g.kind));
     }
   }
+}
+
+void Layout::collapse_kinds(const analysis::Profile& p) {
+  expand_only(p, {});
+}
+
+void Layout::collapse_all(const analysis::Profile& p) {
+  fold_kinds_except(p, {});
+  for (const auto& n : p.nodes) collapsed_.insert(node_key(n.rank));
+  build(p);
+}
+
+void Layout::expand_only(const analysis::Profile& p, const std::vector<LaneKind>& kinds) {
+  fold_kinds_except(p, kinds);
   build(p);
 }
 

@@ -57,6 +57,7 @@ class Layout {
   float item_y(const analysis::Profile& p, uint32_t item, float* height) const;
 
  private:
+  void fold_kinds_except(const analysis::Profile& p, const std::vector<analysis::LaneKind>& kinds);
   static std::string node_key(uint32_t rank);
   static std::string kind_key(uint32_t rank, analysis::LaneKind kind);
   std::set<std::string> collapsed_;

@@ -17,17 +17,9 @@ using analysis::human_ns;
 
 namespace {
 
-std::string error_tag(trace::ErrorKind k) {
-  switch (k) {
-    case trace::ErrorKind::OutOfMemory:
-      return "out of memory";
-    case trace::ErrorKind::Signal:
-      return "a crash";
-    case trace::ErrorKind::Warning:
-      return "a warning";
-    default:
-      return "a fatal error";
-  }
+// The error as a sentence says it: "out of memory", "a crash", ...
+std::string error_phrase(trace::ErrorKind k) {
+  return (k == trace::ErrorKind::OutOfMemory ? "" : "a ") + std::string(error_tag(k));
 }
 
 std::string first_line(const std::string& s) {
@@ -95,8 +87,7 @@ void App::banners() {
     banner_strip(colors::kErrorBanner, line + 6);
     ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 3));
     ImGui::TextColored(ImVec4(0.6f, 0, 0.05f, 1), "The run ended with %s on node %u at %s: %s",
-                       error_tag(m.kind).c_str(), m.rank,
-                       human_ns(static_cast<double>(m.time - p.start)).c_str(),
+                       error_phrase(m.kind).c_str(), m.rank, at_time(p, m.time).c_str(),
                        first_line(p.str(m.text)).c_str());
     ImGui::SameLine();
     ImGui::PushID(static_cast<int>(e));
@@ -187,8 +178,7 @@ void App::search_window() {
     for (int k = clip.DisplayStart; k < clip.DisplayEnd; ++k) {
       const uint32_t i = hl_.hits[static_cast<size_t>(k)];
       ImGui::PushID(k);
-      const std::string text = analysis::describe(p, i) + "  at " +
-                               human_ns(static_cast<double>(p.items[i].start - p.start));
+      const std::string text = analysis::describe(p, i) + "  at " + at_time(p, p.items[i].start);
       if (ImGui::Selectable(text.c_str(), hl_.selected == i)) {
         select(i);
         reveal(i);
@@ -317,8 +307,8 @@ void App::error_window() {
   ImGui::SetNextWindowSize(ImVec2(760, 420), ImGuiCond_Appearing);
   ImGui::SetNextWindowPos(ImVec2(40, 90), ImGuiCond_Appearing);
   if (ImGui::Begin("The run's error", &open, ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::Text("%s on node %u at %s", error_tag(e.kind).c_str(), e.rank,
-                human_ns(static_cast<double>(e.time - profile_->start)).c_str());
+    ImGui::Text("%s on node %u at %s", error_phrase(e.kind).c_str(), e.rank,
+                at_time(*profile_, e.time).c_str());
     ImGui::Separator();
     ImGui::BeginChild("message");
     ImGui::TextUnformatted(profile_->str(e.text).c_str());

@@ -41,14 +41,41 @@ ImU32 text_color_on(ImU32 fill) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 170 ? colors::kText : kWhite;
 }
 
-// Screen x far outside the view folds to just outside it, so float vertices
-// stay exact when zoomed in to nanoseconds on a long run.
-float clamp_x(double x, float left, float right) {
-  return static_cast<float>(
-      std::clamp(x, static_cast<double>(left) - 16.0, static_cast<double>(right) + 16.0));
+}  // namespace
+
+float TimelineView::screen_x(Time t, const Camera& cam) const {
+  // Far outside the view folds to just outside it, so float vertices stay
+  // exact when zoomed in to nanoseconds on a long run.
+  const double left = lanes_origin().x, right = left + lanes_width();
+  return static_cast<float>(std::clamp(cam.x_of(static_cast<double>(t), lanes_width()) + left,
+                                       left - 16.0, right + 16.0));
 }
 
-}  // namespace
+void TimelineView::box_text(ImDrawList* dl, const std::string& text, float x0, float x1, float y,
+                            float h, ImU32 color) const {
+  const float left = lanes_origin().x, right = left + lanes_width();
+  const float x = std::max(x0, left) + 3;
+  const ImVec4 clip(x - 1, y, std::min(x1, right) - 2, y + h);
+  dl->AddText(nullptr, 0, ImVec2(x, y + (h - ImGui::GetFontSize()) / 2), color, text.data(),
+              text.data() + text.size(), 0, &clip);
+}
+
+const char* error_tag(trace::ErrorKind kind) {
+  switch (kind) {
+    case trace::ErrorKind::OutOfMemory:
+      return "out of memory";
+    case trace::ErrorKind::Signal:
+      return "crash";
+    case trace::ErrorKind::Warning:
+      return "warning";
+    default:
+      return "fatal error";
+  }
+}
+
+std::string at_time(const Profile& p, Time t) {
+  return analysis::human_ns(static_cast<double>(t - p.start));
+}
 
 std::string tick_label(double ns, double step) {
   struct Unit {
@@ -172,7 +199,6 @@ void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, con
 
 void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& row, float top,
                              const Camera& cam, const Highlights& hl) {
-  const float left = lanes_origin().x, right = left + lanes_width();
   analysis::Window w;
   w.t0 = static_cast<Time>(std::floor(cam.t0()));
   w.t1 = static_cast<Time>(std::ceil(cam.t1()));
@@ -182,21 +208,16 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
   analysis::visible_boxes(p, row.lane, w, boxes_);
   for (const analysis::DrawBox& b : boxes_) {
     const float y = top + 1 + static_cast<float>(b.row) * kRowHeight, h = kRowHeight - 2;
-    const float x0 =
-        clamp_x(cam.x_of(static_cast<double>(b.start), lanes_width()) + left, left, right);
-    float x1 = clamp_x(cam.x_of(static_cast<double>(b.stop), lanes_width()) + left, left, right);
+    const float x0 = screen_x(b.start, cam);
+    float x1 = screen_x(b.stop, cam);
     if (b.item != kNone) {
       x1 = std::max(x1, x0 + 1);
       draw_item(dl, p, b.item, x0, x1, y, h, cam);
     } else {
       x1 = std::max(x1, x0 + kMinBoxPx);
       dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors::kMerged);
-      if (x1 - x0 > 60) {  // how many items the gray box holds
-        text_ = std::to_string(b.count) + " items";
-        const ImVec4 clip(std::max(x0, left) + 2, y, std::min(x1, right) - 2, y + h);
-        dl->AddText(nullptr, 0, ImVec2(clip.x + 1, y + (h - ImGui::GetFontSize()) / 2), kWhite,
-                    text_.data(), text_.data() + text_.size(), 0, &clip);
-      }
+      // How many items the gray box holds.
+      if (x1 - x0 > 60) box_text(dl, std::to_string(b.count) + " items", x0, x1, y, h, kWhite);
     }
     if (const ImU32 c = outline_of(hl, b.first, b.count))
       dl->AddRect(ImVec2(x0 - 1, y - 1), ImVec2(x1 + 1, y + h + 1), c, 0, 0, 2.0f);
@@ -207,15 +228,11 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
 void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float x0, float x1,
                              float y, float h, const Camera& cam) {
   const Item& it = p.items[i];
-  const float left = lanes_origin().x, right = left + lanes_width();
-  const float text_x = std::max(x0, left) + 3;
+  const float text_x = std::max(x0, lanes_origin().x) + 3;  // where box_text starts
   ImU32 under_text = colors_.get(p, i, analysis::State::Running);
   if (it.flags & analysis::kItemHasWaits) {
     for (const analysis::Segment& s : analysis::states(p, i)) {
-      const float a =
-          clamp_x(cam.x_of(static_cast<double>(s.start), lanes_width()) + left, left, right);
-      const float b =
-          clamp_x(cam.x_of(static_cast<double>(s.stop), lanes_width()) + left, left, right);
+      const float a = screen_x(s.start, cam), b = screen_x(s.stop, cam);
       const ImU32 color = colors_.get(p, i, s.state);
       dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), color);
       if (a <= text_x && text_x < b) under_text = color;
@@ -223,12 +240,7 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
   } else {
     dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), under_text);
   }
-  if (x1 - x0 > 40) {
-    text_ = p.label(i);
-    const ImVec4 clip(text_x - 1, y, std::min(x1, right) - 2, y + h);
-    dl->AddText(nullptr, 0, ImVec2(text_x, y + (h - ImGui::GetFontSize()) / 2),
-                text_color_on(under_text), text_.data(), text_.data() + text_.size(), 0, &clip);
-  }
+  if (x1 - x0 > 40) box_text(dl, p.label(i), x0, x1, y, h, text_color_on(under_text));
 }
 
 void TimelineView::draw_chain(ImDrawList* dl, const Profile& p, const Layout& layout,
@@ -237,13 +249,12 @@ void TimelineView::draw_chain(ImDrawList* dl, const Profile& p, const Layout& la
   const float base = lanes_origin().y - cam.scroll();
   for (size_t k = 0; k + 1 < hl.chain.size(); ++k) {
     const uint32_t later = hl.chain[k], earlier = hl.chain[k + 1];
-    const double xa = cam.x_of(static_cast<double>(p.items[earlier].stop), lanes_width()) + left;
-    const double xb = cam.x_of(static_cast<double>(p.items[later].start), lanes_width()) + left;
+    const float xa = screen_x(p.items[earlier].stop, cam), xb = screen_x(p.items[later].start, cam);
     if ((xa < left && xb < left) || (xa > right && xb > right)) continue;
     float ha = 0, hb = 0;
     const float ya = base + layout.item_y(p, earlier, &ha) + ha / 2;
     const float yb = base + layout.item_y(p, later, &hb) + hb / 2;
-    const ImVec2 a(clamp_x(xa, left, right), ya), b(clamp_x(xb, left, right), yb);
+    const ImVec2 a(xa, ya), b(xb, yb);
     dl->AddLine(a, b, colors::kChain, 1.5f);
     dl->AddCircleFilled(b, 3, colors::kChain);
   }
@@ -256,10 +267,7 @@ void TimelineView::draw_errors(ImDrawList* dl, const Profile& p, const Camera& c
     if (x < left || x > right) continue;
     dl->AddRectFilled(ImVec2(x - 1, origin_.y + kAxisHeight), ImVec2(x + 1, origin_.y + size_.y),
                       colors::kError);
-    const char* tag = e.kind == trace::ErrorKind::OutOfMemory ? "out of memory"
-                      : e.kind == trace::ErrorKind::Signal    ? "crash"
-                      : e.kind == trace::ErrorKind::Warning   ? "warning"
-                                                              : "fatal error";
+    const char* tag = error_tag(e.kind);
     const float tw = ImGui::CalcTextSize(tag).x + 8, tx = std::min(x, right - tw);
     dl->AddRectFilled(ImVec2(tx, origin_.y + 2), ImVec2(tx + tw, origin_.y + kAxisHeight - 2),
                       colors::kError);

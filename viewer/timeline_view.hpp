@@ -80,6 +80,11 @@ class TimelineView {
                   const Camera& cam, const Highlights& hl) const;
   void draw_errors(ImDrawList* dl, const analysis::Profile& p, const Camera& cam) const;
   void draw_labels(ImDrawList* dl, const Layout& layout, const Camera& cam) const;
+  // The clamped screen x of a time in the lanes area.
+  float screen_x(analysis::Time t, const Camera& cam) const;
+  // A box's label, clipped to the box and the lanes area.
+  void box_text(ImDrawList* dl, const std::string& text, float x0, float x1, float y, float h,
+                ImU32 color) const;
   float x_of(double t, const Camera& cam) const {
     return lanes_origin().x + static_cast<float>(cam.x_of(t, lanes_width()));
   }
@@ -90,10 +95,15 @@ class TimelineView {
   std::vector<HitBox> hits_;
   std::vector<ImVec2> points_;  // scratch
   ColorCache colors_;
-  std::string text_;  // scratch
 };
 
 // "1.5 ms" style tick labels for a step of the ruler.
 std::string tick_label(double ns, double step);
+
+// "out of memory", "crash", "warning", "fatal error": the flag on an error line.
+const char* error_tag(trace::ErrorKind kind);
+
+// A time as an offset from the start of the run: "88.430 ms".
+std::string at_time(const analysis::Profile& p, analysis::Time t);
 
 }  // namespace legato::viewer
