@@ -1,4 +1,5 @@
 // The public task API on top of the runtime.
+#include <algorithm>
 #include <stdexcept>
 
 #include "recorder/recorder.hpp"
@@ -118,6 +119,35 @@ Instance* StoreImpl::smallest_covering(Range r, const MemoryPool* memory) const 
   return best;
 }
 
+Range StoreImpl::retire_overlapping(Range r, const MemoryPool* memory,
+                                    std::vector<Instance*>& retired) {
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (auto it = by_lo_.begin(); it != by_lo_.end();) {
+      Instance* inst = it->second;
+      if (inst->memory != memory || !inst->covered.overlaps(r)) {
+        ++it;
+        continue;
+      }
+      r = {std::min(r.lo, inst->covered.lo), std::max(r.hi, inst->covered.hi)};
+      inst->retired = true;
+      retired.push_back(inst);
+      it = by_lo_.erase(it);
+      grew = true;
+    }
+  }
+  return r;
+}
+
+bool StoreImpl::take_instance(Instance* inst, std::unique_ptr<Instance>& out) {
+  auto it = std::find_if(instances.begin(), instances.end(),
+                         [&](const std::unique_ptr<Instance>& i) { return i.get() == inst; });
+  if (it == instances.end()) return false;
+  out = std::move(*it);
+  instances.erase(it);
+  return true;
+}
+
 Instance* StoreImpl::add_instance(std::unique_ptr<Instance> inst) {
   Instance* raw = inst.get();
   by_lo_.emplace(raw->covered.lo, raw);
@@ -184,6 +214,7 @@ struct TaskLauncher::Spec {
   std::vector<std::shared_ptr<FutureState>> futures;
   std::optional<ReduceOp> result;
   bool dep_part = false;
+  bool replicate = false;
   int64_t unit_elements = 1;
   DType result_type = DType::F64;
 };
@@ -268,6 +299,11 @@ TaskLauncher& TaskLauncher::on_dependent_partitioning() {
   return *this;
 }
 
+TaskLauncher& TaskLauncher::replicate() {
+  spec_->replicate = true;
+  return *this;
+}
+
 Future TaskLauncher::execute() {
   RuntimeImpl& rt = need_runtime("TaskLauncher::execute");
   auto op = std::make_shared<Operation>();
@@ -284,6 +320,7 @@ Future TaskLauncher::execute() {
   op->where = spec_->where;
   op->domain = spec_->domain;
   op->dep_part = spec_->dep_part;
+  op->replicate = spec_->replicate;
   op->unit_elements = spec_->unit_elements;
   op->args = spec_->args;
   op->scalars = spec_->scalars;

@@ -95,6 +95,11 @@ ArrayLauncher& ArrayLauncher::dependent_partitioning() {
   return *this;
 }
 
+ArrayLauncher& ArrayLauncher::replicated() {
+  replicated_ = true;
+  return *this;
+}
+
 Future ArrayLauncher::execute(std::optional<std::pair<ReduceOp, DType>> result) {
   TaskLauncher l(task_, layout_.domain, where_);
   l.add_scalar(static_cast<int64_t>(layout_.rows ? 1 : 0)).add_scalar(layout_.width);
@@ -122,6 +127,7 @@ Future ArrayLauncher::execute(std::optional<std::pair<ReduceOp, DType>> result) 
   for (const Future& f : futures_) l.add_future(f);
   if (layout_.rows) l.set_elements_per_index(layout_.width);
   if (dep_part_) l.on_dependent_partitioning();
+  if (replicated_) l.replicate();
   if (result) l.reduce_result(result->first, result->second);
   return l.execute();
 }

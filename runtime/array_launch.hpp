@@ -40,6 +40,7 @@ class ArrayLauncher {
   // A task future (kernels read futures in the order they were added).
   ArrayLauncher& future(const Future& f);
   ArrayLauncher& dependent_partitioning();
+  ArrayLauncher& replicated();  // every rank runs it all (TaskLauncher::replicate)
   Future execute(std::optional<std::pair<ReduceOp, DType>> result = std::nullopt);
 
  private:
@@ -57,6 +58,7 @@ class ArrayLauncher {
   std::vector<Scalar> scalars_;
   std::vector<Future> futures_;
   bool dep_part_ = false;
+  bool replicated_ = false;
 };
 
 // "name at file:line: " for error messages.

@@ -178,7 +178,9 @@ std::vector<double> Array::to_vector(std::source_location where) const {
   std::vector<double> out(static_cast<size_t>(size()));
   if (out.empty()) return out;
   // The points write straight into `out`; the future says they are done.
+  // Every rank of a run reads all of it.
   ArrayLauncher(kernels::tasks().readback, detail::layout_of({this}), where)
+      .replicated()
       .arg(*this, Privilege::Read)
       .scalar(static_cast<int64_t>(dtype_))
       .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data())))

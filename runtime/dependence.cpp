@@ -10,16 +10,18 @@
 namespace legato::rt {
 namespace {
 
-// The domain split into point chunks: as many as processors, but none
-// smaller than the minimum chunk (in elements; a domain index may stand for
-// `unit` elements, a row).
-std::vector<Range> split(int64_t domain, int64_t unit, int64_t processors, int64_t min_chunk) {
+// A block of the domain split into point chunks: as many as processors, but
+// none smaller than the minimum chunk (in elements; a domain index may stand
+// for `unit` elements, a row).
+std::vector<Range> split(Range block, int64_t unit, int64_t processors, int64_t min_chunk) {
   std::vector<Range> chunks;
+  const int64_t domain = block.size();
   if (domain <= 0) return chunks;
   const int64_t elements = domain * std::max<int64_t>(unit, 1);
   const int64_t by_size = (elements + min_chunk - 1) / min_chunk;
   const int64_t n = std::max<int64_t>(1, std::min(processors, by_size));
-  for (int64_t p = 0; p < n; ++p) chunks.push_back({domain * p / n, domain * (p + 1) / n});
+  for (int64_t p = 0; p < n; ++p)
+    chunks.push_back({block.lo + domain * p / n, block.lo + domain * (p + 1) / n});
   return chunks;
 }
 
@@ -57,6 +59,7 @@ void order_after_earlier(WorkItem& item) {
 
 void RuntimeImpl::analyze(Operation& op) {
   std::shared_ptr<Operation> self = op.shared_from_this();
+  distribute(*this, op);  // this rank's part, and its transfers (first in op.work)
   switch (op.kind) {
     case trace::OpKind::Task: {
       // Several points writing the same elements would race: such launches run as one point.
@@ -65,8 +68,14 @@ void RuntimeImpl::analyze(Operation& op) {
       });
       const int64_t processors =
           op.dep_part || shared_write ? 1 : static_cast<int64_t>(cpus_.size());
-      op.chunks = split(op.domain, op.unit_elements, processors, config.min_cpu_chunk);
-      if (op.result) {
+      op.chunks = split(op.block, op.unit_elements, processors, config.min_cpu_chunk);
+      if (op.partial) {
+        // Several ranks: the points fold into this rank's share, which an
+        // all-reduce combines with the others' into the result.
+        op.partial->remaining = static_cast<int>(op.chunks.size());
+        std::lock_guard lock(op.result->mu);
+        op.result->remaining = 1;
+      } else if (op.result) {
         {
           std::lock_guard lock(op.result->mu);
           op.result->remaining = static_cast<int>(op.chunks.size());
@@ -87,14 +96,23 @@ void RuntimeImpl::analyze(Operation& op) {
           for (const auto& producer : f->producers)
             point->add_precondition(producer, trace::EdgeKind::Data);
         }
-        if (op.result) op.result->producers.push_back(point);
+        if (op.result && !op.partial) op.result->producers.push_back(point);
         op.work.push_back(point);
+      }
+      if (op.partial) {
+        auto combine = std::make_shared<AllreduceItem>(self, next_collective++);
+        for (auto& w : op.work) {
+          if (dynamic_cast<PointTask*>(w.get()) != nullptr)
+            combine->add_precondition(w, trace::EdgeKind::Data);
+        }
+        op.result->producers.push_back(combine);
+        op.work.push_back(combine);
       }
       for (size_t i = 0; i < op.args.size(); ++i) {
         if (op.args[i].privilege != Privilege::Reduce || op.chunks.empty()) continue;
         auto fold = std::make_shared<FoldItem>(new_uid(), self, i);
         fold->accesses.push_back(
-            {op.args[i].store.get(), op.args[i].op_range(op.domain), Privilege::ReadWrite});
+            {op.args[i].store.get(), op.args[i].point_range(op.block), Privilege::ReadWrite});
         op.folds.push_back(fold);
         op.work.push_back(fold);
       }
@@ -102,6 +120,7 @@ void RuntimeImpl::analyze(Operation& op) {
     }
     case trace::OpKind::Copy: {
       // args: source, destination, and for gathers and scatters the indices.
+      if (op.args[1].whole.empty()) break;  // another rank's part
       auto copy = std::make_shared<CopyItem>(new_uid(), self, nullptr, op.args[0].whole, nullptr,
                                              op.args[1].whole);
       copy->kind = op.copy_kind;
@@ -115,7 +134,7 @@ void RuntimeImpl::analyze(Operation& op) {
       // A store nothing has touched yet gets its fill when some operation
       // first needs the data; otherwise the fill runs now, in order.
       StoreImpl& s = *op.args[0].store;
-      op.deferred_fill = !s.ever_accessed;
+      op.deferred_fill = !s.ever_accessed || op.args[0].whole.empty();
       if (!op.deferred_fill) {
         auto fill =
             std::make_shared<FillItem>(new_uid(), self, nullptr, op.args[0].whole, op.fill_value);

@@ -54,8 +54,16 @@ void Item::become_ready(uint64_t pre_stop) {
 }
 
 void Item::execute() {
-  start_tick = std::max(rec::now(), ready_tick);
+  begin();
   run();
+  end();
+}
+
+void Item::begin() {
+  start_tick = std::max(rec::now(), ready_tick);
+}
+
+void Item::end() {
   stop_tick = std::max(rec::now(), start_tick);
   if (rec::active()) record_trace();
   complete();

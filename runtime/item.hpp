@@ -27,8 +27,13 @@ class Item : public std::enable_shared_from_this<Item> {
   void release();
   bool done() const;
 
-  // Run by the worker that executes it: times, body, trace, dependents.
+  // Run by the worker that executes it: begin(), the body, end().
   void execute();
+  // For items whose work finishes later than it starts (network exchanges):
+  // the start time, then (once the work is over) the stop time, the trace
+  // and the release of dependents.
+  void begin();
+  void end();
 
   uint64_t create_tick = 0;
   uint64_t ready_tick = 0;

@@ -12,13 +12,13 @@ trace::Time t(uint64_t tick) {
   return static_cast<trace::Time>(tick);
 }
 
+}  // namespace
+
 void record_copy(const Item& item, trace::Uid op, uint32_t channel, trace::CopyKind kind,
                  uint64_t bytes, trace::Uid src, trace::Uid dst) {
   rec::record(trace::CopyRecord{item.uid(), op, channel, kind, bytes, src, dst, t(item.start_tick),
                                 t(item.stop_tick), t(item.ready_tick), t(item.create_tick)});
 }
-
-}  // namespace
 
 void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags) {
   if (!rec::active()) return;
@@ -94,7 +94,10 @@ void PointTask::run() {
     std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
     fatal_exit(trace::ErrorKind::Fatal, text, o.uid);
   }
-  if (o.result) o.result->contribute(ctx.has_result() ? &ctx.result_value() : nullptr, uid());
+  // On several ranks the points' share is combined with the other ranks' first.
+  FutureState* result = o.partial ? o.partial.get() : o.result.get();
+  if (result != nullptr)
+    result->contribute(ctx.has_result() ? &ctx.result_value() : nullptr, uid());
 }
 
 void PointTask::record_trace() {
@@ -214,8 +217,8 @@ void FoldItem::record_trace() {
 // --- instance collection ---
 
 CollectItem::CollectItem(trace::Uid uid, std::shared_ptr<Operation> o,
-                         std::shared_ptr<StoreImpl> store)
-    : WorkItem(uid, std::move(o)), store_(std::move(store)) {}
+                         std::shared_ptr<StoreImpl> store, Instance* one)
+    : WorkItem(uid, std::move(o)), store_(std::move(store)), one_(one) {}
 
 void CollectItem::enqueue() {
   runtime().pipeline().push_ready(shared_from_this());
@@ -223,7 +226,11 @@ void CollectItem::enqueue() {
 
 void CollectItem::run() {
   lane_ = rec::thread_lane();
-  runtime().release_instances(*store_);
+  if (one_ != nullptr) {
+    runtime().release_instance(*store_, one_);
+  } else {
+    runtime().release_instances(*store_);
+  }
 }
 
 void CollectItem::record_trace() {

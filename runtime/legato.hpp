@@ -120,6 +120,10 @@ class TaskLauncher {
   // Runs as one point on the dependent-partitioning processor (for
   // operations whose output depends on the data, such as nonzero).
   TaskLauncher& on_dependent_partitioning();
+  // On a run of several ranks, every rank runs the whole domain (with every
+  // argument's data brought to it) instead of its block: for tasks whose
+  // result each rank needs itself, such as reading data back into the program.
+  TaskLauncher& replicate();
   Future execute();
 
  private:

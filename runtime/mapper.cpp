@@ -3,8 +3,10 @@
 // covers the range, or creating one), and schedule the copies and fills that
 // make the data valid there.
 #include <algorithm>
+#include <stdexcept>
 
 #include "recorder/recorder.hpp"
+#include "runtime/comm.hpp"
 #include "runtime/runtime_impl.hpp"
 
 namespace legato::rt {
@@ -29,6 +31,12 @@ class Mapper {
   // The smallest instance in memory covering r, or a new one.
   Instance* instance_for(StoreImpl& store, Range r, size_t arg) {
     if (Instance* found = store.smallest_covering(r, &rt_.sysmem())) return found;
+    // On several ranks what a rank touches of a store shifts (halos, shifted
+    // views, whole vectors): a new instance spans the ones it overlaps,
+    // which take their data to it and are freed once their users are done,
+    // so each rank settles on one instance per region of a store.
+    std::vector<Instance*> replaced;
+    if (distributed_) r = store.retire_overlapping(r, &rt_.sysmem(), replaced);
     auto inst = std::make_unique<Instance>();
     inst->uid = rt_.new_uid();
     inst->memory = &rt_.sysmem();
@@ -40,8 +48,47 @@ class Mapper {
     inst->create_tick = rec::now();
     if (!rt_.sysmem().place(*inst)) rt_.out_of_memory(op_, arg, *inst, rt_.sysmem());
     inst->ready_tick = rec::now();
-    std::lock_guard lock(rt_.instances_mu);
-    return store.add_instance(std::move(inst));
+    Instance* made;
+    {
+      std::lock_guard lock(rt_.instances_mu);
+      made = store.add_instance(std::move(inst));
+    }
+    for (Instance* old : replaced) {
+      make_valid(store, made, old->covered);
+      store.valid.for_each(old->covered, [&](Range, ValidState& v) {
+        std::erase_if(v.holders, [&](const Holder& h) { return h.instance == old; });
+      });
+      retired_.push_back({&store, old});
+    }
+    return made;
+  }
+
+  // Notes that item works on inst (runs of several ranks, where instances
+  // are replaced and freed once their users are done).
+  void use(Instance* inst, const std::shared_ptr<Item>& item) {
+    if (!distributed_ || inst == nullptr) return;
+    if (inst->users.size() >= kPruneUsers)
+      std::erase_if(inst->users, [](const std::shared_ptr<Item>& u) { return u->done(); });
+    inst->users.push_back(item);
+  }
+
+  // What writing r of inst must wait for besides the dependence analysis'
+  // order: data still being copied into inst there (from instances it
+  // replaced, on runs of several ranks).
+  std::vector<Producer> pending_in(StoreImpl& store, Instance* inst, Range r) {
+    std::vector<Producer> out;
+    if (!distributed_) return out;
+    store.valid.for_each(r, [&](Range part, ValidState& v) {
+      for (const Holder& h : v.holders) {
+        if (h.instance == inst && h.producer) out.push_back({part, h.producer});
+      }
+    });
+    return out;
+  }
+
+  // The instance that replaced a retired one (the smallest now covering r).
+  Instance* current(StoreImpl& store, Instance* inst, Range r) {
+    return inst != nullptr && inst->retired ? store.smallest_covering(r, &rt_.sysmem()) : inst;
   }
 
   // Makes inst hold the current data of r, with copies from the instances
@@ -64,9 +111,11 @@ class Mapper {
         const Holder& from = v.holders.front();
         made = std::make_shared<CopyItem>(rt_.new_uid(), self_, from.instance, part, inst, part);
         made->add_precondition(from.producer, trace::EdgeKind::Data);
+        use(from.instance, made);
       } else {
         return;  // never written: nothing to copy
       }
+      use(inst, made);
       v.holders.push_back({inst, made});
       out.push_back({part, made});
       created_.push_back(made);
@@ -80,14 +129,25 @@ class Mapper {
       if (auto p = std::dynamic_pointer_cast<PointTask>(w)) points.push_back(p);
     }
     op_.instances.assign(op_.args.size(), nullptr);
+    for (size_t i = 0; i < op_.args.size(); ++i) {
+      const Range whole = op_.args[i].point_range(op_.block);
+      if (whole.empty() || points.empty()) continue;
+      op_.instances[i] = instance_for(*op_.args[i].store, whole, i);
+    }
+    place_transfers(op_.instances);
+    // A later argument (or a send) may have replaced an earlier one's instance.
+    for (size_t i = 0; i < op_.args.size(); ++i) {
+      op_.instances[i] =
+          current(*op_.args[i].store, op_.instances[i], op_.args[i].point_range(op_.block));
+      for (auto& p : points) use(op_.instances[i], p);
+    }
     size_t fold_index = 0;
     for (size_t i = 0; i < op_.args.size(); ++i) {
       const StoreArg& a = op_.args[i];
       StoreImpl& store = *a.store;
-      const Range whole = a.op_range(op_.domain);
-      if (whole.empty() || points.empty()) continue;
-      Instance* inst = instance_for(store, whole, i);
-      op_.instances[i] = inst;
+      Instance* inst = op_.instances[i];
+      if (inst == nullptr) continue;
+      const Range whole = a.point_range(op_.block);
       if (a.privilege == Privilege::Reduce) {
         map_reduction(i, *op_.folds[fold_index++], inst, whole, points);
         continue;
@@ -103,6 +163,12 @@ class Mapper {
         }
       }
       if (writes(a.privilege)) {
+        for (const Producer& pr : pending_in(store, inst, whole)) {
+          for (auto& p : points) {
+            if (pr.range.overlaps(a.point_range(p->chunk)))
+              p->add_precondition(pr.item, trace::EdgeKind::Instance);
+          }
+        }
         for (auto& p : points) store.valid.assign(a.point_range(p->chunk), held_by(inst, p));
       }
     }
@@ -116,12 +182,34 @@ class Mapper {
     }
   }
 
+  // Runs of several ranks: what arrives lands in the instance of the
+  // argument it serves (and is valid there once received); what leaves is
+  // read from an instance made valid first.
+  void place_transfers(const std::vector<Instance*>& arg_instances) {
+    for (auto& t : op_.transfers) {
+      if (t->sending()) continue;
+      t->instance = arg_instances.at(t->arg);
+      use(t->instance, t);
+      for (const Producer& pr : pending_in(*t->store, t->instance, t->range))
+        t->add_precondition(pr.item, trace::EdgeKind::Instance);
+      t->store->valid.assign(t->range, held_by(t->instance, t));
+    }
+    for (auto& t : op_.transfers) {
+      if (!t->sending()) continue;
+      t->instance = instance_for(*t->store, t->range, t->arg);
+      use(t->instance, t);
+      for (const Producer& pr : make_valid(*t->store, t->instance, t->range))
+        t->add_precondition(pr.item, trace::EdgeKind::Data);
+    }
+  }
+
   void map_reduction(size_t i, FoldItem& fold, Instance* inst, Range whole,
                      const std::vector<std::shared_ptr<PointTask>>& points) {
     const StoreArg& a = op_.args[i];
     for (const Producer& pr : make_valid(*a.store, inst, whole))
       fold.add_precondition(pr.item, trace::EdgeKind::Copy);
     fold.target = inst;
+    use(inst, fold.shared_from_this());
     fold.range = whole;
     for (auto& p : points) {
       auto* buf = new Instance();
@@ -150,24 +238,38 @@ class Mapper {
   }
 
   void map_copy() {
-    auto& copy = static_cast<CopyItem&>(*op_.work.at(0));
-    const auto wait_for = [&](StoreImpl& store, Instance* inst, Range r) {
-      for (const Producer& pr : make_valid(store, inst, r))
-        copy.add_precondition(pr.item, trace::EdgeKind::Copy);
-    };
+    std::vector<Instance*> instances(op_.args.size(), nullptr);
+    std::shared_ptr<CopyItem> copy;
+    for (auto& w : op_.work) {
+      if (auto c = std::dynamic_pointer_cast<CopyItem>(w)) copy = c;
+    }
     StoreImpl& src = *op_.args[0].store;
     StoreImpl& dst = *op_.args[1].store;
-    copy.src = instance_for(src, copy.src_range, 0);
-    wait_for(src, copy.src, copy.src_range);
-    if (op_.args.size() > 2) {
-      StoreImpl& index = *op_.args[2].store;
-      copy.index = instance_for(index, copy.index_range, 2);
-      wait_for(index, copy.index, copy.index_range);
+    if (copy) {
+      copy->src = instances[0] = instance_for(src, copy->src_range, 0);
+      if (op_.args.size() > 2)
+        copy->index = instances[2] = instance_for(*op_.args[2].store, copy->index_range, 2);
+      copy->dst = instances[1] = instance_for(dst, copy->dst_range, 1);
     }
-    copy.dst = instance_for(dst, copy.dst_range, 1);
+    place_transfers(instances);
+    if (!copy) return;  // another rank's part
+    // A later argument (or a send) may have replaced an earlier one's instance.
+    copy->src = current(src, copy->src, copy->src_range);
+    copy->dst = current(dst, copy->dst, copy->dst_range);
+    if (copy->index != nullptr)
+      copy->index = current(*op_.args[2].store, copy->index, copy->index_range);
+    for (Instance* inst : {copy->src, copy->dst, copy->index}) use(inst, copy);
+    const auto wait_for = [&](StoreImpl& store, Instance* inst, Range r) {
+      for (const Producer& pr : make_valid(store, inst, r))
+        copy->add_precondition(pr.item, trace::EdgeKind::Copy);
+    };
+    wait_for(src, copy->src, copy->src_range);
+    if (copy->index != nullptr) wait_for(*op_.args[2].store, copy->index, copy->index_range);
     // A scatter writes only some of its range: the rest must be there already.
-    if (reads(op_.args[1].privilege)) wait_for(dst, copy.dst, copy.dst_range);
-    dst.valid.assign(copy.dst_range, held_by(copy.dst, op_.work[0]));
+    if (reads(op_.args[1].privilege)) wait_for(dst, copy->dst, copy->dst_range);
+    for (const Producer& pr : pending_in(dst, copy->dst, copy->dst_range))
+      copy->add_precondition(pr.item, trace::EdgeKind::Instance);
+    dst.valid.assign(copy->dst_range, held_by(copy->dst, copy));
   }
 
   void map_fill() {
@@ -182,6 +284,9 @@ class Mapper {
     }
     auto& fill = static_cast<FillItem&>(*op_.work.at(0));
     fill.dst = instance_for(s, r, 0);
+    use(fill.dst, op_.work[0]);
+    for (const Producer& pr : pending_in(s, fill.dst, r))
+      fill.add_precondition(pr.item, trace::EdgeKind::Instance);
     s.valid.assign(r, held_by(fill.dst, op_.work[0]));
   }
 
@@ -199,6 +304,15 @@ class Mapper {
       default:
         break;  // collection: nothing to place
     }
+    // Replaced instances go once everything using them is done.
+    for (const auto& [store, old] : retired_) {
+      auto free = std::make_shared<CollectItem>(rt_.new_uid(), self_, shared_store(store), old);
+      for (const auto& u : old->users) free->add_precondition(u, trace::EdgeKind::Instance);
+      old->users.clear();
+      created_.push_back(free);
+    }
+    // Other ranks wrote these: what this rank has of them is out of date.
+    for (const Operation::StaleRange& s : op_.stale) s.store->valid.erase(s.range);
     // The mapping meta-task ends here: from now on its items may run.
     op_.mapped_tick = rec::now();
     for (auto& item : created_) item->release();
@@ -209,6 +323,17 @@ class Mapper {
 
  private:
   size_t next_processor() { return rt_.take_cpu_start(); }
+
+  std::shared_ptr<StoreImpl> shared_store(StoreImpl* store) const {
+    for (const StoreArg& a : op_.args) {
+      if (a.store.get() == store) return a.store;
+    }
+    throw std::logic_error("mapping: an instance of a store the operation does not use");
+  }
+
+  static constexpr size_t kPruneUsers = 64;
+  const bool distributed_ = comm::size() > 1;
+  std::vector<std::pair<StoreImpl*, Instance*>> retired_;
 
   RuntimeImpl& rt_;
   Operation& op_;

@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/allocator.hpp"
 #include "runtime/types.hpp"
@@ -17,6 +19,7 @@ namespace legato::rt {
 
 class MemoryPool;
 class StoreImpl;
+class Item;
 
 // A physical copy of part of a store in one memory.
 struct Instance {
@@ -32,6 +35,10 @@ struct Instance {
   trace::Uid op_uid = 0;
   std::string op_provenance;  // "file:line" of that operation
   uint64_t create_tick = 0, ready_tick = 0;
+  // Mapping's bookkeeping: the items given this instance (finished ones are
+  // pruned now and then), and whether a wider instance has replaced it.
+  std::vector<std::shared_ptr<Item>> users;
+  bool retired = false;
 
   std::byte* at(int64_t element, size_t elem_size) const {
     return data + static_cast<size_t>(element - covered.lo) * elem_size;

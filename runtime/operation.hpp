@@ -56,6 +56,7 @@ struct StoreArg {
 
 class WorkItem;
 class FoldItem;
+class TransferItem;
 
 // Where an API call came from: "file:line" and its interned id, made once
 // per call site and kept for the life of the process.
@@ -77,6 +78,7 @@ class Operation : public std::enable_shared_from_this<Operation> {
   int64_t domain = 0;
   int64_t unit_elements = 1;  // elements per domain index, for the minimum chunk
   bool dep_part = false;
+  bool replicate = false;  // every rank runs the whole domain (runs of several ranks)
   std::vector<StoreArg> args;
   std::vector<Scalar> scalars;
   std::vector<std::shared_ptr<FutureState>> futures;
@@ -87,10 +89,21 @@ class Operation : public std::enable_shared_from_this<Operation> {
   std::shared_ptr<StoreImpl> collected;               // instance collection operations
 
   // Built by the dependence analysis, used by mapping, then dropped.
+  Range block;  // tasks: this rank's part of the domain (all of it on one rank)
   std::vector<Range> chunks;
   std::vector<std::shared_ptr<WorkItem>> work;
   std::vector<std::shared_ptr<FoldItem>> folds;  // one per reduction argument
   std::vector<Instance*> instances;              // per argument, chosen by mapping
+  // Runs of several ranks: this rank's sends and receives, the ranges other
+  // ranks write (this rank's copies of them become stale), and this rank's
+  // points' share of a result that is combined across ranks.
+  std::vector<std::shared_ptr<TransferItem>> transfers;
+  struct StaleRange {
+    StoreImpl* store;
+    Range range;
+  };
+  std::vector<StaleRange> stale;
+  std::shared_ptr<FutureState> partial;
 
   uint64_t submit_tick = 0;
   uint64_t analyzed_tick = 0;
@@ -186,10 +199,12 @@ class FoldItem final : public WorkItem {
   uint64_t bytes_ = 0;  // folded
 };
 
-// Frees a store's instances once nothing uses them, on a utility thread.
+// Frees a store's instances once nothing uses them (or only `one` of them,
+// an instance a wider one replaced), on a utility thread.
 class CollectItem final : public WorkItem {
  public:
-  CollectItem(trace::Uid uid, std::shared_ptr<Operation> op, std::shared_ptr<StoreImpl> store);
+  CollectItem(trace::Uid uid, std::shared_ptr<Operation> op, std::shared_ptr<StoreImpl> store,
+              Instance* one = nullptr);
 
  protected:
   void enqueue() override;
@@ -198,6 +213,7 @@ class CollectItem final : public WorkItem {
 
  private:
   std::shared_ptr<StoreImpl> store_;
+  Instance* one_;
   uint32_t lane_ = 0;
 };
 

@@ -207,6 +207,7 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
   copy_ = std::make_unique<Worker>("legato-copy", 0);
   fill_ = std::make_unique<Worker>("legato-fill", 0);
   pipeline_.start(*this, utility_lanes);
+  if (comm::size() > 1) start_network(sysmem_id);
 
   if (profiling) {
     // If the trace is finished before shutdown (out of memory, a crash),
@@ -224,6 +225,25 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
 }
 
 RuntimeImpl::~RuntimeImpl() = default;
+
+void RuntimeImpl::start_network(uint32_t sysmem_id) {
+  // Channels into this rank's memory, one per peer, named by node as the
+  // report and viewer name nodes.
+  const int me = comm::rank(), ranks = comm::size();
+  std::vector<uint32_t> from(static_cast<size_t>(ranks), 0);
+  uint32_t allreduce = 0;
+  if (profiling) {
+    for (int p = 0; p < ranks; ++p) {
+      if (p == me) continue;
+      from[static_cast<size_t>(p)] = rec::add_channel(
+          trace::ChannelKind::Network, sysmem_id, sysmem_id,
+          "node " + std::to_string(p) + " sysmem to node " + std::to_string(me) + " sysmem");
+    }
+    allreduce = rec::add_channel(trace::ChannelKind::Network, sysmem_id, sysmem_id,
+                                 "all-reduce over " + std::to_string(ranks) + " nodes");
+  }
+  network_.start(std::move(from), allreduce);
+}
 
 void RuntimeImpl::submit(std::shared_ptr<Operation> op) {
   const uint64_t window = static_cast<uint64_t>(config.window_size);
@@ -318,6 +338,16 @@ void RuntimeImpl::release_instances(StoreImpl& store) {
   live_stores.erase(&store);
 }
 
+void RuntimeImpl::release_instance(StoreImpl& store, Instance* inst) {
+  std::unique_ptr<Instance> taken;
+  {
+    std::lock_guard lock(instances_mu);
+    if (!store.take_instance(inst, taken)) return;
+  }
+  record_instance(*taken, rec::now(), 0);
+  taken->memory->release(*taken);
+}
+
 void RuntimeImpl::record_live_instances() {
   const uint64_t now = rec::now();
   std::lock_guard lock(instances_mu);
@@ -337,6 +367,7 @@ void RuntimeImpl::shutdown() {
   }
   for (StoreImpl* s : stores) release_instances(*s);
   pipeline_.stop();
+  network_.stop();
   cpus_.clear();
   dp_.reset();
   copy_.reset();

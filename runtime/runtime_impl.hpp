@@ -16,6 +16,7 @@
 #include "recorder/recorder.hpp"
 #include "runtime/config.hpp"
 #include "runtime/memory.hpp"
+#include "runtime/network.hpp"
 #include "runtime/operation.hpp"
 #include "runtime/workers.hpp"
 
@@ -87,6 +88,8 @@ class RuntimeImpl {
   void store_released(const std::shared_ptr<StoreImpl>& store);
   // Frees every instance of the store and forgets its data (collection, shutdown).
   void release_instances(StoreImpl& store);
+  // Frees one instance of the store, unless its collection took it already.
+  void release_instance(StoreImpl& store, Instance* inst);
   // Out of memory while mapping argument `arg` of op: report and exit.
   [[noreturn]] void out_of_memory(const Operation& op, size_t arg, const Instance& wanted,
                                   MemoryPool& memory);
@@ -106,6 +109,7 @@ class RuntimeImpl {
   Worker& copy_channel() { return *copy_; }
   Worker& fill_channel() { return *fill_; }
   Pipeline& pipeline() { return pipeline_; }
+  Network& network() { return network_; }
   MemoryPool& sysmem() { return *sysmem_; }
 
   const Config config;
@@ -119,6 +123,9 @@ class RuntimeImpl {
   static constexpr TaskId kTopLevelTask = 1, kFirstTaskId = 2;
 
   std::atomic<uint64_t> next_store_id{1};
+  // Runs of several ranks: transfers and collectives are numbered in program
+  // order, alike on every rank (analysis only).
+  uint64_t next_transfer = 0, next_collective = 0;
   std::atomic<uint64_t> reduction_bytes{0};  // in live private reduction buffers
   std::mutex instances_mu;                   // guards every store's `instances` across threads
   std::mutex stores_mu;
@@ -126,6 +133,7 @@ class RuntimeImpl {
 
  private:
   void record_top_level_task();
+  void start_network(uint32_t sysmem_id);
   void record_live_instances();
 
   uint64_t top_start_tick_ = 0;
@@ -133,6 +141,7 @@ class RuntimeImpl {
   std::vector<std::unique_ptr<Worker>> cpus_;
   std::unique_ptr<Worker> dp_, copy_, fill_;
   Pipeline pipeline_;
+  Network network_;
   size_t next_cpu_ = 0;  // round-robin start for the next operation's points
 
   // The operation window: how far the top level runs ahead.
@@ -156,6 +165,9 @@ inline RuntimeImpl& runtime() {
 std::string where_text(const std::source_location& where);
 // A fill, copy or collection operation, named after its kind.
 std::shared_ptr<Operation> runtime_op(RuntimeImpl& rt, trace::OpKind kind, const Provenance& where);
+// Records a copy-like item (copies, fills, folds, transfers) on a channel.
+void record_copy(const Item& item, trace::Uid op, uint32_t channel, trace::CopyKind kind,
+                 uint64_t bytes, trace::Uid src, trace::Uid dst);
 // Records an instance's whole life (at its destruction).
 void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags);
 // Ends the program after an error the caller has printed: records the error

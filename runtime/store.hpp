@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/distribution.hpp"
 #include "runtime/interval_map.hpp"
 #include "runtime/item.hpp"
 #include "runtime/memory.hpp"
@@ -52,6 +53,9 @@ class StoreImpl {
   // Dependence analysis (one analysis at a time).
   IntervalMap<AccessState> access;
   bool ever_accessed = false;
+  // Which ranks hold valid data of each range (runs of several ranks; the
+  // same on every rank, kept by the analysis).
+  IntervalMap<RankSet> holders;
   // Mapping (one mapping at a time).
   IntervalMap<ValidState> valid;
   std::vector<std::unique_ptr<Instance>> instances;
@@ -60,6 +64,12 @@ class StoreImpl {
   // instances that start within the longest instance's length before r can
   // cover it, so a store with many small instances stays cheap to search.
   Instance* smallest_covering(Range r, const MemoryPool* memory) const;
+  // Widens r to span every instance in `memory` that overlaps it, marks
+  // those retired and stops offering them; returns them in `retired`.
+  Range retire_overlapping(Range r, const MemoryPool* memory, std::vector<Instance*>& retired);
+  // Frees one instance (a retired one, once its users are done) unless the
+  // store's collection took it already; true if it was still there.
+  bool take_instance(Instance* inst, std::unique_ptr<Instance>& out);
   // Takes ownership (the caller holds the runtime's instances lock).
   Instance* add_instance(std::unique_ptr<Instance> inst);
   void clear_instances(std::vector<std::unique_ptr<Instance>>& out);

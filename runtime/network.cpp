@@ -1,0 +1,279 @@
+#include "runtime/network.hpp"
+
+#include <mpi.h>
+#include <pthread.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "recorder/recorder.hpp"
+#include "runtime/comm.hpp"
+#include "runtime/runtime_impl.hpp"
+
+namespace legato::rt {
+namespace {
+
+// Transfer uids live apart from the recorder's (which count up from 1).
+constexpr uint64_t kTransferUids = uint64_t{1} << 47;
+// Larger transfers go as several messages of at most this many bytes, in order.
+constexpr uint64_t kMaxMessage = uint64_t{1} << 30;
+// How often the network thread looks at exchanges in flight.
+constexpr auto kPollInterval = std::chrono::microseconds(20);
+
+int tag_of(uint64_t sequence) {
+  static const int upper = [] {
+    void* value = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found);
+    return found != 0 ? *static_cast<int*>(value) : 32767;
+  }();
+  return static_cast<int>(sequence % static_cast<uint64_t>(upper));
+}
+
+MPI_Op mpi_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Prod:
+      return MPI_PROD;
+    case ReduceOp::Min:
+      return MPI_MIN;
+    case ReduceOp::Max:
+      return MPI_MAX;
+    default:
+      return MPI_SUM;
+  }
+}
+
+}  // namespace
+
+// --- items ---
+
+void NetItem::enqueue() {
+  runtime().network().push(std::static_pointer_cast<NetItem>(shared_from_this()));
+}
+
+trace::Uid TransferItem::uid_for(int to, uint64_t sequence) {
+  return trace::make_uid(static_cast<uint32_t>(to), kTransferUids | sequence);
+}
+
+TransferItem::TransferItem(std::shared_ptr<Operation> o, StoreImpl* s, Range r, int f, int t,
+                           size_t a, uint64_t seq)
+    : NetItem(uid_for(t, seq), std::move(o)),
+      store(s),
+      range(r),
+      from(f),
+      to(t),
+      arg(a),
+      sequence(seq) {
+  accesses.push_back({s, r, sending() ? Privilege::Read : Privilege::Write});
+}
+
+bool TransferItem::sending() const {
+  return from == comm::rank();
+}
+
+uint64_t TransferItem::bytes() const {
+  return static_cast<uint64_t>(range.size()) * store->elem_size;
+}
+
+void TransferItem::record_trace() {
+  if (sending()) return;  // one transfer, one record: the receiver's
+  record_copy(*this, op_uid, runtime().network().channel_from(from), trace::CopyKind::Copy, bytes(),
+              0, instance->uid);
+}
+
+AllreduceItem::AllreduceItem(std::shared_ptr<Operation> o, uint64_t seq)
+    : NetItem(runtime().new_uid(), std::move(o)), sequence(seq) {}
+
+Scalar AllreduceItem::local() const {
+  std::lock_guard lock(op->partial->mu);
+  return op->partial->value;
+}
+
+void AllreduceItem::deliver(const Scalar& combined) {
+  op->result->contribute(&combined, uid());
+}
+
+void AllreduceItem::record_trace() {
+  record_copy(*this, op_uid, runtime().network().allreduce_channel(), trace::CopyKind::Reduce,
+              sizeof(double), 0, 0);
+}
+
+// --- the network thread ---
+
+struct Network::Exchange {
+  std::shared_ptr<NetItem> item;
+  TransferItem* transfer = nullptr;  // or an all-reduce
+  bool probing = false;              // a receive waiting for the sender's first message
+  std::vector<MPI_Request> requests;
+  Scalar in, out;  // all-reduce values
+};
+
+namespace {
+
+[[noreturn]] void failed(const Operation& op, const std::string& what, int rc) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int n = 0;
+  MPI_Error_string(rc, text, &n);
+  const std::string msg =
+      std::string(op.name) + " [" + op.where->text + "]: " + what + " failed: " + text;
+  std::fprintf(stderr, "LEGATE ERROR: rank %d: %s\n", comm::rank(), msg.c_str());
+  fatal_exit(trace::ErrorKind::Fatal, msg, op.uid);
+}
+
+std::string transfer_text(const TransferItem& t) {
+  return "moving " + std::to_string(t.bytes()) + " bytes of store '" + t.store->name +
+         "' from rank " + std::to_string(t.from) + " to rank " + std::to_string(t.to);
+}
+
+// Posts a transfer's messages (sends or receives).
+void post(TransferItem& t, std::vector<MPI_Request>& requests) {
+  std::byte* data = t.instance->at(t.range.lo, t.store->elem_size);
+  const uint64_t total = t.bytes();
+  const int tag = tag_of(t.sequence);
+  for (uint64_t at = 0; at < total; at += kMaxMessage) {
+    const int n = static_cast<int>(std::min(kMaxMessage, total - at));
+    MPI_Request r = MPI_REQUEST_NULL;
+    const int rc = t.sending() ? MPI_Isend(data + at, n, MPI_BYTE, t.to, tag, MPI_COMM_WORLD, &r)
+                               : MPI_Irecv(data + at, n, MPI_BYTE, t.from, tag, MPI_COMM_WORLD, &r);
+    if (rc != MPI_SUCCESS) failed(*t.op, transfer_text(t), rc);
+    requests.push_back(r);
+  }
+}
+
+}  // namespace
+
+Network::Network() = default;
+Network::~Network() {
+  stop();
+}
+
+void Network::start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel) {
+  channels_from_ = std::move(channels_from);
+  allreduce_channel_ = allreduce_channel;
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "legato-net");
+    loop();
+  });
+}
+
+void Network::stop() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void Network::push(std::shared_ptr<NetItem> item) {
+  {
+    std::lock_guard lock(mu_);
+    incoming_.push_back(std::move(item));
+  }
+  cv_.notify_one();
+}
+
+void Network::accept(std::shared_ptr<NetItem> item) {
+  if (auto* t = dynamic_cast<TransferItem*>(item.get())) {
+    auto x = std::make_unique<Exchange>();
+    x->item = std::move(item);
+    x->transfer = t;
+    if (t->sending()) {
+      t->begin();
+      post(*t, x->requests);
+    } else {
+      x->probing = true;  // posted when the sender's message arrives: that is its start
+    }
+    active_.push_back(std::move(x));
+    return;
+  }
+  held_.push_back(std::static_pointer_cast<AllreduceItem>(item));
+  // Collectives go out in the order every rank made them.
+  for (;;) {
+    auto next = std::find_if(held_.begin(), held_.end(),
+                             [&](const auto& a) { return a->sequence == next_collective_; });
+    if (next == held_.end()) return;
+    std::shared_ptr<AllreduceItem> a = std::move(*next);
+    held_.erase(next);
+    ++next_collective_;
+    auto x = std::make_unique<Exchange>();
+    x->in = a->local();
+    x->out = x->in;
+    const bool exact = x->in.type == DType::I64;
+    MPI_Request r = MPI_REQUEST_NULL;
+    a->begin();
+    const int rc = MPI_Iallreduce(exact ? static_cast<void*>(&x->in.i) : &x->in.f,
+                                  exact ? static_cast<void*>(&x->out.i) : &x->out.f, 1,
+                                  exact ? MPI_INT64_T : MPI_DOUBLE, mpi_op(a->op->result->op),
+                                  MPI_COMM_WORLD, &r);
+    if (rc != MPI_SUCCESS) failed(*a->op, "combining the result across ranks", rc);
+    x->requests.push_back(r);
+    x->item = std::move(a);
+    active_.push_back(std::move(x));
+  }
+}
+
+bool Network::progress() {
+  bool any = false;
+  for (size_t i = 0; i < active_.size();) {
+    Exchange& x = *active_[i];
+    if (x.probing) {
+      int arrived = 0;
+      const int rc = MPI_Iprobe(x.transfer->from, tag_of(x.transfer->sequence), MPI_COMM_WORLD,
+                                &arrived, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) failed(*x.transfer->op, transfer_text(*x.transfer), rc);
+      if (arrived == 0) {
+        ++i;
+        continue;
+      }
+      x.transfer->begin();
+      post(*x.transfer, x.requests);
+      x.probing = false;
+      any = true;
+    }
+    int done = 0;
+    const int rc = MPI_Testall(static_cast<int>(x.requests.size()), x.requests.data(), &done,
+                               MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      failed(*x.item->op, x.transfer ? transfer_text(*x.transfer) : "combining the result", rc);
+    }
+    if (done == 0) {
+      ++i;
+      continue;
+    }
+    std::unique_ptr<Exchange> finished = std::move(active_[i]);
+    active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (finished->transfer == nullptr)
+      static_cast<AllreduceItem&>(*finished->item).deliver(finished->out);
+    finished->item->end();
+    any = true;
+  }
+  return any;
+}
+
+void Network::loop() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    while (!incoming_.empty()) {
+      std::shared_ptr<NetItem> item = std::move(incoming_.front());
+      incoming_.pop_front();
+      lock.unlock();
+      accept(std::move(item));
+      lock.lock();
+    }
+    if (active_.empty()) {
+      if (stopping_ && held_.empty()) return;
+      cv_.wait(lock, [&] { return stopping_ || !incoming_.empty(); });
+      continue;
+    }
+    lock.unlock();
+    const bool moved = progress();
+    lock.lock();
+    if (!moved && incoming_.empty())
+      cv_.wait_for(lock, kPollInterval, [&] { return !incoming_.empty(); });
+  }
+}
+
+}  // namespace legato::rt
