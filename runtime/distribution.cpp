@@ -37,8 +37,13 @@ bool RankSet::empty() const {
 }
 
 int RankSet::first() const {
+  return first_not_in(RankSet{});
+}
+
+int RankSet::first_not_in(const RankSet& other) const {
   for (size_t w = 0; w < words_.size(); ++w) {
-    if (words_[w] != 0) return static_cast<int>(w * 64) + std::countr_zero(words_[w]);
+    const uint64_t mine = words_[w] & ~(w < other.words_.size() ? other.words_[w] : 0);
+    if (mine != 0) return static_cast<int>(w * 64) + std::countr_zero(mine);
   }
   return -1;
 }
@@ -140,15 +145,17 @@ void distribute(RuntimeImpl& rt, Operation& op) {
   std::shared_ptr<Operation> self = op.shared_from_this();
   // Reads (and strided writes, which keep the elements between their rows)
   // need the current data: ranks that do not hold a part get it from the
-  // lowest rank that does.
+  // lowest rank that held it before this operation.
   for (size_t i = 0; i < op.args.size(); ++i) {
     const StoreArg& a = op.args[i];
     if (!reads(a.privilege) && !a.strided()) continue;
     for (int q = 0; q < ranks; ++q) {
-      a.store->holders.for_each(pieces.of(i, q), [&](Range part, RankSet& held) {
-        if (held.empty() || held.has(q)) return;
-        const int from = held.first();
-        held.add(q);
+      a.store->holders.for_each(pieces.of(i, q), [&](Range part, Holding& held) {
+        if (held.ranks.empty() || held.ranks.has(q)) return;
+        if (held.op != op.uid) held = {held.ranks, RankSet{}, op.uid};
+        const int from = held.ranks.first_not_in(held.arrived);
+        held.ranks.add(q);
+        held.arrived.add(q);
         const uint64_t sequence = rt.next_transfer++;
         if (from != me && q != me) return;
         auto t = std::make_shared<TransferItem>(self, a.store.get(), part, from, q, i, sequence);
@@ -166,7 +173,7 @@ void distribute(RuntimeImpl& rt, Operation& op) {
     for (int q = 0; q < (everywhere ? 1 : ranks); ++q) {
       const Range r = pieces.of(i, q);
       if (r.empty()) continue;
-      a.store->holders.assign(r, everywhere ? RankSet::all(ranks) : RankSet::only(q));
+      a.store->holders.assign(r, {everywhere ? RankSet::all(ranks) : RankSet::only(q), {}, 0});
       if (!everywhere && q != me) op.stale.push_back({a.store.get(), r});
     }
   }

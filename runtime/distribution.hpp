@@ -25,9 +25,20 @@ class RankSet {
   void add(int rank);
   bool empty() const;
   int first() const;  // the lowest rank in the set, or -1
+  // The lowest rank in the set and not in `other`, or -1.
+  int first_not_in(const RankSet& other) const;
 
  private:
   std::vector<uint64_t> words_;
+};
+
+// The ranks holding a store range, and those of them that only received it
+// during operation `op` (they do not pass it on in the same operation: data
+// goes from where it was, not through another rank).
+struct Holding {
+  RankSet ranks;
+  RankSet arrived;
+  uint64_t op = 0;
 };
 
 // Rank r's block of [0, n) split evenly over `ranks` (contiguous, in order).

@@ -55,7 +55,7 @@ class StoreImpl {
   bool ever_accessed = false;
   // Which ranks hold valid data of each range (runs of several ranks; the
   // same on every rank, kept by the analysis).
-  IntervalMap<RankSet> holders;
+  IntervalMap<Holding> holders;
   // Mapping (one mapping at a time).
   IntervalMap<ValidState> valid;
   std::vector<std::unique_ptr<Instance>> instances;
