@@ -34,9 +34,16 @@ class Mapper {
     // On several ranks what a rank touches of a store shifts (halos, shifted
     // views, whole vectors): a new instance spans the ones it overlaps,
     // which take their data to it and are freed once their users are done,
-    // so each rank settles on one instance per region of a store.
+    // and leaves a margin on each side for the next shift, so each rank
+    // settles on one instance per region of a store.
     std::vector<Instance*> replaced;
-    if (distributed_) r = store.retire_overlapping(r, &rt_.sysmem(), replaced);
+    if (distributed_) {
+      r = store.retire_overlapping(r, &rt_.sysmem(), replaced);
+      const int64_t margin = r.size() / kMarginDivisor;
+      r = store.retire_overlapping(
+          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)},
+          &rt_.sysmem(), replaced);
+    }
     auto inst = std::make_unique<Instance>();
     inst->uid = rt_.new_uid();
     inst->memory = &rt_.sysmem();
@@ -332,6 +339,8 @@ class Mapper {
   }
 
   static constexpr size_t kPruneUsers = 64;
+  // A new instance on a run of several ranks is 1/16 wider on each side.
+  static constexpr int64_t kMarginDivisor = 16;
   const bool distributed_ = comm::size() > 1;
   std::vector<std::pair<StoreImpl*, Instance*>> retired_;
 
