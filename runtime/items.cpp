@@ -235,8 +235,10 @@ void CollectItem::run() {
 
 void CollectItem::record_trace() {
   static const uint32_t kName = rec::intern("Instance Collection");
-  rec::record(trace::MetaTaskRecord{uid(), lane_, kName, op_uid, t(start_tick), t(stop_tick),
-                                    t(ready_tick), t(create_tick)});
+  // Freeing a replaced instance is housekeeping, not work that prepared the
+  // operation that replaced it: it is not recorded under that operation.
+  rec::record(trace::MetaTaskRecord{uid(), lane_, kName, one_ != nullptr ? 0 : op_uid,
+                                    t(start_tick), t(stop_tick), t(ready_tick), t(create_tick)});
 }
 
 }  // namespace legato::rt

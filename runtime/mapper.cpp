@@ -41,8 +41,8 @@ class Mapper {
       r = store.retire_overlapping(r, &rt_.sysmem(), replaced);
       const int64_t margin = r.size() / kMarginDivisor;
       r = store.retire_overlapping(
-          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)},
-          &rt_.sysmem(), replaced);
+          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)}, &rt_.sysmem(),
+          replaced);
     }
     auto inst = std::make_unique<Instance>();
     inst->uid = rt_.new_uid();

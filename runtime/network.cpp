@@ -228,6 +228,9 @@ bool Network::progress() {
         ++i;
         continue;
       }
+      // Ready when the sender's data is there (it waited for the sender's
+      // producers, recorded as its preconditions on that rank).
+      x.transfer->ready_tick = rec::now();
       x.transfer->begin();
       post(*x.transfer, x.requests);
       x.probing = false;
