@@ -1,4 +1,5 @@
 #include "runtime/config.hpp"
+#include "runtime/gpu/probe.hpp"
 
 #include <unistd.h>
 
@@ -191,9 +192,17 @@ MachineInfo detect_machine() {
       break;
     }
   }
-  m.gpus = 0;
-  m.gpu_problem = "this build of Legato runs tasks on CPUs only";
+  m.gpus = 0;  // GPU processors are not built yet; why, is asked only when a run wants GPUs
   return m;
+}
+
+std::string gpu_problem() {
+  const gpu::Probe p = gpu::probe();
+  if (p.devices == 0) return p.problem;
+  std::string names;
+  for (const std::string& n : p.names) names += (names.empty() ? "" : ", ") + n;
+  return "CUDA finds " + std::to_string(p.devices) + " GPU(s) (" + names +
+         "), but this build of Legato runs tasks on CPUs only: GPU processors are not built yet";
 }
 
 std::vector<std::string> split_config(std::string_view text) {
@@ -292,7 +301,8 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
   if (c.gpus > machine.gpus) {
     throw ConfigError("--gpus " + std::to_string(c.gpus) + in + " asks for " +
                       std::to_string(c.gpus) + " GPU(s) but " + std::to_string(machine.gpus) +
-                      " are available (" + machine.gpu_problem +
+                      " are available (" +
+                      (machine.gpu_problem.empty() ? gpu_problem() : machine.gpu_problem) +
                       "); use --gpus=" + std::to_string(machine.gpus));
   }
   if (machine.total_memory_bytes > 0 && c.sysmem_bytes() > machine.total_memory_bytes) {

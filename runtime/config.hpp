@@ -27,7 +27,7 @@ struct MachineInfo {
   uint64_t total_memory_bytes = 0;
   int64_t ranks_here = 1;   // ranks of this run on this machine (from the launcher)
   int64_t gpus = 0;         // usable GPUs
-  std::string gpu_problem;  // why there are none, when known
+  std::string gpu_problem;  // why there are none, when known (else asked of CUDA when needed)
 };
 MachineInfo detect_machine();
 
@@ -64,6 +64,8 @@ struct Config {
 // Splits LEGATE_CONFIG into arguments: whitespace separates, '...' and "..."
 // group (the quotes are removed). Throws ConfigError on an unterminated quote.
 std::vector<std::string> split_config(std::string_view text);
+// Why this machine offers no GPU processors, in words (asks CUDA).
+std::string gpu_problem();
 
 // Parses flags (`--flag=value`, `--flag value`, boolean `--flag`), last one
 // wins, then fills in the automatic values. `where` names the source for
