@@ -146,7 +146,7 @@ TEST_CASE("CUPTI activity records decode into the matcher", "[gpu]") {
 }
 #endif
 
-TEST_CASE("--gpus without a usable GPU says why, in CUDA's words", "[gpu]") {
+TEST_CASE("asking for GPUs without a usable one says why, in CUDA's words", "[gpu]") {
   rt::MachineInfo machine;
   machine.cores = 4;
   machine.memory_bytes = uint64_t{4096} << 20;
