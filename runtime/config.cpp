@@ -1,4 +1,5 @@
 #include "runtime/config.hpp"
+#include "runtime/gpu/nvtx.hpp"
 #include "runtime/gpu/probe.hpp"
 
 #include <unistd.h>
@@ -54,6 +55,8 @@ const std::vector<Flag>& flags() {
        "write the HTML report <logdir>/legate_prof/index.html at the end of the run"},
       {"provenance", &Config::provenance, Unit::Bool, 0, 1, "the value of --profile",
        "record the file:line of every API call in the trace"},
+      {"nsys", &Config::nsys, Unit::Bool, 0, 1, "false",
+       "mark point tasks and runtime work as NVTX ranges, for Nsight Systems (nsys profile)"},
       {"show-config", &Config::show_config, Unit::Bool, 0, 1, "false",
        "print the configuration, then run"},
       {"auto-config", &Config::auto_config, Unit::Bool, 0, 1, "true",
@@ -298,6 +301,11 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
   if (!given("provenance")) c.provenance = c.profile;
   if (!given("profile-report")) c.profile_report = c.profile;
   if (c.help) return c;
+  if (c.nsys && !gpu::nvtx_available()) {
+    throw ConfigError("--nsys" + in +
+                      ": this build of Legato has no NVTX (it was built without the CUDA toolkit); "
+                      "rebuild with the toolkit under /usr/local/cuda, or leave out --nsys");
+  }
   if (c.gpus > machine.gpus) {
     throw ConfigError("--gpus " + std::to_string(c.gpus) + in + " asks for " +
                       std::to_string(c.gpus) + " GPU(s) but " + std::to_string(machine.gpus) +

@@ -44,6 +44,7 @@ struct Config {
   bool provenance = false;
   bool profile_report = false;  // <logdir>/legate_prof/index.html at the end
   bool show_config = false;
+  bool nsys = false;  // NVTX ranges around tasks and runtime work
   bool auto_config = true;
   int64_t min_cpu_chunk = 16384;  // elements
   int64_t min_gpu_chunk = 65536;  // elements

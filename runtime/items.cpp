@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "recorder/recorder.hpp"
+#include "runtime/gpu/nvtx.hpp"
 #include "runtime/runtime_impl.hpp"
 
 namespace legato::rt {
@@ -87,6 +88,7 @@ void PointTask::run() {
   TaskContext ctx(point, static_cast<int64_t>(o.chunks.size()), chunk, std::move(ranges),
                   std::move(data), &o.scalars, std::move(futures));
   try {
+    const gpu::NvtxRange range(runtime().config.nsys, o.task_kind->name.c_str());
     o.task_kind->cpu(ctx);
   } catch (const std::exception& e) {
     const std::string text = "task " + std::string(o.name) + " [" + o.where->text + "] (point " +

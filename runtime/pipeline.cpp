@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "recorder/recorder.hpp"
+#include "runtime/gpu/nvtx.hpp"
 #include "runtime/runtime_impl.hpp"
 
 namespace legato::rt {
@@ -79,6 +80,7 @@ std::shared_ptr<Operation> Pipeline::run_stage(std::unique_lock<std::mutex>& loc
   lock.unlock();
   const uint64_t start = rec::now();
   uint64_t stop;
+  const gpu::NvtxRange range(rt.config.nsys, mapping ? "Mapping" : "Dependence Analysis");
   if (mapping) {
     rt.map(*op);
     stop = op->mapped_tick;

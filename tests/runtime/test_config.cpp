@@ -129,7 +129,7 @@ TEST_CASE("show-config prints every setting with memory in bytes and MiB", "[con
   const std::string help = config_help();
   for (const char* flag :
        {"--cpus", "--utility", "--gpus", "--sysmem", "--fbmem", "--zcmem", "--profile",
-        "--profile-name", "--profile-report", "--logdir", "--provenance", "--show-config",
+        "--profile-name", "--profile-report", "--logdir", "--provenance", "--nsys", "--show-config",
         "--auto-config", "--min-cpu-chunk", "--min-gpu-chunk", "--window-size", "--help"}) {
     CHECK_THAT(help, Catch::Contains(std::string("  ") + flag + " "));
   }
