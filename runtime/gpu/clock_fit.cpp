@@ -29,7 +29,6 @@ ClockFit fit_clock(const std::vector<ClockSample>& samples, double default_ticks
   const auto y = [&](const ClockSample& s) {
     return (static_cast<double>(s.tick_before) + static_cast<double>(s.tick_after)) / 2 - y0;
   };
-  double slope = default_ticks_per_ns, intercept = 0;
   const double n = static_cast<double>(samples.size());
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (const ClockSample& s : samples) {
@@ -39,12 +38,8 @@ ClockFit fit_clock(const std::vector<ClockSample>& samples, double default_ticks
     sxy += x(s) * y(s);
   }
   const double spread = n * sxx - sx * sx;
-  if (samples.size() >= 2 && spread > 0) {
-    slope = (n * sxy - sx * sy) / spread;
-    intercept = (sy - slope * sx) / n;
-  } else {
-    intercept = (sy - slope * sx) / n;
-  }
+  const double slope = spread > 0 ? (n * sxy - sx * sy) / spread : default_ticks_per_ns;
+  const double intercept = (sy - slope * sx) / n;
   double worst = 0;
   for (const ClockSample& s : samples) {
     const double half_window =
