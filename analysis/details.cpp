@@ -88,6 +88,9 @@ ItemDetails details(const Profile& p, uint32_t item) {
   }
   p.for_each_precondition(item, [&](const Precondition& x) { d.preconditions.push_back(x); });
   d.critical = last_precondition(p, item);
+  for (const Precondition& x : d.preconditions) {
+    if (x.item == d.critical) d.critical_kind = x.kind;
+  }
   return d;
 }
 

@@ -27,8 +27,9 @@ struct ItemDetails {
   uint32_t creator = kNone;   // the operation that issued this item's operation
   uint32_t previous = kNone;  // the item that ran before it on the same lane
   std::vector<Precondition> preconditions;
-  uint32_t critical = kNone;  // the precondition that finished last (item index)
-  uint64_t bytes = 0;         // copies and instances
+  uint32_t critical = kNone;          // the precondition that finished last (item index)
+  uint8_t critical_kind = kMappedBy;  // its edge's kind
+  uint64_t bytes = 0;                 // copies and instances
 };
 
 ItemDetails details(const Profile& p, uint32_t item);

@@ -39,8 +39,8 @@ struct Line {
 void report(const RecorderImpl& r, int sig) {
   Line line;
   line << "legato: rank " << uint64_t{r.options.rank} << " stopped by signal "
-       << static_cast<uint64_t>(sig) << " (" << sigdescr_np(sig) << "); its trace " << r.path.c_str()
-       << " is finished";
+       << static_cast<uint64_t>(sig) << " (" << sigdescr_np(sig) << "); its trace "
+       << r.path.c_str() << " is finished";
   if (sig == SIGTERM && r.options.ranks > 1)
     line << " (a launcher stops every rank once one has failed: the first failure is above)";
   line << "\n";

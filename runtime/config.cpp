@@ -15,6 +15,16 @@
 namespace legato::rt {
 namespace {
 
+// Why this machine offers no GPU processors, in words (asks CUDA).
+std::string gpu_problem() {
+  const gpu::Probe p = gpu::probe();
+  if (p.devices == 0) return p.problem;
+  std::string names;
+  for (const std::string& n : p.names) names += (names.empty() ? "" : ", ") + n;
+  return "CUDA finds " + std::to_string(p.devices) + " GPU(s) (" + names +
+         "), but this build of Legato runs tasks on CPUs only: GPU processors are not built yet";
+}
+
 using Member = std::variant<int64_t Config::*, bool Config::*, std::string Config::*>;
 
 enum class Unit { Count, MiB, Elements, Ops, Bool, Text };
@@ -197,15 +207,6 @@ MachineInfo detect_machine() {
   }
   m.gpus = 0;  // GPU processors are not built yet; why, is asked only when a run wants GPUs
   return m;
-}
-
-std::string gpu_problem() {
-  const gpu::Probe p = gpu::probe();
-  if (p.devices == 0) return p.problem;
-  std::string names;
-  for (const std::string& n : p.names) names += (names.empty() ? "" : ", ") + n;
-  return "CUDA finds " + std::to_string(p.devices) + " GPU(s) (" + names +
-         "), but this build of Legato runs tasks on CPUs only: GPU processors are not built yet";
 }
 
 std::vector<std::string> split_config(std::string_view text) {

@@ -65,8 +65,6 @@ struct Config {
 // Splits LEGATE_CONFIG into arguments: whitespace separates, '...' and "..."
 // group (the quotes are removed). Throws ConfigError on an unterminated quote.
 std::vector<std::string> split_config(std::string_view text);
-// Why this machine offers no GPU processors, in words (asks CUDA).
-std::string gpu_problem();
 
 // Parses flags (`--flag=value`, `--flag value`, boolean `--flag`), last one
 // wins, then fills in the automatic values. `where` names the source for

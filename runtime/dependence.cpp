@@ -84,6 +84,9 @@ void RuntimeImpl::analyze(Operation& op) {
         }
         if (op.chunks.empty()) op.result->cv.notify_all();
       }
+      // Several ranks: the all-reduce waits for this rank's points.
+      std::shared_ptr<AllreduceItem> combine =
+          op.partial ? std::make_shared<AllreduceItem>(self, next_collective++) : nullptr;
       for (size_t p = 0; p < op.chunks.size(); ++p) {
         auto point =
             std::make_shared<PointTask>(new_uid(), self, static_cast<int64_t>(p), op.chunks[p]);
@@ -96,15 +99,14 @@ void RuntimeImpl::analyze(Operation& op) {
           for (const auto& producer : f->producers)
             point->add_precondition(producer, trace::EdgeKind::Data);
         }
-        if (op.result && !op.partial) op.result->producers.push_back(point);
+        if (combine) {
+          combine->add_precondition(point, trace::EdgeKind::Data);
+        } else if (op.result) {
+          op.result->producers.push_back(point);
+        }
         op.work.push_back(point);
       }
-      if (op.partial) {
-        auto combine = std::make_shared<AllreduceItem>(self, next_collective++);
-        for (auto& w : op.work) {
-          if (dynamic_cast<PointTask*>(w.get()) != nullptr)
-            combine->add_precondition(w, trace::EdgeKind::Data);
-        }
+      if (combine) {
         op.result->producers.push_back(combine);
         op.work.push_back(combine);
       }

@@ -114,12 +114,7 @@ void App::details_window() {
   ImGui::Separator();
   if (d.critical != kNone) {
     ImGui::Text("Why did it not start earlier?");
-    // Shown with the kind of its edge (data, anti, copy, ..., or mapped by).
-    analysis::Precondition critical{d.critical, analysis::kMappedBy};
-    for (const analysis::Precondition& pre : d.preconditions) {
-      if (pre.item == d.critical) critical = pre;
-    }
-    precondition_row(critical, true, -1);
+    precondition_row(analysis::Precondition{d.critical, d.critical_kind}, true, -1);
   } else {
     ImGui::TextDisabled("No recorded precondition: it could start when it was created.");
   }

@@ -11,25 +11,33 @@ ActivityMatcher::ActivityMatcher(ClockFit fit, std::function<uint32_t(uint32_t)>
 
 void ActivityMatcher::add(const Correlation& c) {
   items_[c.correlation] = c.item;
-  if (!kernels_waiting_.empty() || !copies_waiting_.empty()) retry();
+  retry(kernels_waiting_);
+  retry(copies_waiting_);
 }
 
 void ActivityMatcher::add(KernelActivity k) {
-  const auto it = items_.find(k.correlation);
-  if (it == items_.end()) {
-    kernels_waiting_.push_back(std::move(k));
-  } else {
-    emit(k, it->second);
-  }
+  offer(std::move(k), kernels_waiting_);
 }
 
 void ActivityMatcher::add(const CopyActivity& c) {
-  const auto it = items_.find(c.correlation);
+  offer(c, copies_waiting_);
+}
+
+template <class Activity>
+void ActivityMatcher::offer(Activity a, std::vector<Activity>& waiting) {
+  const auto it = items_.find(a.correlation);
   if (it == items_.end()) {
-    copies_waiting_.push_back(c);
+    waiting.push_back(std::move(a));
   } else {
-    emit(c, it->second);
+    emit(a, it->second);
   }
+}
+
+template <class Activity>
+void ActivityMatcher::retry(std::vector<Activity>& waiting) {
+  std::vector<Activity> pending;
+  pending.swap(waiting);
+  for (Activity& a : pending) offer(std::move(a), waiting);
 }
 
 void ActivityMatcher::emit(const KernelActivity& k, trace::Uid item) {
@@ -46,28 +54,6 @@ void ActivityMatcher::emit(const CopyActivity& c, trace::Uid item) {
   copies_.push_back(
       DeviceCopyTiming{item, start, std::max(start, fit_.to_tick(c.end)), c.bytes, c.direction});
   ++matched_;
-}
-
-void ActivityMatcher::retry() {
-  const auto known = [&](uint32_t correlation) { return items_.count(correlation) != 0; };
-  std::vector<KernelActivity> kernels;
-  kernels.swap(kernels_waiting_);
-  for (KernelActivity& k : kernels) {
-    if (known(k.correlation)) {
-      emit(k, items_[k.correlation]);
-    } else {
-      kernels_waiting_.push_back(std::move(k));
-    }
-  }
-  std::vector<CopyActivity> copies;
-  copies.swap(copies_waiting_);
-  for (const CopyActivity& c : copies) {
-    if (known(c.correlation)) {
-      emit(c, items_[c.correlation]);
-    } else {
-      copies_waiting_.push_back(c);
-    }
-  }
 }
 
 std::vector<trace::GpuKernelRecord> ActivityMatcher::take_kernels() {

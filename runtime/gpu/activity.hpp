@@ -80,7 +80,12 @@ class ActivityMatcher {
  private:
   void emit(const KernelActivity& k, trace::Uid item);
   void emit(const CopyActivity& c, trace::Uid item);
-  void retry();
+  // Emits `a` if its item is known, else keeps it waiting.
+  template <class Activity>
+  void offer(Activity a, std::vector<Activity>& waiting);
+  // Offers again everything waiting (a correlation came).
+  template <class Activity>
+  void retry(std::vector<Activity>& waiting);
 
   ClockFit fit_;
   std::function<uint32_t(uint32_t)> device_lane_;
