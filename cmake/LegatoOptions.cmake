@@ -1,20 +1,31 @@
 # Compiler settings shared by every Legato target.
 
-# Project code is warning-free: every target links legato::warnings.
+# Project code is warning-free: every target links legato::warnings. Its
+# flags, and the sanitizers' below, are for the host compiler (C and C++
+# sources): nvcc takes neither. CUDA sources get nvcc's own warnings, and
+# the host compiler's on the host code nvcc hands it, all as errors.
+set(LEGATO_HOST_LANGUAGES "$<COMPILE_LANGUAGE:C,CXX>")
 add_library(legato_warnings INTERFACE)
 add_library(legato::warnings ALIAS legato_warnings)
-target_compile_options(legato_warnings INTERFACE -Wall -Wextra -Werror)
+target_compile_options(legato_warnings INTERFACE
+  "$<${LEGATO_HOST_LANGUAGES}:-Wall;-Wextra;-Werror>"
+  "$<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings;-Xcompiler=-Wall,-Wextra,-Werror>")
+# add_compile_options for C and C++ sources only.
+function(legato_host_compile_options)
+  add_compile_options("$<${LEGATO_HOST_LANGUAGES}:${ARGN}>")
+endfunction()
 
 if(LEGATO_SANITIZE STREQUAL "thread")
-  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  legato_host_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
 elseif(LEGATO_SANITIZE)
-  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
-                      -fno-sanitize-recover=undefined)
+  legato_host_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
+                              -fno-sanitize-recover=undefined)
   # GCC's flow analysis sees through the sanitizers' instrumentation poorly and
   # reports maybe-uninitialized inside libstdc++ headers (std::regex, std::function).
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-    target_compile_options(legato_warnings INTERFACE -Wno-maybe-uninitialized)
+    target_compile_options(legato_warnings INTERFACE
+                           "$<${LEGATO_HOST_LANGUAGES}:-Wno-maybe-uninitialized>")
   endif()
   add_link_options(-fsanitize=address,undefined)
 endif()
@@ -24,6 +35,6 @@ if(LEGATO_FUZZ)
     message(FATAL_ERROR "LEGATO_FUZZ=ON needs clang (configure with CC=clang-14 CXX=clang++-14)")
   endif()
   # Every object carries coverage so the fuzzer sees inside the libraries too.
-  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
+  legato_host_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
 endif()

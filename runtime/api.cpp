@@ -191,6 +191,10 @@ int64_t Future::get_int() const {
 // --- tasks ---
 
 TaskId register_task(std::string name, TaskBody cpu_variant) {
+  return register_task(std::move(name), std::move(cpu_variant), TaskBody());
+}
+
+TaskId register_task(std::string name, TaskBody cpu_variant, TaskBody gpu_variant) {
   RuntimeImpl& rt = need_runtime("register_task");
   if (!cpu_variant)
     throw std::invalid_argument("register_task(" + name + "): the CPU variant is empty");
@@ -199,9 +203,11 @@ TaskId register_task(std::string name, TaskBody cpu_variant) {
   if (rt.profiling) {
     rec::add_task_kind(id, name);
     rec::add_variant(id, 1, trace::ProcKind::Cpu, name + " (CPU)");
+    if (gpu_variant) rec::add_variant(id, 2, trace::ProcKind::GpuHost, name + " (GPU)");
   }
   const uint32_t name_string = rec::intern(name);
-  rt.tasks.push_back({std::move(name), name_string, std::move(cpu_variant)});
+  rt.tasks.push_back(
+      {std::move(name), name_string, std::move(cpu_variant), std::move(gpu_variant)});
   return id;
 }
 

@@ -15,14 +15,22 @@
 namespace legato::rt {
 namespace {
 
-// Why this machine offers no GPU processors, in words (asks CUDA).
-std::string gpu_problem() {
+// The machine with its GPUs, asked of CUDA only when the run wants more
+// than it knows of (starting CUDA takes time).
+MachineInfo with_gpus(const MachineInfo& machine, int64_t wanted) {
+  MachineInfo m = machine;
+  if (wanted == 0 || m.gpus > 0 || !m.gpu_problem.empty()) return m;
   const gpu::Probe p = gpu::probe();
-  if (p.devices == 0) return p.problem;
-  std::string names;
-  for (const std::string& n : p.names) names += (names.empty() ? "" : ", ") + n;
-  return "CUDA finds " + std::to_string(p.devices) + " GPU(s) (" + names +
-         "), but this build of Legato runs tasks on CPUs only: GPU processors are not built yet";
+  m.gpus = p.devices;
+  m.gpu_memory = p.memory;
+  m.gpu_problem = p.problem;
+  return m;
+}
+
+// Ranks of this machine that share each GPU: GPU g of the rank with local
+// index l is device (l * gpus + g) mod devices.
+int64_t ranks_per_gpu(int64_t ranks_here, int64_t gpus, int64_t devices) {
+  return devices == 0 ? 1 : std::max<int64_t>(1, (ranks_here * gpus + devices - 1) / devices);
 }
 
 using Member = std::variant<int64_t Config::*, bool Config::*, std::string Config::*>;
@@ -51,10 +59,12 @@ const std::vector<Flag>& flags() {
       {"sysmem", &Config::sysmem, Unit::MiB, 1, kMaxMiB,
        "auto: 80% of available memory / ranks-per-node",
        "system memory pool for array instances, in MiB"},
-      {"fbmem", &Config::fbmem, Unit::MiB, 0, kMaxMiB, "0 without GPUs",
-       "framebuffer pool per GPU, in MiB"},
+      {"fbmem", &Config::fbmem, Unit::MiB, 0, kMaxMiB,
+       "auto: 90% of the GPU's memory / ranks sharing it; 0 without GPUs",
+       "framebuffer (GPU memory) pool per GPU, in MiB"},
       {"zcmem", &Config::zcmem, Unit::MiB, 0, kMaxMiB, "128 with GPUs, else 0",
-       "zero-copy (pinned host) pool, in MiB"},
+       "zero-copy (pinned host memory the GPUs can read) pool, in MiB; host-side instances of "
+       "GPU runs go there first"},
       {"profile", &Config::profile, Unit::Bool, 0, 1, "false",
        "record a trace: <logdir>/<profile-name>_<rank>.prof"},
       {"profile-name", &Config::profile_name, Unit::Text, 0, 0, "legate",
@@ -205,7 +215,7 @@ MachineInfo detect_machine() {
       break;
     }
   }
-  m.gpus = 0;  // GPU processors are not built yet; why, is asked only when a run wants GPUs
+  m.gpus = 0;  // asked of CUDA only when a run wants GPUs
   return m;
 }
 
@@ -292,6 +302,17 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
   const auto given = [&](const char* n) { return c.given.count(n) > 0; };
   // Ranks on one node share its cores and memory.
   const int64_t share = given("ranks-per-node") ? c.ranks_per_node : machine.ranks_here;
+  const MachineInfo gpus_here = with_gpus(machine, c.help ? 0 : c.gpus);
+  const int64_t gpu_share = ranks_per_gpu(share, c.gpus, gpus_here.gpus);
+  c.gpus_visible = gpus_here.gpus;
+  uint64_t gpu_memory = 0;  // the smallest of the GPUs this rank uses
+  for (int64_t g = 0; g < std::min<int64_t>(c.gpus, gpus_here.gpus); ++g) {
+    const uint64_t mem = gpus_here.gpu_memory.at(static_cast<size_t>(g));
+    gpu_memory = g == 0 ? mem : std::min(gpu_memory, mem);
+  }
+  const int64_t gpu_mib = static_cast<int64_t>(gpu_memory >> 20) / gpu_share;
+  // Legate's advice: leave 5-10% of a GPU's memory free.
+  if (!given("fbmem")) c.fbmem = c.gpus > 0 ? gpu_mib * 9 / 10 : 0;
   if (!given("cpus"))
     c.cpus = c.auto_config ? std::max<int64_t>(1, machine.cores / share - c.utility) : 1;
   if (!given("sysmem")) {
@@ -307,12 +328,21 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
                       ": this build of Legato has no NVTX (it was built without the CUDA toolkit); "
                       "rebuild with the toolkit under /usr/local/cuda, or leave out --nsys");
   }
-  if (c.gpus > machine.gpus) {
+  if (c.gpus > gpus_here.gpus) {
+    const std::string why =
+        gpus_here.gpu_problem.empty()
+            ? "CUDA finds " + std::to_string(gpus_here.gpus) + " on this machine"
+            : gpus_here.gpu_problem;
     throw ConfigError("--gpus " + std::to_string(c.gpus) + in + " asks for " +
-                      std::to_string(c.gpus) + " GPU(s) but " + std::to_string(machine.gpus) +
-                      " are available (" +
-                      (machine.gpu_problem.empty() ? gpu_problem() : machine.gpu_problem) +
-                      "); use --gpus=" + std::to_string(machine.gpus));
+                      std::to_string(c.gpus) + " GPU(s) but " + std::to_string(gpus_here.gpus) +
+                      " are available (" + why + "); use --gpus=" + std::to_string(gpus_here.gpus));
+  }
+  if (c.gpus > 0 && c.fbmem > gpu_mib) {
+    throw ConfigError("--fbmem " + std::to_string(c.fbmem) + in + " is more than the " +
+                      std::to_string(gpu_mib) + " MiB each rank has of its GPU's memory (" +
+                      std::to_string(gpu_memory >> 20) + " MiB, shared by " +
+                      std::to_string(gpu_share) + " rank(s)); leave 5-10% free: use --fbmem " +
+                      std::to_string(gpu_mib * 9 / 10) + " or less");
   }
   if (machine.total_memory_bytes > 0 && c.sysmem_bytes() > machine.total_memory_bytes) {
     throw ConfigError(

@@ -25,8 +25,9 @@ struct MachineInfo {
   int64_t cores = 1;
   uint64_t memory_bytes = 0;  // MemAvailable
   uint64_t total_memory_bytes = 0;
-  int64_t ranks_here = 1;   // ranks of this run on this machine (from the launcher)
-  int64_t gpus = 0;         // usable GPUs
+  int64_t ranks_here = 1;            // ranks of this run on this machine (from the launcher)
+  int64_t gpus = 0;                  // usable GPUs (asked of CUDA when a run wants GPUs)
+  std::vector<uint64_t> gpu_memory;  // each one's memory, bytes
   std::string gpu_problem;  // why there are none, when known (else asked of CUDA when needed)
 };
 MachineInfo detect_machine();
@@ -52,10 +53,13 @@ struct Config {
   int64_t ranks_per_node = 1;     // the run's shape; the launcher starts the ranks
   int64_t nodes = 1;
   bool help = false;
+  int64_t gpus_visible = 0;  // CUDA devices on this machine (known when --gpus > 0)
   // Flags the user set (the rest were chosen automatically).
   std::set<std::string> given;
 
   uint64_t sysmem_bytes() const { return static_cast<uint64_t>(sysmem) << 20; }
+  uint64_t fbmem_bytes() const { return static_cast<uint64_t>(fbmem) << 20; }
+  uint64_t zcmem_bytes() const { return static_cast<uint64_t>(zcmem) << 20; }
   int64_t ranks() const { return ranks_per_node * nodes; }
   nlohmann::json to_json() const;
   // The --show-config block: every setting, memory in bytes and MiB.

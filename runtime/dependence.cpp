@@ -66,9 +66,12 @@ void RuntimeImpl::analyze(Operation& op) {
       const bool shared_write = std::any_of(op.args.begin(), op.args.end(), [](const StoreArg& a) {
         return !a.aligned && a.privilege != Privilege::Reduce && writes(a.privilege);
       });
-      const int64_t processors =
-          op.dep_part || shared_write ? 1 : static_cast<int64_t>(cpus_.size());
-      op.chunks = split(op.block, op.unit_elements, processors, config.min_cpu_chunk);
+      op.on_gpus = on_gpus(op);
+      const int64_t processors = op.dep_part || shared_write ? 1
+                                 : op.on_gpus                ? static_cast<int64_t>(gpus_.count())
+                                                             : static_cast<int64_t>(cpus_.size());
+      op.chunks = split(op.block, op.unit_elements, processors,
+                        op.on_gpus ? config.min_gpu_chunk : config.min_cpu_chunk);
       if (op.partial) {
         // Several ranks: the points fold into this rank's share, which an
         // all-reduce combines with the others' into the result.

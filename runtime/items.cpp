@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "recorder/recorder.hpp"
+#include "runtime/gpu/device.hpp"
 #include "runtime/gpu/nvtx.hpp"
 #include "runtime/runtime_impl.hpp"
 
@@ -20,6 +21,41 @@ void record_copy(const Item& item, trace::Uid op, uint32_t channel, trace::CopyK
   rec::record(trace::CopyRecord{item.uid(), op, channel, kind, bytes, src, dst, t(item.start_tick),
                                 t(item.stop_tick), t(item.ready_tick), t(item.create_tick)});
 }
+
+namespace {
+
+// A copy or fill one GPU ran: recorded with the device's times when CUPTI has them.
+void record_device_copy(const Item& item, trace::Uid op, uint32_t channel, trace::CopyKind kind,
+                        uint64_t bytes, trace::Uid src, trace::Uid dst) {
+  runtime().gpus().record_device_copy(trace::CopyRecord{item.uid(), op, channel, kind, bytes, src,
+                                                        dst, t(item.start_tick), t(item.stop_tick),
+                                                        t(item.ready_tick), t(item.create_tick)});
+}
+
+// A CUDA call failed under an item of op: the program cannot go on.
+[[noreturn]] void device_failure(const Operation& op, const std::string& what,
+                                 const std::exception& e) {
+  const std::string text = what + " of " + std::string(op.name) + " [" + op.where->text +
+                           "] failed on a GPU: " + e.what();
+  std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
+  fatal_exit(trace::ErrorKind::Fatal, text, op.uid);
+}
+
+// Runs f between a push and a pop of the item's uid for CUPTI, then waits for the stream.
+template <class F>
+void on_stream(Gpus& gpus, trace::Uid item, gpu::Stream stream, const std::string& what, F f) {
+  gpus.push(item);
+  try {
+    f();
+  } catch (...) {
+    gpus.pop();
+    throw;
+  }
+  gpus.pop();
+  gpu::synchronize(stream, what);
+}
+
+}  // namespace
 
 void record_instance(const Instance& inst, uint64_t destroy_tick, uint8_t flags) {
   if (!rec::active()) return;
@@ -77,8 +113,8 @@ void PointTask::run() {
       fill_elements(a.store->type, buf->data, reduce_identity(a.reduction, a.store->type),
                     r.size());
       data.push_back(buf->data);
-    } else if (o.instances[i] != nullptr && !r.empty()) {
-      data.push_back(o.instances[i]->at(r.lo, a.store->elem_size));
+    } else if (instances.at(i) != nullptr && !r.empty()) {
+      data.push_back(instances[i]->at(r.lo, a.store->elem_size));
     } else {
       data.push_back(nullptr);
     }
@@ -89,7 +125,11 @@ void PointTask::run() {
                   std::move(data), &o.scalars, std::move(futures));
   try {
     const gpu::NvtxRange range(runtime().config.nsys, o.task_kind->name.c_str());
-    o.task_kind->cpu(ctx);
+    if (gpu != nullptr) {
+      run_on_gpu(ctx);
+    } else {
+      o.task_kind->cpu(ctx);
+    }
   } catch (const std::exception& e) {
     const std::string text = "task " + std::string(o.name) + " [" + o.where->text + "] (point " +
                              std::to_string(point) + ") threw: " + e.what();
@@ -102,13 +142,21 @@ void PointTask::run() {
     result->contribute(ctx.has_result() ? &ctx.result_value() : nullptr, uid());
 }
 
+void PointTask::run_on_gpu(TaskContext& ctx) {
+  Gpus& gpus = runtime().gpus();
+  ctx.set_gpu(&gpu->resources);
+  on_stream(gpus, uid(), gpu->resources.stream, "its kernels", [&] { op->task_kind->gpu(ctx); });
+  if (++gpu->tasks_run % Gpus::kSampleEvery == 0) gpus.sample_clock();
+}
+
 void PointTask::record_trace() {
   const Operation& o = *op;
   if (o.dep_part) {
     rec::record(trace::DepPartRecord{uid(), o.uid, lane, o.name_string, t(start_tick), t(stop_tick),
                                      t(ready_tick), t(create_tick)});
   } else {
-    rec::record(trace::TaskRecord{uid(), o.uid, lane, o.task, 1, t(start_tick), t(stop_tick),
+    const uint32_t variant = gpu != nullptr ? 2 : 1;  // as registered
+    rec::record(trace::TaskRecord{uid(), o.uid, lane, o.task, variant, t(start_tick), t(stop_tick),
                                   t(ready_tick), t(create_tick)});
   }
 }
@@ -120,7 +168,7 @@ CopyItem::CopyItem(trace::Uid uid, std::shared_ptr<Operation> o, Instance* s, Ra
     : WorkItem(uid, std::move(o)), src(s), src_range(sr), dst(d), dst_range(dr) {}
 
 void CopyItem::enqueue() {
-  runtime().copy_channel().push(shared_from_this());
+  runtime().copy_worker(*src->memory, *dst->memory).push(shared_from_this());
 }
 
 namespace {
@@ -142,6 +190,19 @@ inline std::byte* element(std::byte* base, int64_t i, size_t size) {
 
 void CopyItem::run() {
   const size_t elem = dst->store->elem_size;
+  if (GpuProcessor* g = runtime().gpus().owner(*src->memory, *dst->memory)) {
+    // Only plain copies reach a framebuffer (indirect ones are mapped to host memory).
+    try {
+      const gpu::NvtxRange nvtx(runtime().config.nsys, "Copy");
+      on_stream(runtime().gpus(), uid(), g->copy_stream, "a copy", [&] {
+        gpu::copy_async(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
+                        static_cast<uint64_t>(dst_range.size()) * elem, g->copy_stream);
+      });
+    } catch (const std::exception& e) {
+      device_failure(*op, "a copy", e);
+    }
+    return;
+  }
   if (kind == trace::CopyKind::Copy) {
     std::memmove(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
                  static_cast<size_t>(dst_range.size()) * elem);
@@ -165,31 +226,51 @@ void CopyItem::run() {
 
 void CopyItem::record_trace() {
   const int64_t n = kind == trace::CopyKind::Copy ? dst_range.size() : index_range.size();
-  record_copy(*this, op_uid, runtime().copy_channel_id, kind,
-              static_cast<uint64_t>(n) * dst->store->elem_size, src->uid, dst->uid);
+  RuntimeImpl& rt = runtime();
+  const bool device = rt.gpus().owner(*src->memory, *dst->memory) != nullptr;
+  (device ? record_device_copy : record_copy)(
+      *this, op_uid, rt.channel(*src->memory, *dst->memory), kind,
+      static_cast<uint64_t>(n) * dst->store->elem_size, src->uid, dst->uid);
 }
 
 FillItem::FillItem(trace::Uid uid, std::shared_ptr<Operation> o, Instance* d, Range r, Scalar v)
     : WorkItem(uid, std::move(o)), dst(d), range(r), value(v) {}
 
 void FillItem::enqueue() {
-  runtime().fill_channel().push(shared_from_this());
+  runtime().fill_worker(*dst->memory).push(shared_from_this());
 }
 
 void FillItem::run() {
-  fill_elements(dst->store->type, dst->at(range.lo, dst->store->elem_size), value, range.size());
+  const size_t elem = dst->store->elem_size;
+  if (GpuProcessor* g = runtime().gpus().owner(*dst->memory, *dst->memory)) {
+    std::byte pattern[sizeof(int64_t)];
+    fill_elements(dst->store->type, pattern, value, 1);
+    try {
+      const gpu::NvtxRange nvtx(runtime().config.nsys, "Fill");
+      on_stream(runtime().gpus(), uid(), g->copy_stream, "a fill", [&] {
+        gpu::fill_async(dst->at(range.lo, elem), pattern, elem, range.size(), g->copy_stream);
+      });
+    } catch (const std::exception& e) {
+      device_failure(*op, "a fill", e);
+    }
+    return;
+  }
+  fill_elements(dst->store->type, dst->at(range.lo, elem), value, range.size());
 }
 
 void FillItem::record_trace() {
-  record_copy(*this, op_uid, runtime().fill_channel_id, trace::CopyKind::Fill,
-              static_cast<uint64_t>(range.size()) * dst->store->elem_size, 0, dst->uid);
+  RuntimeImpl& rt = runtime();
+  const bool device = dst->memory->on_device();
+  (device ? record_device_copy : record_copy)(
+      *this, op_uid, rt.fill_channel(*dst->memory), trace::CopyKind::Fill,
+      static_cast<uint64_t>(range.size()) * dst->store->elem_size, 0, dst->uid);
 }
 
 FoldItem::FoldItem(trace::Uid uid, std::shared_ptr<Operation> o, size_t a)
     : WorkItem(uid, std::move(o)), arg(a) {}
 
 void FoldItem::enqueue() {
-  runtime().copy_channel().push(shared_from_this());
+  runtime().copy_worker(*target->memory, *target->memory).push(shared_from_this());
 }
 
 void FoldItem::run() {
@@ -212,8 +293,8 @@ void FoldItem::run() {
 }
 
 void FoldItem::record_trace() {
-  record_copy(*this, op_uid, runtime().copy_channel_id, trace::CopyKind::Reduce, bytes_, 0,
-              target->uid);
+  record_copy(*this, op_uid, runtime().channel(*target->memory, *target->memory),
+              trace::CopyKind::Reduce, bytes_, 0, target->uid);
 }
 
 // --- instance collection ---

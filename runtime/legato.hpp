@@ -87,8 +87,23 @@ class TaskContext;
 using TaskId = uint32_t;
 using TaskBody = std::function<void(TaskContext&)>;
 
-// A task kind with its CPU variant (and, later, a GPU variant).
+// A task kind with its CPU variant.
 TaskId register_task(std::string name, TaskBody cpu_variant);
+// ... and a GPU variant: with GPU processors (--gpus) the runtime runs the
+// task's points on them, its data in framebuffer memory (TaskContext::data
+// gives device pointers) and its kernels on TaskContext::gpu()->stream.
+TaskId register_task(std::string name, TaskBody cpu_variant, TaskBody gpu_variant);
+
+// What a GPU variant gets besides its arguments: the CUDA stream of its GPU
+// (a cudaStream_t) and a small device buffer with its pinned host mirror
+// for scalar results. The runtime waits for the stream after the body.
+struct GpuResources {
+  int device = 0;
+  void* stream = nullptr;
+  std::byte* scratch = nullptr;       // device memory
+  std::byte* host_scratch = nullptr;  // pinned host memory
+  size_t scratch_bytes = 0;
+};
 
 // Launches a task over the domain [0, size): the runtime splits it into
 // point tasks by the processor count and the minimum chunk size.
@@ -152,6 +167,8 @@ class TaskContext {
   int64_t future_int(size_t i) const;
   void result(double v);
   void result(int64_t v);
+  // GPU variants: their GPU's stream and scratch; null on CPU processors.
+  const GpuResources* gpu() const { return gpu_; }
 
   // Set up by the runtime.
   struct Arg {
@@ -163,6 +180,7 @@ class TaskContext {
               std::vector<Scalar> futures);
   bool has_result() const { return has_result_; }
   const Scalar& result_value() const { return result_; }
+  void set_gpu(const GpuResources* gpu) { gpu_ = gpu; }
 
  private:
   int64_t point_, points_;
@@ -173,6 +191,7 @@ class TaskContext {
   std::vector<Scalar> futures_;
   Scalar result_;
   bool has_result_ = false;
+  const GpuResources* gpu_ = nullptr;
 };
 
 // dst[range] = value (deferred; nothing is allocated for a store that has

@@ -28,9 +28,22 @@ class Mapper {
  public:
   Mapper(RuntimeImpl& rt, Operation& op) : rt_(rt), op_(op), self_(op.shared_from_this()) {}
 
-  // The smallest instance in memory covering r, or a new one.
-  Instance* instance_for(StoreImpl& store, Range r, size_t arg) {
+  // The smallest instance in host memory covering r, or a new one. Runs
+  // with GPUs keep host-side data in zero-copy memory while it has room
+  // (copies to and from the GPUs run at full speed from there).
+  Instance* host_instance(StoreImpl& store, Range r, size_t arg) {
+    MemoryPool* zc = rt_.gpus().zcmem();
+    if (zc != nullptr) {
+      if (Instance* found = store.smallest_covering(r, zc)) return found;
+    }
     if (Instance* found = store.smallest_covering(r, &rt_.sysmem())) return found;
+    return instance_for(store, r, arg, zc != nullptr ? *zc : rt_.sysmem());
+  }
+
+  // The smallest instance in `memory` covering r, or a new one (zero-copy
+  // memory that is full sends it to system memory).
+  Instance* instance_for(StoreImpl& store, Range r, size_t arg, MemoryPool& memory) {
+    if (Instance* found = store.smallest_covering(r, &memory)) return found;
     // On several ranks what a rank touches of a store shifts (halos, shifted
     // views, whole vectors): a new instance spans the ones it overlaps,
     // which take their data to it and are freed once their users are done,
@@ -38,22 +51,26 @@ class Mapper {
     // settles on one instance per region of a store.
     std::vector<Instance*> replaced;
     if (distributed_) {
-      r = store.retire_overlapping(r, &rt_.sysmem(), replaced);
+      r = store.retire_overlapping(r, &memory, replaced);
       const int64_t margin = r.size() / kMarginDivisor;
       r = store.retire_overlapping(
-          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)}, &rt_.sysmem(),
+          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)}, &memory,
           replaced);
     }
     auto inst = std::make_unique<Instance>();
     inst->uid = rt_.new_uid();
-    inst->memory = &rt_.sysmem();
+    inst->memory = &memory;
     inst->store = &store;
     inst->covered = r;
     inst->bytes = static_cast<uint64_t>(r.size()) * store.elem_size;
     inst->op_uid = op_.uid;
     inst->op_provenance = op_.where->text;
     inst->create_tick = rec::now();
-    if (!rt_.sysmem().place(*inst)) rt_.out_of_memory(op_, arg, *inst, rt_.sysmem());
+    if (!memory.place(*inst)) {
+      if (&memory == rt_.gpus().zcmem() && replaced.empty())
+        return instance_for(store, r, arg, rt_.sysmem());
+      rt_.out_of_memory(op_, arg, *inst, memory);
+    }
     inst->ready_tick = rec::now();
     Instance* made;
     {
@@ -95,7 +112,7 @@ class Mapper {
 
   // The instance that replaced a retired one (the smallest now covering r).
   Instance* current(StoreImpl& store, Instance* inst, Range r) {
-    return inst != nullptr && inst->retired ? store.smallest_covering(r, &rt_.sysmem()) : inst;
+    return inst != nullptr && inst->retired ? store.smallest_covering(r, inst->memory) : inst;
   }
 
   // Makes inst hold the current data of r, with copies from the instances
@@ -130,72 +147,124 @@ class Mapper {
     return out;
   }
 
+  // Points that share a memory: a CPU operation's points (host memory),
+  // or the points one GPU runs (its framebuffer).
+  struct Group {
+    MemoryPool* memory = nullptr;  // null: host memory
+    std::vector<std::shared_ptr<PointTask>> points;
+    std::vector<Instance*> instances;  // per argument
+  };
+
+  // Points go round the processors, starting where the last operation stopped.
+  std::vector<Group> assign_processors(const std::vector<std::shared_ptr<PointTask>>& points) {
+    const size_t start = next_processor();
+    std::vector<Group> groups;
+    if (!op_.on_gpus) groups.emplace_back();
+    for (auto& p : points) {
+      const size_t turn = start + static_cast<size_t>(p->point);
+      if (op_.on_gpus) {
+        GpuProcessor& g = rt_.gpus().at(turn % rt_.gpus().count());
+        p->gpu = &g;
+        p->worker = g.host.get();
+        auto it = std::find_if(groups.begin(), groups.end(),
+                               [&](const Group& gr) { return gr.memory == g.fbmem.get(); });
+        if (it == groups.end()) it = groups.insert(groups.end(), Group{g.fbmem.get(), {}, {}});
+        it->points.push_back(p);
+      } else {
+        p->worker = op_.dep_part ? &rt_.dep_part() : &rt_.cpu(turn % rt_.cpu_count());
+        groups.front().points.push_back(p);
+      }
+      p->lane = p->worker->lane();
+    }
+    return groups;
+  }
+
+  // What a group's points touch of argument i.
+  Range group_range(const Group& g, const StoreArg& a) const {
+    Range r = a.point_range(g.points.front()->chunk);
+    for (const auto& p : g.points) {
+      const Range pr = a.point_range(p->chunk);
+      r = {std::min(r.lo, pr.lo), std::max(r.hi, pr.hi)};
+    }
+    return r;
+  }
+
   void map_task() {
     std::vector<std::shared_ptr<PointTask>> points;
     for (auto& w : op_.work) {
       if (auto p = std::dynamic_pointer_cast<PointTask>(w)) points.push_back(p);
     }
-    op_.instances.assign(op_.args.size(), nullptr);
-    for (size_t i = 0; i < op_.args.size(); ++i) {
-      const Range whole = op_.args[i].point_range(op_.block);
-      if (whole.empty() || points.empty()) continue;
-      op_.instances[i] = instance_for(*op_.args[i].store, whole, i);
+    std::vector<Group> groups = assign_processors(points);
+    for (Group& g : groups) {
+      g.instances.assign(op_.args.size(), nullptr);
+      if (g.points.empty()) continue;
+      for (size_t i = 0; i < op_.args.size(); ++i) {
+        const Range whole = group_range(g, op_.args[i]);
+        if (whole.empty()) continue;
+        StoreImpl& store = *op_.args[i].store;
+        g.instances[i] = g.memory != nullptr ? instance_for(store, whole, i, *g.memory)
+                                             : host_instance(store, whole, i);
+      }
     }
-    place_transfers(op_.instances);
-    // A later argument (or a send) may have replaced an earlier one's instance.
-    for (size_t i = 0; i < op_.args.size(); ++i) {
-      op_.instances[i] =
-          current(*op_.args[i].store, op_.instances[i], op_.args[i].point_range(op_.block));
-      for (auto& p : points) use(op_.instances[i], p);
-    }
+    // What other ranks send lands in host memory: the CPU points' instance
+    // of the argument it serves, or (GPU points) one of its own.
+    place_transfers([&](const TransferItem& t) {
+      return op_.on_gpus ? host_instance(*t.store, t.range, t.arg)
+                         : groups.front().instances.at(t.arg);
+    });
     size_t fold_index = 0;
-    for (size_t i = 0; i < op_.args.size(); ++i) {
-      const StoreArg& a = op_.args[i];
-      StoreImpl& store = *a.store;
-      Instance* inst = op_.instances[i];
-      if (inst == nullptr) continue;
-      const Range whole = a.point_range(op_.block);
-      if (a.privilege == Privilege::Reduce) {
-        map_reduction(i, *op_.folds[fold_index++], inst, whole, points);
-        continue;
-      }
-      // A strided write covers elements between its rows it does not touch:
-      // the instance must hold their data too.
-      if (reads(a.privilege) || a.strided()) {
-        for (const Producer& pr : make_valid(store, inst, whole)) {
-          for (auto& p : points) {
-            if (pr.range.overlaps(a.point_range(p->chunk)))
-              p->add_precondition(pr.item, trace::EdgeKind::Copy);
-          }
+    for (Group& g : groups) {
+      if (g.points.empty()) continue;
+      for (size_t i = 0; i < op_.args.size(); ++i) {
+        const StoreArg& a = op_.args[i];
+        if (g.instances[i] == nullptr) continue;
+        const Range whole = group_range(g, a);
+        // A later argument (or a send) may have replaced an earlier one's instance.
+        Instance* inst = g.instances[i] = current(*a.store, g.instances[i], whole);
+        for (auto& p : g.points) use(inst, p);
+        if (a.privilege == Privilege::Reduce) {
+          map_reduction(i, *op_.folds[fold_index++], inst, whole, g.points);
+          continue;
         }
+        map_argument(a, inst, whole, g.points);
       }
-      if (writes(a.privilege)) {
-        for (const Producer& pr : pending_in(store, inst, whole)) {
-          for (auto& p : points) {
-            if (pr.range.overlaps(a.point_range(p->chunk)))
-              p->add_precondition(pr.item, trace::EdgeKind::Instance);
-          }
+      for (auto& p : g.points) p->instances = g.instances;
+    }
+  }
+
+  // Makes inst hold what the points read of a, and records what they write.
+  void map_argument(const StoreArg& a, Instance* inst, Range whole,
+                    const std::vector<std::shared_ptr<PointTask>>& points) {
+    StoreImpl& store = *a.store;
+    // A strided write covers elements between its rows it does not touch:
+    // the instance must hold their data too.
+    if (reads(a.privilege) || a.strided()) {
+      for (const Producer& pr : make_valid(store, inst, whole)) {
+        for (auto& p : points) {
+          if (pr.range.overlaps(a.point_range(p->chunk)))
+            p->add_precondition(pr.item, trace::EdgeKind::Copy);
         }
-        for (auto& p : points) store.valid.assign(a.point_range(p->chunk), held_by(inst, p));
       }
     }
-    // Points go round the processors, starting where the last operation stopped.
-    const size_t start = next_processor();
-    for (auto& p : points) {
-      p->worker = op_.dep_part
-                      ? &rt_.dep_part()
-                      : &rt_.cpu((start + static_cast<size_t>(p->point)) % rt_.cpu_count());
-      p->lane = p->worker->lane();
+    if (writes(a.privilege)) {
+      for (const Producer& pr : pending_in(store, inst, whole)) {
+        for (auto& p : points) {
+          if (pr.range.overlaps(a.point_range(p->chunk)))
+            p->add_precondition(pr.item, trace::EdgeKind::Instance);
+        }
+      }
+      for (auto& p : points) store.valid.assign(a.point_range(p->chunk), held_by(inst, p));
     }
   }
 
   // Runs of several ranks: what arrives lands in the instance of the
   // argument it serves (and is valid there once received); what leaves is
   // read from an instance made valid first.
-  void place_transfers(const std::vector<Instance*>& arg_instances) {
+  template <class ReceiveIn>
+  void place_transfers(ReceiveIn receive_in) {
     for (auto& t : op_.transfers) {
       if (t->sending()) continue;
-      t->instance = arg_instances.at(t->arg);
+      t->instance = receive_in(*t);
       use(t->instance, t);
       for (const Producer& pr : pending_in(*t->store, t->instance, t->range))
         t->add_precondition(pr.item, trace::EdgeKind::Instance);
@@ -203,7 +272,7 @@ class Mapper {
     }
     for (auto& t : op_.transfers) {
       if (!t->sending()) continue;
-      t->instance = instance_for(*t->store, t->range, t->arg);
+      t->instance = host_instance(*t->store, t->range, t->arg);
       use(t->instance, t);
       for (const Producer& pr : make_valid(*t->store, t->instance, t->range))
         t->add_precondition(pr.item, trace::EdgeKind::Data);
@@ -253,12 +322,12 @@ class Mapper {
     StoreImpl& src = *op_.args[0].store;
     StoreImpl& dst = *op_.args[1].store;
     if (copy) {
-      copy->src = instances[0] = instance_for(src, copy->src_range, 0);
+      copy->src = instances[0] = host_instance(src, copy->src_range, 0);
       if (op_.args.size() > 2)
-        copy->index = instances[2] = instance_for(*op_.args[2].store, copy->index_range, 2);
-      copy->dst = instances[1] = instance_for(dst, copy->dst_range, 1);
+        copy->index = instances[2] = host_instance(*op_.args[2].store, copy->index_range, 2);
+      copy->dst = instances[1] = host_instance(dst, copy->dst_range, 1);
     }
-    place_transfers(instances);
+    place_transfers([&](const TransferItem& t) { return instances.at(t.arg); });
     if (!copy) return;  // another rank's part
     // A later argument (or a send) may have replaced an earlier one's instance.
     copy->src = current(src, copy->src, copy->src_range);
@@ -290,7 +359,7 @@ class Mapper {
       return;
     }
     auto& fill = static_cast<FillItem&>(*op_.work.at(0));
-    fill.dst = instance_for(s, r, 0);
+    fill.dst = host_instance(s, r, 0);
     use(fill.dst, op_.work[0]);
     for (const Producer& pr : pending_in(s, fill.dst, r))
       fill.add_precondition(pr.item, trace::EdgeKind::Instance);

@@ -34,8 +34,23 @@ MemoryPool::MemoryPool(uint32_t id, trace::MemKind kind, uint64_t capacity, std:
   base_ = static_cast<std::byte*>(p);
 }
 
+MemoryPool::MemoryPool(uint32_t id, trace::MemKind kind, uint64_t capacity, std::string name,
+                       std::byte* base, Free free, bool host_access)
+    : id_(id),
+      kind_(kind),
+      name_(std::move(name)),
+      base_(base),
+      free_(free),
+      host_access_(host_access),
+      allocator_(capacity) {}
+
 MemoryPool::~MemoryPool() {
-  if (base_ != nullptr) munmap(base_, capacity());
+  if (base_ == nullptr) return;
+  if (free_ != nullptr) {
+    free_(base_);
+  } else {
+    munmap(base_, capacity());
+  }
 }
 
 bool MemoryPool::place(Instance& inst) {
@@ -44,8 +59,10 @@ bool MemoryPool::place(Instance& inst) {
   if (!at) return false;
   inst.offset = *at;
   inst.data = base_ + *at + kHeaderBytes;
-  const InstanceHeader h{kHeaderMagic, inst.uid, inst.bytes, inst.covered.lo, inst.covered.hi};
-  std::memcpy(base_ + *at, &h, sizeof h);
+  if (host_access_) {
+    const InstanceHeader h{kHeaderMagic, inst.uid, inst.bytes, inst.covered.lo, inst.covered.hi};
+    std::memcpy(base_ + *at, &h, sizeof h);
+  }
   return true;
 }
 

@@ -54,6 +54,12 @@ class MemoryPool {
 
   // Throws std::runtime_error when the address space cannot be reserved.
   MemoryPool(uint32_t id, trace::MemKind kind, uint64_t capacity, std::string name);
+  // A pool over memory allocated elsewhere (a GPU's framebuffer, pinned
+  // host memory), handed back with `free` at the end. `host_access`: the
+  // host may write there (instance headers are written only then).
+  using Free = void (*)(std::byte*);
+  MemoryPool(uint32_t id, trace::MemKind kind, uint64_t capacity, std::string name, std::byte* base,
+             Free free, bool host_access);
   ~MemoryPool();
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
@@ -74,12 +80,17 @@ class MemoryPool {
   }
   // "SYSTEM_MEM", "GPU_FB_MEM", "Z_COPY_MEM" as the OOM reports name them.
   const char* kind_label() const;
+  // Memory only a GPU reaches (a framebuffer); `device` is that GPU's index.
+  bool on_device() const { return kind_ == trace::MemKind::Framebuffer; }
+  int device = -1;
 
  private:
   uint32_t id_;
   trace::MemKind kind_;
   std::string name_;
   std::byte* base_ = nullptr;
+  Free free_ = nullptr;
+  bool host_access_ = true;
   mutable std::mutex mu_;
   Allocator allocator_;
 };

@@ -69,8 +69,11 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const Instance&
   }
   out << "Every instance also takes " << MemoryPool::kHeaderBytes
       << " bytes of bookkeeping and is aligned to " << MemoryPool::kAlignment
-      << " bytes; the largest free block is " << memory.largest_free()
-      << " bytes. Raise --sysmem, or keep fewer large arrays alive at once.\n";
+      << " bytes; the largest free block is " << memory.largest_free() << " bytes. Raise "
+      << (memory.on_device()                          ? "--fbmem"
+          : memory.kind() == trace::MemKind::ZeroCopy ? "--zcmem"
+                                                      : "--sysmem")
+      << ", or keep fewer large arrays alive at once.\n";
   const std::string report = out.str();
   std::fprintf(stderr, "LEGATE ERROR: %s", report.c_str());
   std::fflush(stderr);

@@ -16,6 +16,7 @@ namespace legato::rt {
 
 class Worker;
 struct TaskKindInfo;
+struct GpuProcessor;
 
 // A future's value, folded from the producing points' results.
 struct FutureState {
@@ -79,6 +80,7 @@ class Operation : public std::enable_shared_from_this<Operation> {
   int64_t unit_elements = 1;  // elements per domain index, for the minimum chunk
   bool dep_part = false;
   bool replicate = false;  // every rank runs the whole domain (runs of several ranks)
+  bool on_gpus = false;    // its points run on GPU processors (set by the analysis)
   std::vector<StoreArg> args;
   std::vector<Scalar> scalars;
   std::vector<std::shared_ptr<FutureState>> futures;
@@ -93,7 +95,6 @@ class Operation : public std::enable_shared_from_this<Operation> {
   std::vector<Range> chunks;
   std::vector<std::shared_ptr<WorkItem>> work;
   std::vector<std::shared_ptr<FoldItem>> folds;  // one per reduction argument
-  std::vector<Instance*> instances;              // per argument, chosen by mapping
   // Runs of several ranks: this rank's sends and receives, the ranges other
   // ranks write (this rank's copies of them become stale), and this rank's
   // points' share of a result that is combined across ranks.
@@ -139,12 +140,18 @@ class PointTask final : public WorkItem {
   const Range chunk;
   Worker* worker = nullptr;
   uint32_t lane = 0;
+  GpuProcessor* gpu = nullptr;               // a GPU point: its GPU
+  std::vector<Instance*> instances;          // per argument, chosen by mapping
   std::vector<Instance*> reduction_buffers;  // per argument; null unless a reduction
 
  protected:
   void enqueue() override;
   void run() override;
   void record_trace() override;
+
+ private:
+  // The body on a GPU processor: launches on its stream, then waits for them.
+  void run_on_gpu(TaskContext& ctx);
 };
 
 // A copy of a range between two instances (of one store, or of two stores),

@@ -2,6 +2,7 @@
 // window and instance release.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -194,10 +195,6 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
   sysmem_ = std::make_unique<MemoryPool>(sysmem_id, trace::MemKind::System, config.sysmem_bytes(),
                                          "sysmem");
   if (profiling) {
-    copy_channel_id =
-        rec::add_channel(trace::ChannelKind::HostCopy, sysmem_id, sysmem_id, "sysmem to sysmem");
-    fill_channel_id =
-        rec::add_channel(trace::ChannelKind::Fill, sysmem_id, sysmem_id, "fill sysmem");
     rec::add_task_kind(kTopLevelTask, "TopLevelTask");
     rec::add_variant(kTopLevelTask, 1, trace::ProcKind::Io, "TopLevelTask");
   }
@@ -206,6 +203,29 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
   dp_ = std::make_unique<Worker>("legato-dp0", dp_lane);
   copy_ = std::make_unique<Worker>("legato-copy", 0);
   fill_ = std::make_unique<Worker>("legato-fill", 0);
+  gpus_.start(
+      config, profiling,
+      [&](trace::ProcKind kind, uint32_t index, const std::string& name, uint32_t peer) {
+        return profiling ? rec::add_processor(kind, index, name, peer)
+                         : trace::make_resource_id(0, local++);
+      },
+      [&](trace::MemKind kind, uint64_t capacity, const std::string& name) {
+        return profiling ? rec::add_memory(kind, capacity, name)
+                         : trace::make_resource_id(0, local++);
+      });
+  // The channels copies and fills use, registered in a stable order.
+  channel(*sysmem_, *sysmem_);
+  fill_channel(*sysmem_);
+  for (size_t g = 0; g < gpus_.count(); ++g) {
+    MemoryPool& fb = *gpus_.at(g).fbmem;
+    for (MemoryPool* host : {sysmem_.get(), gpus_.zcmem()}) {
+      if (host == nullptr) continue;
+      channel(*host, fb);
+      channel(fb, *host);
+    }
+    channel(fb, fb);
+    fill_channel(fb);
+  }
   pipeline_.start(*this, utility_lanes);
   if (comm::size() > 1) start_network(sysmem_id);
 
@@ -225,6 +245,55 @@ RuntimeImpl::RuntimeImpl(Config c) : config(std::move(c)), profiling(config.prof
 }
 
 RuntimeImpl::~RuntimeImpl() = default;
+
+namespace {
+
+trace::ChannelKind channel_kind(const MemoryPool& src, const MemoryPool& dst) {
+  if (src.on_device() && dst.on_device())
+    return src.device == dst.device ? trace::ChannelKind::DeviceToDevice
+                                    : trace::ChannelKind::PeerToPeer;
+  if (dst.on_device()) return trace::ChannelKind::HostToDevice;
+  if (src.on_device()) return trace::ChannelKind::DeviceToHost;
+  return trace::ChannelKind::HostCopy;
+}
+
+}  // namespace
+
+Worker& RuntimeImpl::copy_worker(const MemoryPool& src, const MemoryPool& dst) {
+  GpuProcessor* g = gpus_.owner(src, dst);
+  return g != nullptr ? *g->copier : *copy_;
+}
+
+Worker& RuntimeImpl::fill_worker(const MemoryPool& dst) {
+  GpuProcessor* g = gpus_.owner(dst, dst);
+  return g != nullptr ? *g->copier : *fill_;
+}
+
+uint32_t RuntimeImpl::channel(const MemoryPool& src, const MemoryPool& dst) {
+  if (!profiling) return 0;
+  std::lock_guard lock(channels_mu_);
+  uint32_t& id = channels_[{src.id(), dst.id()}];
+  if (id == 0)
+    id = rec::add_channel(channel_kind(src, dst), src.id(), dst.id(),
+                          src.name() + " to " + dst.name());
+  return id;
+}
+
+uint32_t RuntimeImpl::fill_channel(const MemoryPool& dst) {
+  if (!profiling) return 0;
+  std::lock_guard lock(channels_mu_);
+  uint32_t& id = fill_channels_[dst.id()];
+  if (id == 0)
+    id = rec::add_channel(trace::ChannelKind::Fill, dst.id(), dst.id(), "fill " + dst.name());
+  return id;
+}
+
+bool RuntimeImpl::on_gpus(const Operation& op) const {
+  if (gpus_.count() == 0 || op.kind != trace::OpKind::Task || op.dep_part) return false;
+  if (op.task_kind == nullptr || !op.task_kind->gpu) return false;
+  return std::none_of(op.args.begin(), op.args.end(),
+                      [](const StoreArg& a) { return a.privilege == Privilege::Reduce; });
+}
 
 void RuntimeImpl::start_network(uint32_t sysmem_id) {
   // Channels into this rank's memory, one per peer, named by node as the
@@ -372,6 +441,7 @@ void RuntimeImpl::shutdown() {
   dp_.reset();
   copy_.reset();
   fill_.reset();
+  gpus_.stop();
   record_top_level_task();
 }
 

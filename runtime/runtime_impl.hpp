@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <source_location>
@@ -15,6 +16,7 @@
 
 #include "recorder/recorder.hpp"
 #include "runtime/config.hpp"
+#include "runtime/gpus.hpp"
 #include "runtime/memory.hpp"
 #include "runtime/network.hpp"
 #include "runtime/operation.hpp"
@@ -26,6 +28,7 @@ struct TaskKindInfo {
   std::string name;
   uint32_t name_string;
   TaskBody cpu;
+  TaskBody gpu;  // empty: CPU only
 };
 
 // Utility threads: dependence analysis and mapping of operations in program
@@ -106,15 +109,26 @@ class RuntimeImpl {
   size_t take_cpu_start() { return next_cpu_++; }
   size_t cpu_count() const { return cpus_.size(); }
   Worker& dep_part() { return *dp_; }
-  Worker& copy_channel() { return *copy_; }
-  Worker& fill_channel() { return *fill_; }
+  // What runs a copy between two memories, or a fill of one: the copy
+  // worker of the GPU whose framebuffer is involved, else the host's.
+  Worker& copy_worker(const MemoryPool& src, const MemoryPool& dst);
+  Worker& fill_worker(const MemoryPool& dst);
+  // The channel lane of copies from src to dst, and of fills of dst
+  // (registered on first use; 0 when not profiling).
+  uint32_t channel(const MemoryPool& src, const MemoryPool& dst);
+  uint32_t fill_channel(const MemoryPool& dst);
   Pipeline& pipeline() { return pipeline_; }
   Network& network() { return network_; }
   MemoryPool& sysmem() { return *sysmem_; }
+  Gpus& gpus() { return gpus_; }
+  // Whether the operation's points run on GPUs: the task has a GPU variant,
+  // this rank has GPUs, and nothing in it needs the host (dependent
+  // partitioning, reduction arguments, which fold on the host).
+  bool on_gpus(const Operation& op) const;
 
   const Config config;
   const bool profiling;
-  uint32_t io_lane = 0, dp_lane = 0, copy_channel_id = 0, fill_channel_id = 0;
+  uint32_t io_lane = 0, dp_lane = 0;
   std::vector<uint32_t> utility_lanes;
   trace::Uid top_uid = 0;
 
@@ -142,6 +156,10 @@ class RuntimeImpl {
   std::unique_ptr<Worker> dp_, copy_, fill_;
   Pipeline pipeline_;
   Network network_;
+  Gpus gpus_;
+  std::mutex channels_mu_;
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> channels_;  // (src, dst) memory -> lane
+  std::map<uint32_t, uint32_t> fill_channels_;
   size_t next_cpu_ = 0;  // round-robin start for the next operation's points
 
   // The operation window: how far the top level runs ahead.

@@ -6,8 +6,10 @@
 
 namespace legato::rt {
 
-Worker::Worker(std::string thread_name, uint32_t lane) : lane_(lane) {
-  thread_ = std::thread([this, name = std::move(thread_name)] { loop(name); });
+Worker::Worker(std::string thread_name, uint32_t lane, std::function<void()> on_start)
+    : lane_(lane) {
+  thread_ = std::thread(
+      [this, name = std::move(thread_name), start = std::move(on_start)] { loop(name, start); });
 }
 
 Worker::~Worker() {
@@ -29,9 +31,10 @@ void Worker::push(std::shared_ptr<Item> item) {
   if (wake) cv_.notify_one();
 }
 
-void Worker::loop(const std::string& name) {
+void Worker::loop(const std::string& name, const std::function<void()>& on_start) {
   pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
   if (lane_ != 0) rec::bind_thread(lane_);
+  if (on_start) on_start();
   std::deque<std::shared_ptr<Item>> batch;
   for (;;) {
     {

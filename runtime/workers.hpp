@@ -4,6 +4,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -15,8 +16,9 @@ namespace legato::rt {
 
 class Worker {
  public:
-  // lane: the processor its work is recorded on (0 for channels).
-  Worker(std::string thread_name, uint32_t lane);
+  // lane: the processor its work is recorded on (0 for channels);
+  // on_start runs first on the worker's thread (a GPU worker selects its GPU).
+  Worker(std::string thread_name, uint32_t lane, std::function<void()> on_start = {});
   ~Worker();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -25,7 +27,7 @@ class Worker {
   uint32_t lane() const { return lane_; }
 
  private:
-  void loop(const std::string& name);
+  void loop(const std::string& name, const std::function<void()>& on_start);
 
   const uint32_t lane_;
   std::mutex mu_;

@@ -1,10 +1,27 @@
 #include "runtime/gpu/activity.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 
 #include "recorder/recorder.hpp"
 
 namespace legato::rt::gpu {
+namespace {
+
+// CUPTI names kernels by their mangled C++ symbol: the trace shows what
+// the source says ("void fill_kernel<double>(double*, double, long)").
+std::string readable(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (d == nullptr) return name;
+  std::string out = status == 0 ? d : name;
+  std::free(d);
+  return out;
+}
+
+}  // namespace
 
 ActivityMatcher::ActivityMatcher(ClockFit fit, std::function<uint32_t(uint32_t)> device_lane)
     : fit_(fit), device_lane_(std::move(device_lane)) {}
@@ -43,9 +60,9 @@ void ActivityMatcher::retry(std::vector<Activity>& waiting) {
 void ActivityMatcher::emit(const KernelActivity& k, trace::Uid item) {
   const uint64_t start = fit_.to_tick(k.start);
   const uint64_t stop = std::max(start, fit_.to_tick(k.end));
-  kernels_.push_back(trace::GpuKernelRecord{item, device_lane_(k.device), rec::intern(k.name),
-                                            k.stream, static_cast<trace::Time>(start),
-                                            static_cast<trace::Time>(stop)});
+  kernels_.push_back(
+      trace::GpuKernelRecord{item, device_lane_(k.device), rec::intern(readable(k.name)), k.stream,
+                             static_cast<trace::Time>(start), static_cast<trace::Time>(stop)});
   ++matched_;
 }
 

@@ -29,25 +29,43 @@ T read(const CUpti_Activity* record) {
 }
 }  // namespace
 
-bool decode(const CUpti_Activity* record, ActivityMatcher& into) {
+void ActivityLog::replay(ActivityMatcher& into) const {
+  for (const Correlation& c : correlations) into.add(c);
+  for (const KernelActivity& k : kernels) into.add(k);
+  for (const CopyActivity& c : copies) into.add(c);
+}
+
+bool decode(const CUpti_Activity* record, ActivityLog& into) {
   switch (read<CUpti_ActivityKind>(record)) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       const auto k = read<CUpti_ActivityKernel10>(record);
-      into.add(KernelActivity{k.correlationId, k.start, k.end, k.deviceId, k.streamId,
-                              k.name != nullptr ? k.name : "(unnamed kernel)"});
+      if (k.start == 0 || k.end == 0) {
+        ++into.untimed;
+        return true;
+      }
+      into.kernels.push_back(KernelActivity{k.correlationId, k.start, k.end, k.deviceId, k.streamId,
+                                            k.name != nullptr ? k.name : "(unnamed kernel)"});
       return true;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto m = read<CUpti_ActivityMemcpy6>(record);
-      into.add(CopyActivity{m.correlationId, m.start, m.end, m.bytes, direction_of(m.copyKind),
-                            m.deviceId, m.streamId});
+      if (m.start == 0 || m.end == 0) {
+        ++into.untimed;
+        return true;
+      }
+      into.copies.push_back(CopyActivity{m.correlationId, m.start, m.end, m.bytes,
+                                         direction_of(m.copyKind), m.deviceId, m.streamId});
       return true;
     }
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
       const auto e = read<CUpti_ActivityExternalCorrelation>(record);
       if (e.externalKind != kLegatoCorrelation) return false;
-      into.add(Correlation{e.correlationId, e.externalId});
+      // A runtime call and the driver calls it makes may each bring the same pair.
+      if (into.correlations.empty() || into.correlations.back().correlation != e.correlationId ||
+          into.correlations.back().item != e.externalId) {
+        into.correlations.push_back(Correlation{e.correlationId, e.externalId});
+      }
       return true;
     }
     default:

@@ -12,6 +12,7 @@ namespace legato::rt::gpu {
 struct Probe {
   int64_t devices = 0;             // CUDA devices the runtime can see
   std::vector<std::string> names;  // "NVIDIA H100 80GB HBM3", ...
+  std::vector<uint64_t> memory;    // each device's memory, bytes
   std::string problem;             // why none can be used, when none can
 };
 

@@ -24,7 +24,9 @@ Probe probe() {
   p.devices = count;
   for (int d = 0; d < count; ++d) {
     cudaDeviceProp prop{};
-    p.names.push_back(cudaGetDeviceProperties(&prop, d) == cudaSuccess ? prop.name : "?");
+    const bool known = cudaGetDeviceProperties(&prop, d) == cudaSuccess;
+    p.names.push_back(known ? prop.name : "?");
+    p.memory.push_back(known ? prop.totalGlobalMem : 0);
   }
   return p;
 }

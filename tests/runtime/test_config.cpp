@@ -135,3 +135,37 @@ TEST_CASE("show-config prints every setting with memory in bytes and MiB", "[con
   }
   CHECK_THAT(help, Catch::Contains("[default: 2]"));
 }
+
+TEST_CASE("the framebuffer pool defaults to 90% of each rank's share of its GPU, refuses more",
+          "[config]") {
+  MachineInfo m = machine();
+  m.gpus = 2;
+  m.gpu_memory = {uint64_t{81559} << 20, uint64_t{81559} << 20};  // two H100s
+  m.gpu_problem.clear();
+  const auto parse_on = [&](const std::string& text) {
+    return parse_config(split_config(text), m);
+  };
+  Config c = parse_on("--gpus 1");
+  CHECK(c.fbmem == 81559 * 9 / 10);
+  CHECK(c.zcmem == 128);
+  CHECK(c.gpus_visible == 2);
+  // 4 ranks on the machine, one GPU each: two ranks share each GPU.
+  c = parse_on("--gpus 1 --ranks-per-node 4");
+  CHECK(c.fbmem == 81559 / 2 * 9 / 10);
+  CHECK(parse_on("--gpus 2 --fbmem 70000").fbmem == 70000);
+  try {
+    parse_on("--gpus 1 --fbmem 82000");
+    FAIL("--fbmem beyond the GPU's memory was accepted");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(),
+               Catch::StartsWith("--fbmem 82000 in LEGATE_CONFIG is more than the 81559 MiB each "
+                                 "rank has of its GPU's memory (81559 MiB, shared by 1 rank(s)); "
+                                 "leave 5-10% free: use --fbmem 73403 or less"));
+  }
+  try {
+    parse_on("--gpus 3");
+    FAIL("--gpus beyond the machine's GPUs was accepted");
+  } catch (const ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("asks for 3 GPU(s) but 2 are available"));
+  }
+}

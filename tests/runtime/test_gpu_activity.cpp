@@ -103,7 +103,7 @@ TEST_CASE("device activity is matched to the items that launched it", "[gpu]") {
 
 #ifdef LEGATO_HAVE_CUDA
 TEST_CASE("CUPTI activity records decode into the matcher", "[gpu]") {
-  ActivityMatcher m(exact_fit(), [](uint32_t device) { return device; });
+  ActivityLog log;
   CUpti_ActivityKernel10 k{};
   k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   k.correlationId = 21;
@@ -112,17 +112,23 @@ TEST_CASE("CUPTI activity records decode into the matcher", "[gpu]") {
   k.deviceId = 2;
   k.streamId = 7;
   k.name = "saxpy";
-  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&k), m));
+  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&k), log));
   CUpti_ActivityExternalCorrelation other{};
   other.kind = CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
   other.externalKind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1;  // another tool's
   other.correlationId = 21;
   other.externalId = 999;
-  CHECK_FALSE(decode(reinterpret_cast<const CUpti_Activity*>(&other), m));
+  CHECK_FALSE(decode(reinterpret_cast<const CUpti_Activity*>(&other), log));
   CUpti_ActivityExternalCorrelation ours = other;
   ours.externalKind = kLegatoCorrelation;
   ours.externalId = trace::make_uid(1, 5);
-  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&ours), m));
+  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&ours), log));
+  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&ours), log));  // the same pair again
+  CHECK(log.correlations.size() == 1);
+  CHECK(log.kernels.size() == 1);
+  // Replayed at the end: the kernel came before its correlation, and matches.
+  ActivityMatcher m(exact_fit(), [](uint32_t device) { return device; });
+  log.replay(m);
   const auto kernels = m.take_kernels();
   REQUIRE(kernels.size() == 1);
   CHECK(kernels[0].task == trace::make_uid(1, 5));
@@ -135,14 +141,23 @@ TEST_CASE("CUPTI activity records decode into the matcher", "[gpu]") {
   c.correlationId = 21;
   c.start = kGpuStart + 1000;
   c.end = kGpuStart + 2000;
-  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&c), m));
+  ActivityLog copies_log;
+  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&ours), copies_log));
+  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&c), copies_log));
+  // A kernel CUPTI could not time is kept out, and counted.
+  CUpti_ActivityKernel10 untimed = k;
+  untimed.start = untimed.end = 0;
+  CHECK(decode(reinterpret_cast<const CUpti_Activity*>(&untimed), copies_log));
+  CHECK(copies_log.kernels.empty());
+  CHECK(copies_log.untimed == 1);
+  copies_log.replay(m);
   const auto copies = m.take_copies();
   REQUIRE(copies.size() == 1);
   CHECK(copies[0].direction == CopyDirection::DeviceToHost);
   CHECK(copies[0].bytes == uint64_t{1} << 20);
   CUpti_Activity unrelated{};
   unrelated.kind = CUPTI_ACTIVITY_KIND_DRIVER;
-  CHECK_FALSE(decode(&unrelated, m));
+  CHECK_FALSE(decode(&unrelated, log));
 }
 #endif
 

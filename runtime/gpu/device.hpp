@@ -1,0 +1,41 @@
+// The CUDA calls the runtime makes for GPU processors, behind plain types so
+// the rest of the runtime compiles without CUDA's headers. Every call that
+// fails throws DeviceError naming the call and CUDA's error; builds without
+// CUDA throw on every call (they never get GPU processors).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace legato::rt::gpu {
+
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Stream = void*;  // a cudaStream_t
+
+// Makes `device` current on the calling thread.
+void set_device(int device);
+Stream create_stream();
+void destroy_stream(Stream s);
+// Waits for everything queued on s; `what` names the work for the error.
+void synchronize(Stream s, const std::string& what);
+
+// Device memory (cudaMalloc) and pinned host memory mapped into every
+// device's address space (cudaHostAlloc, portable and mapped).
+std::byte* device_alloc(uint64_t bytes, int device);
+void device_free(std::byte* p);
+std::byte* pinned_alloc(uint64_t bytes);
+void pinned_free(std::byte* p);
+
+// Copies bytes on s; either side may be host or device memory (CUDA tells
+// them apart by address).
+void copy_async(void* dst, const void* src, uint64_t bytes, Stream s);
+// count elements of elem_size bytes (1, 2, 4 or 8) set to `pattern`, on s.
+void fill_async(void* dst, const std::byte* pattern, size_t elem_size, int64_t count, Stream s);
+
+}  // namespace legato::rt::gpu

@@ -1,0 +1,163 @@
+// The seed workloads on GPU processors (--gpus 1), as a user runs them:
+// the same results as on CPUs; a profile with GPU Host tasks, their kernels
+// on the GPU Device lane (every kernel matched to its task, inside it on the
+// fitted clock), copies to and from the framebuffer on channel lanes with
+// their bytes; framebuffer exhaustion reported as GPU_FB_MEM; four ranks
+// sharing one GPU. Needs a GPU: without one it says why and is skipped.
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <regex>
+
+#include "analysis/load.hpp"
+#include "runtime/gpu/probe.hpp"
+#include "tools/run_command.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using trace::testing::TempDir;
+
+namespace {
+
+testing::CommandResult run(const std::string& program, const std::string& args,
+                           const std::string& flags) {
+  return testing::run_command(testing::bin("legate") + " --cpus 2 " + flags + " " +
+                              testing::bin(program) + " " + args);
+}
+
+// The numbers of the first line of out that matches pattern.
+std::vector<double> numbers(const std::string& out, const std::string& pattern) {
+  const std::regex line_re(pattern), number_re(R"([-+]?[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?)");
+  std::smatch m;
+  std::string::const_iterator at = out.begin();
+  while (at != out.end()) {
+    auto end = std::find(at, out.end(), '\n');
+    const std::string line(at, end);
+    at = end == out.end() ? end : end + 1;
+    if (!std::regex_search(line, line_re)) continue;
+    std::vector<double> v;
+    for (std::sregex_iterator it(line.begin(), line.end(), number_re), stop; it != stop; ++it)
+      v.push_back(std::stod(it->str()));
+    return v;
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the seed workloads give the CPU's results on a GPU", "[gpu]") {
+  struct Workload {
+    const char* program;
+    const char* args;
+    const char* result_line;
+    size_t count;
+  };
+  const Workload workloads[] = {
+      {"vectorized_update", "--n 2000000", "^checksum", 2},
+      {"chunked_update", "--n 2000000 --chunk 200000", "^checksum", 2},
+      {"cg", "-n 40 --check", "iterations, residual", 4},
+      {"stencil", "-n 200 -i 20 --check", "^Mean interior", 1},
+  };
+  for (const Workload& w : workloads) {
+    INFO(w.program << " " << w.args);
+    const auto cpu = run(w.program, w.args, "");
+    const auto gpu = run(w.program, w.args, "--gpus 1");
+    INFO("CPU:\n" << cpu.out << cpu.err << "GPU:\n" << gpu.out << gpu.err);
+    REQUIRE(cpu.status == 0);
+    REQUIRE(gpu.status == 0);
+    std::vector<double> want = numbers(cpu.out, w.result_line);
+    std::vector<double> got = numbers(gpu.out, w.result_line);
+    REQUIRE(want.size() >= w.count);
+    REQUIRE(got.size() >= w.count);
+    for (size_t i = 0; i < w.count; ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-9));
+    if (std::string(w.args).find("--check") != std::string::npos)
+      CHECK(gpu.out.find("PASS") != std::string::npos);
+  }
+}
+
+TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer copies", "[gpu]") {
+  TempDir dir;
+  const auto r = run("vectorized_update", "--n 4000000",
+                     "--gpus 1 --profile --profile-report 0 --logdir " + dir.path().string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  CHECK(p.warnings.empty());
+  std::map<analysis::LaneKind, int> items;
+  std::map<analysis::LaneKind, int> lanes;
+  uint64_t to_device = 0, from_device = 0;
+  for (const analysis::Lane& lane : p.lanes) {
+    ++lanes[lane.kind];
+    items[lane.kind] += static_cast<int>(lane.end - lane.begin);
+    if (lane.kind != analysis::LaneKind::Channel) continue;
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      const analysis::Item& it = p.items[i];
+      if (it.kind != analysis::ItemKind::Copy) continue;
+      const uint64_t bytes = p.copies.at(it.extra).bytes;
+      CHECK(bytes > 0);
+      if (lane.name.find("to fbmem") != std::string::npos) to_device += bytes;
+      if (lane.name.find("fbmem0 to") != std::string::npos &&
+          lane.name.find("to fbmem") == std::string::npos)
+        from_device += bytes;
+    }
+  }
+  CHECK(lanes[analysis::LaneKind::GpuHost] == 1);
+  CHECK(lanes[analysis::LaneKind::GpuDevice] == 1);
+  CHECK(lanes[analysis::LaneKind::Framebuffer] == 1);
+  CHECK(lanes[analysis::LaneKind::ZeroCopy] == 1);
+  CHECK(items[analysis::LaneKind::GpuHost] > 10);
+  CHECK(items[analysis::LaneKind::GpuDevice] >= items[analysis::LaneKind::GpuHost]);
+  CHECK(items[analysis::LaneKind::Framebuffer] > 0);
+  CHECK(to_device > 0);    // random inputs made on the CPU go to the GPU
+  CHECK(from_device > 0);  // the checksum reads results back
+
+  // Every kernel is tied to a task on the GPU Host lane and runs within it.
+  const nlohmann::json& activity = p.ranks.at(0).metadata.at("gpu_activity");
+  INFO(activity.dump());
+  CHECK(activity.at("unmatched") == 0);
+  CHECK(activity.at("dropped") == 0);
+  const double error_ns = activity.at("clock_fit").at("max_error_ns").get<double>();
+  CHECK(error_ns < 2000);
+  for (const analysis::Lane& lane : p.lanes) {
+    if (lane.kind != analysis::LaneKind::GpuDevice) continue;
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      const analysis::Item& k = p.items[i];
+      if (k.kind != analysis::ItemKind::GpuKernel) continue;
+      const uint32_t task = p.kernels.at(k.extra).task;
+      REQUIRE(task != analysis::kNone);
+      const analysis::Item& t = p.items[task];
+      CHECK(k.start + static_cast<analysis::Time>(error_ns) + 1000 >= t.start);
+      CHECK(k.stop <= t.stop + static_cast<analysis::Time>(error_ns) + 1000);
+    }
+  }
+}
+
+TEST_CASE("a full framebuffer gives the out-of-memory report for GPU_FB_MEM", "[gpu]") {
+  const auto r = run("oom", "", "--gpus 1 --fbmem 12");
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);
+  CHECK(r.err.find("(of kind GPU_FB_MEM)") != std::string::npos);
+  CHECK(r.err.find("Raise --fbmem") != std::string::npos);
+}
+
+TEST_CASE("four ranks share one GPU", "[gpu]") {
+  const auto r = testing::run_command(
+      testing::bin("legate") +
+      " --ranks-per-node 4 --launcher mpirun --cpus 1 --utility 1 --gpus 1 --fbmem 1024 " +
+      testing::bin("cg") + " -n 30 --check");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  size_t passes = 0;
+  for (size_t at = r.out.find("PASS"); at != std::string::npos; at = r.out.find("PASS", at + 1))
+    ++passes;
+  CHECK(passes == 4);
+}
+
+int main(int argc, char** argv) {
+  const legato::rt::gpu::Probe probe = legato::rt::gpu::probe();
+  if (probe.devices == 0) {
+    std::printf("SKIPPED: no usable GPU (%s)\n", probe.problem.c_str());
+    return 77;  // ctest: skipped
+  }
+  return Catch::Session().run(argc, argv);
+}
