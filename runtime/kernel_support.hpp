@@ -71,4 +71,36 @@ struct Rows {
 // An operand that is an array argument, a constant or a future value.
 enum class Source : int64_t { Array = 0, Constant = 1, Future = 2 };
 
+// One operand of an elementwise task, read row by row: an array argument
+// (its first element and row stride) or a value (a constant or a future,
+// converted to T on the host). The CUDA variants read it in their kernels.
+template <class T>
+struct Operand {
+  const T* base = nullptr;  // null: `value`
+  int64_t stride = 0;
+  T value{};
+  const T* row(int64_t r) const { return base + r * stride; }
+#ifdef __CUDACC__
+  __device__ T at(int64_t r, int64_t c) const {
+    return base != nullptr ? base[r * stride + c] : value;
+  }
+#endif
+};
+
+// The next operand of the given source: array arguments and futures are
+// taken in order (next_arg, next_future advance).
+template <class T>
+Operand<T> operand(const Rows& g, Source source, size_t& next_arg, size_t& next_future,
+                   double constant) {
+  Operand<T> in;
+  if (source == Source::Array) {
+    in.base = g.ctx.data<T>(next_arg);
+    in.stride = g.stride(next_arg);
+    ++next_arg;
+  } else {
+    in.value = static_cast<T>(source == Source::Future ? g.ctx.future(next_future++) : constant);
+  }
+  return in;
+}
+
 }  // namespace legato::rt::kernels

@@ -8,33 +8,11 @@
 namespace legato::rt::kernels {
 namespace {
 
-// One side of a binary operation, read row by row.
-template <class T>
-struct Input {
-  const T* base = nullptr;  // null: a scalar
-  int64_t stride = 0;
-  T value{};
-  const T* row(int64_t r) const { return base + r * stride; }
-};
-
-template <class T>
-Input<T> input(const Rows& g, Source source, size_t& next_arg, size_t& next_future,
-               double constant) {
-  Input<T> in;
-  if (source == Source::Array) {
-    in.base = g.ctx.data<T>(next_arg);
-    in.stride = g.stride(next_arg);
-    ++next_arg;
-  } else {
-    in.value = static_cast<T>(source == Source::Future ? g.ctx.future(next_future++) : constant);
-  }
-  return in;
-}
-
 // out = f(a, b) over the rows, with the array/scalar combinations as
 // separate loops so each one vectorizes.
 template <class T, class R, class F>
-void apply(const Rows& g, const Input<T>& a, const Input<T>& b, R* out, int64_t out_stride, F f) {
+void apply(const Rows& g, const Operand<T>& a, const Operand<T>& b, R* out, int64_t out_stride,
+           F f) {
   for (int64_t r = 0; r < g.rows; ++r) {
     R* o = out + r * out_stride;
     if (a.base != nullptr && b.base != nullptr) {
@@ -56,8 +34,8 @@ void apply(const Rows& g, const Input<T>& a, const Input<T>& b, R* out, int64_t 
 template <class T>
 void binary_typed(const Rows& g, Op op, Source left, Source right, double lc, double rc) {
   size_t arg = 0, future = 0;
-  const Input<T> a = input<T>(g, left, arg, future, lc);
-  const Input<T> b = input<T>(g, right, arg, future, rc);
+  const Operand<T> a = operand<T>(g, left, arg, future, lc);
+  const Operand<T> b = operand<T>(g, right, arg, future, rc);
   const size_t out_arg = arg;
   const int64_t os = g.stride(out_arg);
   if (is_comparison(op) || is_logical(op)) {
@@ -184,10 +162,10 @@ void where_task(TaskContext& ctx) {
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
     size_t arg = 1, future = 0;
-    const Input<T> x =
-        input<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future, ctx.scalar(s + 3));
-    const Input<T> y =
-        input<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 4));
+    const Operand<T> x =
+        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future, ctx.scalar(s + 3));
+    const Operand<T> y =
+        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 4));
     for (int64_t r = 0; r < g.rows; ++r) {
       const uint8_t* m = g.row<uint8_t>(0, r);
       T* o = g.row<T>(arg, r);
@@ -207,8 +185,8 @@ void putmask_task(TaskContext& ctx) {
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
     size_t arg = 2, future = 0;
-    const Input<T> v =
-        input<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 3));
+    const Operand<T> v =
+        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 3));
     const auto update = [&](auto f) {
       for (int64_t r = 0; r < g.rows; ++r) {
         T* a = g.row<T>(0, r);

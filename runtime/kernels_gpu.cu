@@ -138,17 +138,6 @@ __device__ __forceinline__ void for_each(const Shape& s, const F& f) {
   }
 }
 
-// One side of an operation: an array (rows `stride` apart) or a value.
-template <class T>
-struct Operand {
-  const T* base = nullptr;  // null: the value
-  int64_t stride = 0;
-  T value{};
-  __device__ T at(int64_t r, int64_t c) const {
-    return base != nullptr ? base[r * stride + c] : value;
-  }
-};
-
 // Integer accumulation wraps (as the CPU variants' int64 arithmetic does).
 template <class Acc>
 __device__ __forceinline__ Acc add(Acc x, Acc y) {
@@ -496,23 +485,6 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // --- host side ---
-
-// One operand of an elementwise task, as kernels_elementwise.cpp's input()
-// takes it: the next array argument, or a constant or the next future
-// converted to T on the host.
-template <class T>
-Operand<T> operand(const Rows& g, Source source, size_t& next_arg, size_t& next_future,
-                   double constant) {
-  Operand<T> in;
-  if (source == Source::Array) {
-    in.base = g.ctx.data<T>(next_arg);
-    in.stride = g.stride(next_arg);
-    ++next_arg;
-  } else {
-    in.value = static_cast<T>(source == Source::Future ? g.ctx.future(next_future++) : constant);
-  }
-  return in;
-}
 
 // The scratch of the task's GPU as `slots` values of Acc.
 template <class Acc>
