@@ -8,7 +8,6 @@
 #include <unordered_map>
 
 #include "recorder/recorder.hpp"
-#include "runtime/comm.hpp"
 
 namespace legato::rt {
 namespace {

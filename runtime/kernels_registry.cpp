@@ -5,7 +5,7 @@
 #include "runtime/kernels_gpu.hpp"
 #endif
 
-// A task's GPU variant (kernels_gpu.cu) in CUDA builds; elsewhere none, so
+// A task's GPU variant (kernels_gpu_*.cu) in CUDA builds; elsewhere none, so
 // the task is CPU-only.
 #ifdef LEGATO_HAVE_CUDA
 #define LEGATO_GPU_VARIANT(f) f

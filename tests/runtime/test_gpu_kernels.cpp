@@ -1,4 +1,4 @@
-// The GPU variants of the array kernels (runtime/kernels_gpu.cu) against their
+// The GPU variants of the array kernels (runtime/kernels_gpu_*.cu) against their
 // CPU variants: each task runs on the same random inputs in host memory and
 // in device memory, with TaskContexts made here as the runtime makes them,
 // over every element type, array/constant/future operands, element mode and
