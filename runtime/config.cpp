@@ -305,11 +305,11 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
   const MachineInfo gpus_here = with_gpus(machine, c.help ? 0 : c.gpus);
   const int64_t gpu_share = ranks_per_gpu(share, c.gpus, gpus_here.gpus);
   c.gpus_visible = gpus_here.gpus;
-  uint64_t gpu_memory = 0;  // the smallest of the GPUs this rank uses
-  for (int64_t g = 0; g < std::min<int64_t>(c.gpus, gpus_here.gpus); ++g) {
-    const uint64_t mem = gpus_here.gpu_memory.at(static_cast<size_t>(g));
-    gpu_memory = g == 0 ? mem : std::min(gpu_memory, mem);
-  }
+  // The smallest of the machine's GPUs (the ranks take them in turn).
+  const uint64_t gpu_memory =
+      gpus_here.gpu_memory.empty()
+          ? 0
+          : *std::min_element(gpus_here.gpu_memory.begin(), gpus_here.gpu_memory.end());
   const int64_t gpu_mib = static_cast<int64_t>(gpu_memory >> 20) / gpu_share;
   // Legate's advice: leave 5-10% of a GPU's memory free.
   if (!given("fbmem")) c.fbmem = c.gpus > 0 ? gpu_mib * 9 / 10 : 0;
