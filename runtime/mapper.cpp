@@ -96,18 +96,18 @@ class Mapper {
     inst->users.push_back(item);
   }
 
-  // What writing r of inst must wait for besides the dependence analysis'
-  // order: data still being copied into inst there (from instances it
-  // replaced, on runs of several ranks).
-  std::vector<Producer> pending_in(StoreImpl& store, Instance* inst, Range r) {
-    std::vector<Producer> out;
-    if (!distributed_) return out;
-    store.valid.for_each(r, [&](Range part, ValidState& v) {
-      for (const Holder& h : v.holders) {
-        if (h.instance == inst && h.producer) out.push_back({part, h.producer});
-      }
-    });
-    return out;
+  // Orders `writer` after the unfinished items that write into inst over r
+  // (copies, fills, receives and tasks mapped earlier), and notes it among
+  // them. The dependence analysis orders the operations' own items, but not
+  // the copies and fills mapping makes; and the valid-data state forgets a
+  // copy still on its way into inst once another rank's write makes that
+  // data stale, so it cannot say what a write must wait for.
+  static void write_into(Instance* inst, Range r, const std::shared_ptr<Item>& writer) {
+    std::erase_if(inst->writes, [](const Instance::Write& w) { return w.item->done(); });
+    for (const Instance::Write& w : inst->writes) {
+      if (w.range.overlaps(r)) writer->add_precondition(w.item, trace::EdgeKind::Instance);
+    }
+    inst->writes.push_back({r, writer});
   }
 
   // The instance that replaced a retired one (the smallest now covering r).
@@ -139,6 +139,7 @@ class Mapper {
       } else {
         return;  // never written: nothing to copy
       }
+      write_into(inst, part, made);
       use(inst, made);
       v.holders.push_back({inst, made});
       out.push_back({part, made});
@@ -247,13 +248,10 @@ class Mapper {
       }
     }
     if (writes(a.privilege)) {
-      for (const Producer& pr : pending_in(store, inst, whole)) {
-        for (auto& p : points) {
-          if (pr.range.overlaps(a.point_range(p->chunk)))
-            p->add_precondition(pr.item, trace::EdgeKind::Instance);
-        }
+      for (auto& p : points) {
+        write_into(inst, a.point_range(p->chunk), p);
+        store.valid.assign(a.point_range(p->chunk), held_by(inst, p));
       }
-      for (auto& p : points) store.valid.assign(a.point_range(p->chunk), held_by(inst, p));
     }
   }
 
@@ -266,8 +264,7 @@ class Mapper {
       if (t->sending()) continue;
       t->instance = receive_in(*t);
       use(t->instance, t);
-      for (const Producer& pr : pending_in(*t->store, t->instance, t->range))
-        t->add_precondition(pr.item, trace::EdgeKind::Instance);
+      write_into(t->instance, t->range, t);
       t->store->valid.assign(t->range, held_by(t->instance, t));
     }
     for (auto& t : op_.transfers) {
@@ -286,6 +283,7 @@ class Mapper {
       fold.add_precondition(pr.item, trace::EdgeKind::Copy);
     fold.target = inst;
     use(inst, fold.shared_from_this());
+    write_into(inst, whole, fold.shared_from_this());
     fold.range = whole;
     for (auto& p : points) {
       auto* buf = new Instance();
@@ -343,8 +341,7 @@ class Mapper {
     if (copy->index != nullptr) wait_for(*op_.args[2].store, copy->index, copy->index_range);
     // A scatter writes only some of its range: the rest must be there already.
     if (reads(op_.args[1].privilege)) wait_for(dst, copy->dst, copy->dst_range);
-    for (const Producer& pr : pending_in(dst, copy->dst, copy->dst_range))
-      copy->add_precondition(pr.item, trace::EdgeKind::Instance);
+    write_into(copy->dst, copy->dst_range, copy);
     dst.valid.assign(copy->dst_range, held_by(copy->dst, copy));
   }
 
@@ -361,8 +358,7 @@ class Mapper {
     auto& fill = static_cast<FillItem&>(*op_.work.at(0));
     fill.dst = host_instance(s, r, 0);
     use(fill.dst, op_.work[0]);
-    for (const Producer& pr : pending_in(s, fill.dst, r))
-      fill.add_precondition(pr.item, trace::EdgeKind::Instance);
+    write_into(fill.dst, r, op_.work[0]);
     s.valid.assign(r, held_by(fill.dst, op_.work[0]));
   }
 

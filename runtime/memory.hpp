@@ -36,8 +36,15 @@ struct Instance {
   std::string op_provenance;  // "file:line" of that operation
   uint64_t create_tick = 0, ready_tick = 0;
   // Mapping's bookkeeping: the items given this instance (finished ones are
-  // pruned now and then), and whether a wider instance has replaced it.
+  // pruned now and then), the items writing into it that may not have
+  // finished (pruned at every write), and whether a wider instance has
+  // replaced it.
   std::vector<std::shared_ptr<Item>> users;
+  struct Write {
+    Range range;
+    std::shared_ptr<Item> item;
+  };
+  std::vector<Write> writes;
   bool retired = false;
 
   std::byte* at(int64_t element, size_t elem_size) const {

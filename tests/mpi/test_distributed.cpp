@@ -107,6 +107,15 @@ TEST_CASE("the seed workloads give the same results on 1, 2 and 4 ranks", "[mpi]
   }
 }
 
+TEST_CASE("a copy into an instance that runs late does not overwrite newer data", "[mpi]") {
+  // late_copy_program: a copy of a[k] into rank 0's new instance of a waits
+  // behind a copy of 8M elements while a newer a[k] arrives from rank 1.
+  const auto r = run_ranks(2, "distributed_late_copy_program", "4000 8000000");
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(lines_matching(r.out, "PASS$") == 2);
+}
+
 TEST_CASE("what moves between ranks is what had to, recorded with its bytes", "[mpi]") {
   for (int ranks : {2, 4}) {
     TempDir dir;
