@@ -104,6 +104,22 @@ std::string broadcast(const std::string& value) {
   return out;
 }
 
+std::vector<std::string> all_gather(const std::string& value) {
+  if (!g_active) return {value};
+  const int n = static_cast<int>(value.size());
+  std::vector<int> sizes(static_cast<size_t>(g_size)), offsets(static_cast<size_t>(g_size), 0);
+  check(MPI_Allgather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  for (size_t r = 1; r < sizes.size(); ++r) offsets[r] = offsets[r - 1] + sizes[r - 1];
+  std::string all(static_cast<size_t>(offsets.back() + sizes.back()), '\0');
+  check(MPI_Allgatherv(value.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(),
+                       MPI_CHAR, MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::string> out;
+  for (size_t r = 0; r < sizes.size(); ++r)
+    out.push_back(all.substr(static_cast<size_t>(offsets[r]), static_cast<size_t>(sizes[r])));
+  return out;
+}
+
 int64_t broadcast(int64_t value) {
   if (!g_active) return value;
   check(MPI_Bcast(&value, 1, MPI_INT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace legato::rt::comm {
 
@@ -28,6 +29,8 @@ void finalize();
 
 // Rank 0's value on every rank.
 std::string broadcast(const std::string& value);
+// Every rank's value, in rank order, on every rank.
+std::vector<std::string> all_gather(const std::string& value);
 int64_t broadcast(int64_t value);
 
 // The offset of rank 0's CLOCK_MONOTONIC from this rank's (add it to a local

@@ -106,19 +106,24 @@ struct Network::Exchange {
   TransferItem* transfer = nullptr;  // or an all-reduce
   bool probing = false;              // a receive waiting for the sender's first message
   std::vector<MPI_Request> requests;
-  Scalar in, out;  // all-reduce values
+  Scalar in, out;       // all-reduce values
+  bool on_gpu = false;  // an all-reduce through NCCL
 };
 
 namespace {
+
+[[noreturn]] void failed(const Operation& op, const std::string& what, const std::string& why) {
+  const std::string msg =
+      std::string(op.name) + " [" + op.where->text + "]: " + what + " failed: " + why;
+  std::fprintf(stderr, "LEGATE ERROR: rank %d: %s\n", comm::rank(), msg.c_str());
+  fatal_exit(trace::ErrorKind::Fatal, msg, op.uid);
+}
 
 [[noreturn]] void failed(const Operation& op, const std::string& what, int rc) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int n = 0;
   MPI_Error_string(rc, text, &n);
-  const std::string msg =
-      std::string(op.name) + " [" + op.where->text + "]: " + what + " failed: " + text;
-  std::fprintf(stderr, "LEGATE ERROR: rank %d: %s\n", comm::rank(), msg.c_str());
-  fatal_exit(trace::ErrorKind::Fatal, msg, op.uid);
+  failed(op, what, std::string(text));
 }
 
 std::string transfer_text(const TransferItem& t) {
@@ -148,9 +153,11 @@ Network::~Network() {
   stop();
 }
 
-void Network::start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel) {
+void Network::start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel,
+                    std::unique_ptr<GpuCollectives> gpu) {
   channels_from_ = std::move(channels_from);
   allreduce_channel_ = allreduce_channel;
+  gpu_ = std::move(gpu);
   thread_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "legato-net");
     loop();
@@ -165,6 +172,7 @@ void Network::stop() {
   }
   cv_.notify_all();
   thread_.join();
+  gpu_.reset();
 }
 
 void Network::push(std::shared_ptr<NetItem> item) {
@@ -190,8 +198,12 @@ void Network::accept(std::shared_ptr<NetItem> item) {
     return;
   }
   held_.push_back(std::static_pointer_cast<AllreduceItem>(item));
-  // Collectives go out in the order every rank made them.
-  for (;;) {
+  post_collectives();
+}
+
+// Collectives go out in the order every rank made them (through NCCL, one at a time).
+void Network::post_collectives() {
+  while (!gpu_busy_) {
     auto next = std::find_if(held_.begin(), held_.end(),
                              [&](const auto& a) { return a->sequence == next_collective_; });
     if (next == held_.end()) return;
@@ -201,15 +213,24 @@ void Network::accept(std::shared_ptr<NetItem> item) {
     auto x = std::make_unique<Exchange>();
     x->in = a->local();
     x->out = x->in;
-    const bool exact = x->in.type == DType::I64;
-    MPI_Request r = MPI_REQUEST_NULL;
     a->begin();
-    const int rc = MPI_Iallreduce(exact ? static_cast<void*>(&x->in.i) : &x->in.f,
-                                  exact ? static_cast<void*>(&x->out.i) : &x->out.f, 1,
-                                  exact ? MPI_INT64_T : MPI_DOUBLE, mpi_op(a->op->result->op),
-                                  MPI_COMM_WORLD, &r);
-    if (rc != MPI_SUCCESS) failed(*a->op, "combining the result across ranks", rc);
-    x->requests.push_back(r);
+    if (gpu_) {
+      try {
+        gpu_->post(x->in, a->op->result->op, a->uid());
+      } catch (const gpu::DeviceError& e) {
+        failed(*a->op, "combining the result across ranks with NCCL", e.what());
+      }
+      x->on_gpu = gpu_busy_ = true;
+    } else {
+      const bool exact = x->in.type == DType::I64;
+      MPI_Request r = MPI_REQUEST_NULL;
+      const int rc = MPI_Iallreduce(exact ? static_cast<void*>(&x->in.i) : &x->in.f,
+                                    exact ? static_cast<void*>(&x->out.i) : &x->out.f, 1,
+                                    exact ? MPI_INT64_T : MPI_DOUBLE, mpi_op(a->op->result->op),
+                                    MPI_COMM_WORLD, &r);
+      if (rc != MPI_SUCCESS) failed(*a->op, "combining the result across ranks", rc);
+      x->requests.push_back(r);
+    }
     x->item = std::move(a);
     active_.push_back(std::move(x));
   }
@@ -237,10 +258,19 @@ bool Network::progress() {
       any = true;
     }
     int done = 0;
-    const int rc = MPI_Testall(static_cast<int>(x.requests.size()), x.requests.data(), &done,
-                               MPI_STATUSES_IGNORE);
-    if (rc != MPI_SUCCESS) {
-      failed(*x.item->op, x.transfer ? transfer_text(*x.transfer) : "combining the result", rc);
+    if (x.on_gpu) {
+      try {
+        done = gpu_->done() ? 1 : 0;
+        if (done != 0) x.out = gpu_->result();
+      } catch (const gpu::DeviceError& e) {
+        failed(*x.item->op, "combining the result across ranks with NCCL", e.what());
+      }
+    } else {
+      const int rc = MPI_Testall(static_cast<int>(x.requests.size()), x.requests.data(), &done,
+                                 MPI_STATUSES_IGNORE);
+      if (rc != MPI_SUCCESS) {
+        failed(*x.item->op, x.transfer ? transfer_text(*x.transfer) : "combining the result", rc);
+      }
     }
     if (done == 0) {
       ++i;
@@ -251,6 +281,10 @@ bool Network::progress() {
     if (finished->transfer == nullptr)
       static_cast<AllreduceItem&>(*finished->item).deliver(finished->out);
     finished->item->end();
+    if (finished->on_gpu) {
+      gpu_busy_ = false;
+      post_collectives();
+    }
     any = true;
   }
   return any;

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/gpu_collectives.hpp"
 #include "runtime/operation.hpp"
 
 namespace legato::rt {
@@ -67,8 +68,10 @@ class Network {
   Network();
   ~Network();
   // Starts the thread (runs of several ranks). Channel ids: one per peer
-  // rank (from that rank's system memory to this one's), and the all-reduce channel.
-  void start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel);
+  // rank (from that rank's system memory to this one's), and the all-reduce
+  // channel. With `gpu`, all-reduces go through NCCL, one at a time.
+  void start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel,
+             std::unique_ptr<GpuCollectives> gpu = nullptr);
   void stop();
   bool running() const { return thread_.joinable(); }
   void push(std::shared_ptr<NetItem> item);
@@ -79,6 +82,7 @@ class Network {
   struct Exchange;
   void loop();
   void accept(std::shared_ptr<NetItem> item);
+  void post_collectives();
   bool progress();
 
   std::mutex mu_;
@@ -92,6 +96,8 @@ class Network {
   std::vector<std::unique_ptr<Exchange>> active_;
   std::vector<std::shared_ptr<AllreduceItem>> held_;  // ready collectives waiting their turn
   uint64_t next_collective_ = 0;
+  std::unique_ptr<GpuCollectives> gpu_;
+  bool gpu_busy_ = false;  // an NCCL all-reduce is in flight
 };
 
 }  // namespace legato::rt

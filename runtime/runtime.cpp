@@ -301,6 +301,8 @@ void RuntimeImpl::start_network(uint32_t sysmem_id) {
   const int me = comm::rank(), ranks = comm::size();
   std::vector<uint32_t> from(static_cast<size_t>(ranks), 0);
   uint32_t allreduce = 0;
+  std::unique_ptr<GpuCollectives> collectives =
+      gpus_.count() > 0 ? GpuCollectives::start(gpus_) : nullptr;
   if (profiling) {
     for (int p = 0; p < ranks; ++p) {
       if (p == me) continue;
@@ -308,10 +310,13 @@ void RuntimeImpl::start_network(uint32_t sysmem_id) {
           trace::ChannelKind::Network, sysmem_id, sysmem_id,
           "node " + std::to_string(p) + " sysmem to node " + std::to_string(me) + " sysmem");
     }
-    allreduce = rec::add_channel(trace::ChannelKind::Network, sysmem_id, sysmem_id,
-                                 "all-reduce over " + std::to_string(ranks) + " nodes");
+    const uint32_t memory = collectives ? collectives->memory_id() : sysmem_id;
+    allreduce = rec::add_channel(
+        trace::ChannelKind::Network, memory, memory,
+        "all-reduce over " + std::to_string(ranks) + " nodes" +
+            (collectives ? " (" + collectives->description() + ")" : std::string()));
   }
-  network_.start(std::move(from), allreduce);
+  network_.start(std::move(from), allreduce, std::move(collectives));
 }
 
 void RuntimeImpl::submit(std::shared_ptr<Operation> op) {

@@ -18,7 +18,7 @@ case "${1:-}" in
       ctest --test-dir "$root/build-asan" --output-on-failure -j"$jobs" -L unit
     ;;
   --tsan)
-    "$root/scripts/build.sh" "$root/build-tsan" -DLEGATO_SANITIZE=thread --target test_recorder test_runtime test_runtime_units test_gpu_collector test_arrays legate_prof
+    "$root/scripts/build.sh" "$root/build-tsan" -DLEGATO_SANITIZE=thread --target test_recorder test_runtime test_runtime_units test_gpu_collector test_gpu_nccl test_arrays legate_prof
     TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$root/build-tsan" --output-on-failure -j"$jobs" -L unit
     ;;
   *)

@@ -24,6 +24,10 @@ Stream create_stream();
 void destroy_stream(Stream s);
 // Waits for everything queued on s; `what` names the work for the error.
 void synchronize(Stream s, const std::string& what);
+// Whether everything queued on s has finished (without waiting).
+bool idle(Stream s, const std::string& what);
+// The device's PCI bus id ("0000:3b:00.0"): the same GPU under any numbering.
+std::string pci_bus_id(int device);
 
 // Device memory (cudaMalloc) and pinned host memory mapped into every
 // device's address space (cudaHostAlloc, portable and mapped).

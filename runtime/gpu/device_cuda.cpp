@@ -36,6 +36,19 @@ void synchronize(Stream s, const std::string& what) {
   check(cudaStreamSynchronize(stream(s)), what + ": cudaStreamSynchronize");
 }
 
+bool idle(Stream s, const std::string& what) {
+  const cudaError_t e = cudaStreamQuery(stream(s));
+  if (e == cudaErrorNotReady) return false;
+  check(e, what + ": cudaStreamQuery");
+  return true;
+}
+
+std::string pci_bus_id(int device) {
+  char id[32] = {};
+  check(cudaDeviceGetPCIBusId(id, sizeof(id), device), "cudaDeviceGetPCIBusId");
+  return id;
+}
+
 std::byte* device_alloc(uint64_t bytes, int device) {
   void* p = nullptr;
   check(cudaMalloc(&p, bytes),

@@ -19,6 +19,12 @@ void destroy_stream(Stream) {}
 void synchronize(Stream, const std::string&) {
   no_cuda();
 }
+bool idle(Stream, const std::string&) {
+  no_cuda();
+}
+std::string pci_bus_id(int) {
+  no_cuda();
+}
 std::byte* device_alloc(uint64_t, int) {
   no_cuda();
 }

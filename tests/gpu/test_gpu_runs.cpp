@@ -151,6 +151,32 @@ TEST_CASE("four ranks share one GPU", "[gpu]") {
   for (size_t at = r.out.find("PASS"); at != std::string::npos; at = r.out.find("PASS", at + 1))
     ++passes;
   CHECK(passes == 4);
+  // NCCL takes one rank per GPU: results are combined over MPI, and rank 0 says why.
+  CHECK_THAT(r.err, Catch::Contains("combined over MPI, not NCCL: rank 1 shares its GPU"));
+}
+
+TEST_CASE("two ranks on two GPUs combine their results with NCCL", "[gpu]") {
+  if (legato::rt::gpu::probe().devices < 2) {
+    WARN("one GPU: NCCL needs a GPU per rank, so this machine cannot run it");
+    return;
+  }
+  TempDir dir;
+  const auto r = testing::run_command(
+      testing::bin("legate") +
+      " --ranks-per-node 2 --launcher mpirun --cpus 1 --utility 1 --gpus 1 --fbmem 1024 "
+      "--profile --profile-report 0 --logdir " +
+      dir.path().string() + " " + testing::bin("cg") + " -n 30 --check");
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("not NCCL") == std::string::npos);
+  const analysis::Profile p =
+      analysis::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  size_t combined = 0;
+  for (const analysis::Lane& lane : p.lanes) {
+    if (lane.kind == analysis::LaneKind::Channel && lane.name.find("(NCCL ") != std::string::npos)
+      combined += lane.end - lane.begin;
+  }
+  CHECK(combined > 0);  // cg's dot products and norms, on every rank
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,129 @@
+// CUDA builds: NCCL's communicator and all-reduce, through dlopen.
+#include <dlfcn.h>
+#include <nccl.h>
+
+#include "runtime/gpu/nccl.hpp"
+
+#ifndef LEGATO_NCCL_DIR
+#define LEGATO_NCCL_DIR ""
+#endif
+
+namespace legato::rt::gpu {
+namespace {
+
+struct NcclApi {
+  decltype(&ncclGetVersion) get_version = nullptr;
+  decltype(&ncclGetUniqueId) get_unique_id = nullptr;
+  decltype(&ncclCommInitRank) comm_init_rank = nullptr;
+  decltype(&ncclCommDestroy) comm_destroy = nullptr;
+  decltype(&ncclAllReduce) all_reduce = nullptr;
+  decltype(&ncclGetErrorString) error_string = nullptr;
+};
+
+std::string soname() {
+  return "libnccl.so." + std::to_string(NCCL_MAJOR);
+}
+
+ncclRedOp_t red_op(CollectiveOp op) {
+  switch (op) {
+    case CollectiveOp::Prod:
+      return ncclProd;
+    case CollectiveOp::Min:
+      return ncclMin;
+    case CollectiveOp::Max:
+      return ncclMax;
+    default:
+      return ncclSum;
+  }
+}
+
+class NcclImpl final : public Nccl {
+ public:
+  NcclImpl(void* handle, NcclApi api, int version)
+      : handle_(handle), api_(api), version_(version) {}
+  ~NcclImpl() override {
+    if (comm_ != nullptr) api_.comm_destroy(comm_);
+    // The library stays loaded: NCCL's threads may outlive the communicator.
+    (void)handle_;
+  }
+
+  std::string version() const override {
+    // NCCL 2.9 and later: major * 10000 + minor * 100 + patch.
+    return std::to_string(version_ / 10000) + "." + std::to_string(version_ / 100 % 100) + "." +
+           std::to_string(version_ % 100);
+  }
+
+  std::string make_id() override {
+    ncclUniqueId id;
+    check(api_.get_unique_id(&id), "ncclGetUniqueId");
+    return std::string(id.internal, sizeof(id.internal));
+  }
+
+  void join(const std::string& id, int ranks, int rank) override {
+    ncclUniqueId uid;
+    if (id.size() != sizeof(uid.internal))
+      throw DeviceError("ncclCommInitRank: the communicator id has the wrong size");
+    id.copy(uid.internal, sizeof(uid.internal));
+    check(api_.comm_init_rank(&comm_, ranks, uid, rank), "ncclCommInitRank");
+  }
+
+  void all_reduce(const void* in, void* out, bool exact, CollectiveOp op, Stream s) override {
+    check(api_.all_reduce(in, out, 1, exact ? ncclInt64 : ncclFloat64, red_op(op), comm_,
+                          static_cast<cudaStream_t>(s)),
+          "ncclAllReduce");
+  }
+
+ private:
+  void check(ncclResult_t r, const char* call) const {
+    if (r != ncclSuccess) throw DeviceError(std::string(call) + " failed: " + api_.error_string(r));
+  }
+
+  void* handle_;
+  NcclApi api_;
+  int version_;
+  ncclComm_t comm_ = nullptr;
+};
+
+template <class F>
+bool bind(void* handle, const char* name, F& f) {
+  f = reinterpret_cast<F>(dlsym(handle, name));
+  return f != nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<Nccl> Nccl::load(std::string* problem) {
+  const auto fail = [&](const std::string& why) -> std::unique_ptr<Nccl> {
+    if (problem != nullptr) *problem = why;
+    return nullptr;
+  };
+  void* handle = dlopen(soname().c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr && LEGATO_NCCL_DIR[0] != '\0')
+    handle = dlopen((std::string(LEGATO_NCCL_DIR) + "/" + soname()).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* why = dlerror();
+    return fail(soname() + " could not be loaded (" + (why != nullptr ? why : "not found") +
+                "): install NCCL " + std::to_string(NCCL_MAJOR) + " or add its directory to " +
+                "LD_LIBRARY_PATH");
+  }
+  NcclApi api;
+  if (!bind(handle, "ncclGetVersion", api.get_version) ||
+      !bind(handle, "ncclGetUniqueId", api.get_unique_id) ||
+      !bind(handle, "ncclCommInitRank", api.comm_init_rank) ||
+      !bind(handle, "ncclCommDestroy", api.comm_destroy) ||
+      !bind(handle, "ncclAllReduce", api.all_reduce) ||
+      !bind(handle, "ncclGetErrorString", api.error_string)) {
+    dlclose(handle);
+    return fail(soname() + " lacks a function this build needs: install NCCL " +
+                std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + " or later");
+  }
+  int version = 0;
+  if (api.get_version(&version) != ncclSuccess || version / 10000 != NCCL_MAJOR) {
+    dlclose(handle);
+    return fail("the loaded NCCL (version code " + std::to_string(version) + ") is not NCCL " +
+                std::to_string(NCCL_MAJOR) + ", which this build needs");
+  }
+  return std::make_unique<NcclImpl>(handle, api, version);
+}
+
+}  // namespace legato::rt::gpu

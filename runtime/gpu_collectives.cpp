@@ -1,0 +1,141 @@
+#include "runtime/gpu_collectives.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+
+#include <unistd.h>
+
+#include "runtime/comm.hpp"
+#include "runtime/gpus.hpp"
+
+namespace legato::rt {
+namespace {
+
+constexpr size_t kSlot = sizeof(double);  // one value
+
+gpu::CollectiveOp collective_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Prod:
+      return gpu::CollectiveOp::Prod;
+    case ReduceOp::Min:
+      return gpu::CollectiveOp::Min;
+    case ReduceOp::Max:
+      return gpu::CollectiveOp::Max;
+    default:
+      return gpu::CollectiveOp::Sum;
+  }
+}
+
+// Why this rank cannot take part ("" when it can), and its GPU's identity.
+std::string check_rank(const GpuProcessor& gpu, std::unique_ptr<gpu::Nccl>& nccl,
+                       std::string& identity) {
+  std::string problem;
+  nccl = gpu::Nccl::load(&problem);
+  if (!nccl) return problem;
+  try {
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    identity = std::string(host) + " " + gpu::pci_bus_id(gpu.device);
+  } catch (const gpu::DeviceError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+std::unique_ptr<GpuCollectives> GpuCollectives::start(Gpus& gpus) {
+  GpuProcessor& gpu = gpus.at(0);
+  std::unique_ptr<gpu::Nccl> nccl;
+  std::string identity;
+  const std::string problem = check_rank(gpu, nccl, identity);
+  // Every rank learns every rank's answer, so all make the same choice.
+  const std::string why =
+      refusal(comm::all_gather(problem.empty() ? "+" + identity : "-" + problem));
+  if (!why.empty()) {
+    if (comm::rank() == 0) {
+      std::fprintf(stderr, "legato: warning: GPU results are combined over MPI, not NCCL: %s\n",
+                   why.c_str());
+    }
+    return nullptr;
+  }
+  try {
+    gpu::set_device(gpu.device);
+    const std::string id = comm::broadcast(comm::rank() == 0 ? nccl->make_id() : std::string());
+    nccl->join(id, comm::size(), comm::rank());
+  } catch (const gpu::DeviceError& e) {
+    throw std::runtime_error(std::string("cannot combine GPU results across ranks with NCCL: ") +
+                             e.what() + "; check NCCL_DEBUG=WARN output for the cause");
+  }
+  return std::unique_ptr<GpuCollectives>(new GpuCollectives(gpus, gpu, std::move(nccl)));
+}
+
+std::string GpuCollectives::refusal(const std::vector<std::string>& answers) {
+  std::set<std::string> seen;
+  for (size_t r = 0; r < answers.size(); ++r) {
+    const std::string& a = answers[r];
+    if (a.empty() || a[0] != '+') {
+      return "rank " + std::to_string(r) + ": " +
+             (a.empty() ? std::string("no answer") : a.substr(1));
+    }
+    if (!seen.insert(a.substr(1)).second) {
+      return "rank " + std::to_string(r) + " shares its GPU (" + a.substr(1) +
+             ") with another rank, and NCCL takes one rank per GPU";
+    }
+  }
+  return "";
+}
+
+GpuCollectives::GpuCollectives(Gpus& gpus, GpuProcessor& gpu, std::unique_ptr<gpu::Nccl> nccl)
+    : gpus_(gpus), gpu_(gpu), nccl_(std::move(nccl)) {
+  stream_ = gpu::create_stream();
+  device_ = gpu::device_alloc(2 * kSlot, gpu.device);
+  host_ = gpu::pinned_alloc(2 * kSlot);
+}
+
+GpuCollectives::~GpuCollectives() {
+  nccl_.reset();  // the communicator first
+  gpu::pinned_free(host_);
+  gpu::device_free(device_);
+  gpu::destroy_stream(stream_);
+}
+
+void GpuCollectives::post(const Scalar& in, ReduceOp op, trace::Uid item) {
+  gpu::set_device(gpu_.device);
+  type_ = in.type;
+  const bool exact = in.type == DType::I64;
+  std::memcpy(host_, exact ? static_cast<const void*>(&in.i) : &in.f, kSlot);
+  gpus_.push(item);
+  try {
+    gpu::copy_async(device_, host_, kSlot, stream_);
+    nccl_->all_reduce(device_, device_ + kSlot, exact, collective_op(op), stream_);
+    gpu::copy_async(host_ + kSlot, device_ + kSlot, kSlot, stream_);
+  } catch (...) {
+    gpus_.pop();
+    throw;
+  }
+  gpus_.pop();
+}
+
+bool GpuCollectives::done() {
+  return gpu::idle(stream_, "combining a result with NCCL");
+}
+
+Scalar GpuCollectives::result() const {
+  Scalar out;
+  out.type = type_;
+  std::memcpy(type_ == DType::I64 ? static_cast<void*>(&out.i) : &out.f, host_ + kSlot, kSlot);
+  return out;
+}
+
+std::string GpuCollectives::description() const {
+  return "NCCL " + nccl_->version() + " on " + gpu_.fbmem->name();
+}
+
+uint32_t GpuCollectives::memory_id() const {
+  return gpu_.fbmem->id();
+}
+
+}  // namespace legato::rt
