@@ -15,33 +15,18 @@ namespace {
 
 constexpr size_t kSlot = sizeof(double);  // one value
 
-gpu::CollectiveOp collective_op(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Prod:
-      return gpu::CollectiveOp::Prod;
-    case ReduceOp::Min:
-      return gpu::CollectiveOp::Min;
-    case ReduceOp::Max:
-      return gpu::CollectiveOp::Max;
-    default:
-      return gpu::CollectiveOp::Sum;
-  }
-}
-
-// Why this rank cannot take part ("" when it can), and its GPU's identity.
-std::string check_rank(const GpuProcessor& gpu, std::unique_ptr<gpu::Nccl>& nccl,
-                       std::string& identity) {
+// This rank's answer for refusal(): "+" and its GPU's identity, or "-" and why it cannot.
+std::string answer(const GpuProcessor& gpu, std::unique_ptr<gpu::Nccl>& nccl) {
   std::string problem;
   nccl = gpu::Nccl::load(&problem);
-  if (!nccl) return problem;
+  if (!nccl) return "-" + problem;
   try {
     char host[256] = {};
     gethostname(host, sizeof(host) - 1);
-    identity = std::string(host) + " " + gpu::pci_bus_id(gpu.device);
+    return "+" + std::string(host) + " " + gpu::pci_bus_id(gpu.device);
   } catch (const gpu::DeviceError& e) {
-    return e.what();
+    return std::string("-") + e.what();
   }
-  return "";
 }
 
 }  // namespace
@@ -49,11 +34,8 @@ std::string check_rank(const GpuProcessor& gpu, std::unique_ptr<gpu::Nccl>& nccl
 std::unique_ptr<GpuCollectives> GpuCollectives::start(Gpus& gpus) {
   GpuProcessor& gpu = gpus.at(0);
   std::unique_ptr<gpu::Nccl> nccl;
-  std::string identity;
-  const std::string problem = check_rank(gpu, nccl, identity);
   // Every rank learns every rank's answer, so all make the same choice.
-  const std::string why =
-      refusal(comm::all_gather(problem.empty() ? "+" + identity : "-" + problem));
+  const std::string why = refusal(comm::all_gather(answer(gpu, nccl)));
   if (!why.empty()) {
     if (comm::rank() == 0) {
       std::fprintf(stderr, "legato: warning: GPU results are combined over MPI, not NCCL: %s\n",
@@ -110,7 +92,7 @@ void GpuCollectives::post(const Scalar& in, ReduceOp op, trace::Uid item) {
   gpus_.push(item);
   try {
     gpu::copy_async(device_, host_, kSlot, stream_);
-    nccl_->all_reduce(device_, device_ + kSlot, exact, collective_op(op), stream_);
+    nccl_->all_reduce(device_, device_ + kSlot, exact, op, stream_);
     gpu::copy_async(host_ + kSlot, device_ + kSlot, kSlot, stream_);
   } catch (...) {
     gpus_.pop();

@@ -7,10 +7,9 @@
 #include <string>
 
 #include "runtime/gpu/device.hpp"
+#include "runtime/types.hpp"
 
 namespace legato::rt::gpu {
-
-enum class CollectiveOp { Sum, Prod, Min, Max };
 
 class Nccl {
  public:
@@ -27,7 +26,7 @@ class Nccl {
   virtual void join(const std::string& id, int ranks, int rank) = 0;
   // One value (int64 when `exact`, otherwise double) combined across the
   // communicator, from and into device memory, queued on s. Throws DeviceError.
-  virtual void all_reduce(const void* in, void* out, bool exact, CollectiveOp op, Stream s) = 0;
+  virtual void all_reduce(const void* in, void* out, bool exact, ReduceOp op, Stream s) = 0;
 };
 
 }  // namespace legato::rt::gpu

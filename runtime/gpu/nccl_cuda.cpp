@@ -24,13 +24,13 @@ std::string soname() {
   return "libnccl.so." + std::to_string(NCCL_MAJOR);
 }
 
-ncclRedOp_t red_op(CollectiveOp op) {
+ncclRedOp_t red_op(ReduceOp op) {
   switch (op) {
-    case CollectiveOp::Prod:
+    case ReduceOp::Prod:
       return ncclProd;
-    case CollectiveOp::Min:
+    case ReduceOp::Min:
       return ncclMin;
-    case CollectiveOp::Max:
+    case ReduceOp::Max:
       return ncclMax;
     default:
       return ncclSum;
@@ -39,12 +39,11 @@ ncclRedOp_t red_op(CollectiveOp op) {
 
 class NcclImpl final : public Nccl {
  public:
-  NcclImpl(void* handle, NcclApi api, int version)
-      : handle_(handle), api_(api), version_(version) {}
+  // The library stays loaded for the rest of the process: NCCL's threads
+  // may outlive the communicator.
+  NcclImpl(NcclApi api, int version) : api_(api), version_(version) {}
   ~NcclImpl() override {
     if (comm_ != nullptr) api_.comm_destroy(comm_);
-    // The library stays loaded: NCCL's threads may outlive the communicator.
-    (void)handle_;
   }
 
   std::string version() const override {
@@ -67,7 +66,7 @@ class NcclImpl final : public Nccl {
     check(api_.comm_init_rank(&comm_, ranks, uid, rank), "ncclCommInitRank");
   }
 
-  void all_reduce(const void* in, void* out, bool exact, CollectiveOp op, Stream s) override {
+  void all_reduce(const void* in, void* out, bool exact, ReduceOp op, Stream s) override {
     check(api_.all_reduce(in, out, 1, exact ? ncclInt64 : ncclFloat64, red_op(op), comm_,
                           static_cast<cudaStream_t>(s)),
           "ncclAllReduce");
@@ -78,7 +77,6 @@ class NcclImpl final : public Nccl {
     if (r != ncclSuccess) throw DeviceError(std::string(call) + " failed: " + api_.error_string(r));
   }
 
-  void* handle_;
   NcclApi api_;
   int version_;
   ncclComm_t comm_ = nullptr;
@@ -123,7 +121,7 @@ std::unique_ptr<Nccl> Nccl::load(std::string* problem) {
     return fail("the loaded NCCL (version code " + std::to_string(version) + ") is not NCCL " +
                 std::to_string(NCCL_MAJOR) + ", which this build needs");
   }
-  return std::make_unique<NcclImpl>(handle, api, version);
+  return std::make_unique<NcclImpl>(api, version);
 }
 
 }  // namespace legato::rt::gpu
