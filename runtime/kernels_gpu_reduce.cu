@@ -61,27 +61,6 @@ struct Larger {
   }
 };
 
-// Folds v over the warp into lane 0.
-template <class Acc, class C>
-__device__ __forceinline__ Acc warp_reduce(Acc v, C combine) {
-  for (int offset = 16; offset > 0; offset /= 2)
-    v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));
-  return v;
-}
-
-// Folds v over the block into thread 0; every thread of the block calls it.
-template <class Acc, class C>
-__device__ Acc block_reduce(Acc v, C combine, Acc identity) {
-  __shared__ Acc warp_values[kWarps];
-  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  v = warp_reduce(v, combine);
-  if (lane == 0) warp_values[warp] = v;
-  __syncthreads();
-  if (warp == 0) v = warp_reduce(lane < unsigned{kWarps} ? warp_values[lane] : identity, combine);
-  __syncthreads();  // warp_values may be written again by the next call
-  return v;
-}
-
 // --- reduction kernels ---
 
 // What a reduction folds for each element.

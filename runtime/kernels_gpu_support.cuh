@@ -1,6 +1,7 @@
 // What the CUDA variants of the array kernels share (kernels_gpu_*.cu):
-// launch sizes, CUDA error checks, the task's GPU, and the walk of a point's
-// elements (rows of an elementwise task's arguments) by a grid-stride loop.
+// launch sizes, CUDA error checks, the task's GPU, the walk of a point's
+// elements (rows of an elementwise task's arguments) by a grid-stride loop,
+// and folds of a value over a warp or a block.
 //
 // Elementwise kernels are grid-stride loops of 256-thread blocks, at most 32
 // blocks per SM (four waves of full occupancy; larger arrays loop). Rows that
@@ -127,6 +128,27 @@ __device__ __forceinline__ void for_each(const Shape& s, const F& f) {
       ++r;
     }
   }
+}
+
+// Folds v over the warp into lane 0.
+template <class Acc, class C>
+__device__ __forceinline__ Acc warp_reduce(Acc v, C combine) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+  return v;
+}
+
+// Folds v over the block into thread 0; every thread of the block calls it.
+template <class Acc, class C>
+__device__ Acc block_reduce(Acc v, C combine, Acc identity) {
+  __shared__ Acc warp_values[kWarps];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  v = warp_reduce(v, combine);
+  if (lane == 0) warp_values[warp] = v;
+  __syncthreads();
+  if (warp == 0) v = warp_reduce(lane < unsigned{kWarps} ? warp_values[lane] : identity, combine);
+  __syncthreads();  // warp_values may be written again by the next call
+  return v;
 }
 
 }  // namespace legato::rt::kernels::cuda

@@ -289,7 +289,7 @@ uint32_t RuntimeImpl::fill_channel(const MemoryPool& dst) {
 }
 
 bool RuntimeImpl::on_gpus(const Operation& op) const {
-  if (gpus_.count() == 0 || op.kind != trace::OpKind::Task || op.dep_part) return false;
+  if (gpus_.count() == 0 || op.kind != trace::OpKind::Task) return false;
   if (op.task_kind == nullptr || !op.task_kind->gpu) return false;
   return std::none_of(op.args.begin(), op.args.end(),
                       [](const StoreArg& a) { return a.privilege == Privilege::Reduce; });

@@ -122,8 +122,9 @@ class RuntimeImpl {
   MemoryPool& sysmem() { return *sysmem_; }
   Gpus& gpus() { return gpus_; }
   // Whether the operation's points run on GPUs: the task has a GPU variant,
-  // this rank has GPUs, and nothing in it needs the host (dependent
-  // partitioning, reduction arguments, which fold on the host).
+  // this rank has GPUs, and no argument needs the host (reductions, which
+  // fold there). A dependent-partitioning task (nonzero) with a GPU variant
+  // runs as its one point on a GPU, next to its input.
   bool on_gpus(const Operation& op) const;
 
   const Config config;
