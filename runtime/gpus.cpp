@@ -14,6 +14,8 @@ namespace {
 
 // Device memory for one GPU's results (reductions, dot products).
 constexpr size_t kScratchBytes = 64 << 10;
+// And for its copy worker's index checks.
+constexpr size_t kCopyScratchBytes = 8;
 
 // This rank's index among the ranks on its machine (the launcher says).
 int64_t local_rank() {
@@ -71,6 +73,8 @@ void Gpus::start(const Config& config, bool profiling, const LaneFn& lane, const
       p->resources.host_scratch = gpu::pinned_alloc(kScratchBytes);
       p->resources.scratch_bytes = kScratchBytes;
       p->copy_stream = gpu::create_stream();
+      p->copy_scratch = gpu::device_alloc(kCopyScratchBytes, p->device);
+      p->copy_host_scratch = gpu::pinned_alloc(kCopyScratchBytes);
     } catch (const gpu::DeviceError& e) {
       throw std::runtime_error("cannot set up GPU " + n + " (CUDA device " +
                                std::to_string(p->device) + ") with --fbmem " +
@@ -144,13 +148,26 @@ void Gpus::stop() {
     });
     collector_.reset();
     for (const trace::GpuKernelRecord& k : got.kernels) rec::record(k);
-    std::unordered_map<trace::Uid, const gpu::DeviceCopyTiming*> timing;
-    for (const gpu::DeviceCopyTiming& c : got.copies) timing[c.item] = &c;
+    // A copy item's device times span what it ran there: DMA copies, or
+    // the kernels of fills, gathers and scatters.
+    struct Span {
+      uint64_t start, stop;
+    };
+    std::unordered_map<trace::Uid, Span> span;
+    const auto widen = [&span](trace::Uid item, uint64_t start, uint64_t stop) {
+      auto [it, added] = span.try_emplace(item, Span{start, stop});
+      if (added) return;
+      it->second.start = std::min(it->second.start, start);
+      it->second.stop = std::max(it->second.stop, stop);
+    };
+    for (const gpu::DeviceCopyTiming& c : got.copies) widen(c.item, c.start_tick, c.stop_tick);
+    for (const trace::GpuKernelRecord& k : got.kernels)
+      widen(k.task, static_cast<uint64_t>(k.start), static_cast<uint64_t>(k.stop));
     for (trace::CopyRecord r : copies_) {
       // The device's times, kept after the copy became ready (causal order).
-      if (auto it = timing.find(r.uid); it != timing.end()) {
-        r.start = std::max<trace::Time>(r.ready, static_cast<trace::Time>(it->second->start_tick));
-        r.stop = std::max<trace::Time>(r.start, static_cast<trace::Time>(it->second->stop_tick));
+      if (auto it = span.find(r.uid); it != span.end()) {
+        r.start = std::max<trace::Time>(r.ready, static_cast<trace::Time>(it->second.start));
+        r.stop = std::max<trace::Time>(r.start, static_cast<trace::Time>(it->second.stop));
       }
       rec::record(r);
     }
@@ -178,6 +195,8 @@ void Gpus::stop() {
     gpu::destroy_stream(p->copy_stream);
     gpu::device_free(p->resources.scratch);
     gpu::pinned_free(p->resources.host_scratch);
+    gpu::device_free(p->copy_scratch);
+    gpu::pinned_free(p->copy_host_scratch);
     p->fbmem.reset();
   }
   gpus_.clear();

@@ -31,6 +31,10 @@ struct GpuProcessor {
   std::unique_ptr<MemoryPool> fbmem;
   GpuResources resources;  // compute stream and result scratch
   gpu::Stream copy_stream = nullptr;
+  // 8 bytes each, for the index check of the gathers and scatters the copy
+  // worker runs (device, pinned host).
+  std::byte* copy_scratch = nullptr;
+  std::byte* copy_host_scratch = nullptr;
   std::unique_ptr<Worker> host, copier;
   uint64_t tasks_run = 0;  // by the host worker, for clock samples
 };

@@ -151,7 +151,7 @@ void PointTask::run_on_gpu(TaskContext& ctx) {
 
 void PointTask::record_trace() {
   const Operation& o = *op;
-  if (o.dep_part) {
+  if (o.dep_part && gpu == nullptr) {
     rec::record(trace::DepPartRecord{uid(), o.uid, lane, o.name_string, t(start_tick), t(stop_tick),
                                      t(ready_tick), t(create_tick)});
   } else {
@@ -178,29 +178,59 @@ inline std::byte* element(std::byte* base, int64_t i, size_t size) {
   return base + static_cast<size_t>(i) * size;
 }
 
-[[noreturn]] void bad_index(const Operation& op, int64_t index, int64_t extent) {
-  const std::string text = std::string(op.name) + " [" + op.where->text + "]: index " +
-                           std::to_string(index) + " is out of bounds for an axis of size " +
-                           std::to_string(extent);
+[[noreturn]] void bad_index(const Operation& op, trace::CopyKind kind, int64_t index,
+                            int64_t extent) {
+  const std::string text = std::string(trace::to_string(kind)) + " [" + op.where->text +
+                           "]: index " + std::to_string(index) +
+                           " is out of bounds for an axis of size " + std::to_string(extent);
   std::fprintf(stderr, "LEGATE ERROR: %s\n", text.c_str());
   fatal_exit(trace::ErrorKind::Fatal, text, op.uid);
+}
+
+// What Nsight Systems calls a copy item's range.
+const char* range_name(trace::CopyKind kind) {
+  switch (kind) {
+    case trace::CopyKind::Gather:
+      return "Gather";
+    case trace::CopyKind::Scatter:
+      return "Scatter";
+    default:
+      return "Copy";
+  }
 }
 
 }  // namespace
 
 void CopyItem::run() {
   const size_t elem = dst->store->elem_size;
+  const int64_t extent = kind == trace::CopyKind::Gather ? src_range.size() : dst_range.size();
   if (GpuProcessor* g = runtime().gpus().owner(*src->memory, *dst->memory)) {
-    // Only plain copies reach a framebuffer (indirect ones are mapped to host memory).
+    // Mapping puts all of a gather's or scatter's instances in one framebuffer.
+    int64_t bad = 0;
+    bool in_bounds = true;
     try {
-      const gpu::NvtxRange nvtx(runtime().config.nsys, "Copy");
+      const gpu::NvtxRange nvtx(runtime().config.nsys, range_name(kind));
       on_stream(runtime().gpus(), uid(), g->copy_stream, "a copy", [&] {
-        gpu::copy_async(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
-                        static_cast<uint64_t>(dst_range.size()) * elem, g->copy_stream);
+        if (kind == trace::CopyKind::Copy) {
+          gpu::copy_async(dst->at(dst_range.lo, elem), src->at(src_range.lo, elem),
+                          static_cast<uint64_t>(dst_range.size()) * elem, g->copy_stream);
+          return;
+        }
+        const gpu::IndirectCopy c{
+            kind == trace::CopyKind::Gather,
+            dst->at(dst_range.lo, elem),
+            src->at(src_range.lo, elem),
+            reinterpret_cast<const int64_t*>(index->at(index_range.lo, sizeof(int64_t))),
+            index_range.size(),
+            extent,
+            elem};
+        in_bounds =
+            gpu::indirect_copy(c, g->copy_scratch, g->copy_host_scratch, &bad, g->copy_stream);
       });
     } catch (const std::exception& e) {
       device_failure(*op, "a copy", e);
     }
+    if (!in_bounds) bad_index(*op, kind, bad, extent);
     return;
   }
   if (kind == trace::CopyKind::Copy) {
@@ -212,10 +242,9 @@ void CopyItem::run() {
   std::byte* from = src->at(src_range.lo, elem);
   std::byte* to = dst->at(dst_range.lo, elem);
   const int64_t n = index_range.size();
-  const int64_t extent = kind == trace::CopyKind::Gather ? src_range.size() : dst_range.size();
   for (int64_t i = 0; i < n; ++i) {
     const int64_t j = idx[i];
-    if (j < 0 || j >= extent) bad_index(*op, j, extent);
+    if (j < 0 || j >= extent) bad_index(*op, kind, j, extent);
     if (kind == trace::CopyKind::Gather) {
       std::memcpy(element(to, i, elem), element(from, j, elem), elem);
     } else {

@@ -133,7 +133,8 @@ class TaskLauncher {
   // execute() returns (of type: F64, or I64 for exact integers).
   TaskLauncher& reduce_result(ReduceOp op, DType type = DType::F64);
   // Runs as one point on the dependent-partitioning processor (for
-  // operations whose output depends on the data, such as nonzero).
+  // operations whose output depends on the data, such as nonzero), or, on a
+  // run with GPUs and a task with a GPU variant, on a GPU.
   TaskLauncher& on_dependent_partitioning();
   // On a run of several ranks, every rank runs the whole domain (with every
   // argument's data brought to it) instead of its block: for tasks whose
@@ -203,7 +204,10 @@ void copy(const Store& src, int64_t src_offset, const Store& dst, int64_t dst_of
           std::source_location where = std::source_location::current());
 // Indirect copies on a copy channel, indices (int64) counted from the start
 // of src_range (gather) or dst_range (scatter); an index outside the range
-// stops the program with an error naming the operation.
+// stops the program with an error naming the operation. Copies run on the
+// CPU, or with GPUs as device copies and kernels in a GPU's framebuffer; a
+// scatter with repeated indices then leaves one of their values, not
+// necessarily the last.
 //   gather:  dst[dst_offset + i] = src[src_range.lo + index[index_offset + i]]
 //   scatter: dst[dst_range.lo + index[index_offset + i]] = src[src_offset + i]
 void gather(const Store& src, Range src_range, const Store& index, int64_t index_offset,

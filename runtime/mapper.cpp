@@ -319,13 +319,28 @@ class Mapper {
     }
     StoreImpl& src = *op_.args[0].store;
     StoreImpl& dst = *op_.args[1].store;
+    // With GPUs, a copy runs in the framebuffer of the GPU whose turn it is
+    // (a device copy, or a gather or scatter kernel), next to the data the
+    // GPU tasks leave there; what other ranks send still lands in host
+    // memory. A copy onto an overlapping part of its own store (a shifted
+    // slice assignment) stays on the host, where it is a memmove: device
+    // copies must not overlap.
+    MemoryPool* fb = nullptr;
+    const bool overlapping = copy && &src == &dst && copy->src_range.overlaps(copy->dst_range);
+    if (const size_t gpus = rt_.gpus().count(); gpus > 0 && !overlapping)
+      fb = rt_.gpus().at(next_processor() % gpus).fbmem.get();
+    const auto place = [&](StoreImpl& store, Range r, size_t arg) {
+      return fb != nullptr ? instance_for(store, r, arg, *fb) : host_instance(store, r, arg);
+    };
     if (copy) {
-      copy->src = instances[0] = host_instance(src, copy->src_range, 0);
+      copy->src = instances[0] = place(src, copy->src_range, 0);
       if (op_.args.size() > 2)
-        copy->index = instances[2] = host_instance(*op_.args[2].store, copy->index_range, 2);
-      copy->dst = instances[1] = host_instance(dst, copy->dst_range, 1);
+        copy->index = instances[2] = place(*op_.args[2].store, copy->index_range, 2);
+      copy->dst = instances[1] = place(dst, copy->dst_range, 1);
     }
-    place_transfers([&](const TransferItem& t) { return instances.at(t.arg); });
+    place_transfers([&](const TransferItem& t) {
+      return fb != nullptr ? host_instance(*t.store, t.range, t.arg) : instances.at(t.arg);
+    });
     if (!copy) return;  // another rank's part
     // A later argument (or a send) may have replaced an earlier one's instance.
     copy->src = current(src, copy->src, copy->src_range);

@@ -42,4 +42,24 @@ void copy_async(void* dst, const void* src, uint64_t bytes, Stream s);
 // count elements of elem_size bytes (1, 2, 4 or 8) set to `pattern`, on s.
 void fill_async(void* dst, const std::byte* pattern, size_t elem_size, int64_t count, Stream s);
 
+// A gather (dst[i] = src[index[i]]) or a scatter (dst[index[i]] = src[i])
+// of `count` elements of elem_size bytes (1, 2, 4 or 8), all in device
+// memory of the stream's GPU; indices must lie in [0, extent).
+struct IndirectCopy {
+  bool gather = true;
+  void* dst = nullptr;
+  const void* src = nullptr;
+  const int64_t* index = nullptr;
+  int64_t count = 0, extent = 0;
+  size_t elem_size = 0;
+};
+// Runs c on s and waits for it. An index outside [0, extent) moves nothing:
+// the call returns false with the first such index (in position order) in
+// *bad_index. `scratch` (device) and `host_scratch` (pinned) are 8 bytes
+// each that nothing else uses meanwhile. A scatter whose indices repeat
+// leaves one of their values, not necessarily the last (as on GPUs in
+// cuPyNumeric).
+bool indirect_copy(const IndirectCopy& c, std::byte* scratch, std::byte* host_scratch,
+                   int64_t* bad_index, Stream s);
+
 }  // namespace legato::rt::gpu

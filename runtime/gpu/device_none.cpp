@@ -39,5 +39,8 @@ void copy_async(void*, const void*, uint64_t, Stream) {
 void fill_async(void*, const std::byte*, size_t, int64_t, Stream) {
   no_cuda();
 }
+bool indirect_copy(const IndirectCopy&, std::byte*, std::byte*, int64_t*, Stream) {
+  no_cuda();
+}
 
 }  // namespace legato::rt::gpu

@@ -23,6 +23,25 @@ TEST_CASE("1-D slices read and write the array they view", "[arrays][views]") {
   CHECK(a.slice(5, 5).size() == 0);
 }
 
+TEST_CASE("assigning a slice onto an overlapping slice of the same array copies as NumPy does",
+          "[arrays][views]") {
+  testing::RuntimeScope scope(testing::kArrayConfig);
+  for (const int64_t shift : {1, 3, 700}) {
+    INFO("shift " << shift);
+    Array a = arange(1000, DType::F64);
+    a.slice(shift, 1000).assign(a.slice(0, 1000 - shift));  // a[s:] = a[:-s]
+    Array b = arange(1000, DType::F64);
+    b.slice(0, 1000 - shift).assign(b.slice(shift, 1000));  // b[:-s] = b[s:]
+    std::vector<double> want_a(1000), want_b(1000);
+    for (int64_t i = 0; i < 1000; ++i) {
+      want_a[i] = static_cast<double>(i < shift ? i : i - shift);
+      want_b[i] = static_cast<double>(i < 1000 - shift ? i + shift : i);
+    }
+    check_equal(a.to_vector(), want_a);
+    check_equal(b.to_vector(), want_b);
+  }
+}
+
 TEST_CASE("2-D views with gaps between rows compute like their copies", "[arrays][views]") {
   testing::RuntimeScope scope(testing::kArrayConfig);
   const int64_t rows = 50, cols = 70;

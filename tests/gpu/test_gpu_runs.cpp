@@ -3,7 +3,8 @@
 // on the GPU Device lane (every kernel matched to its task, inside it on the
 // fitted clock), copies to and from the framebuffer on channel lanes with
 // their bytes; framebuffer exhaustion reported as GPU_FB_MEM; four ranks
-// sharing one GPU. Needs a GPU: without one it says why and is skipped.
+// sharing one GPU; nonzero, gathers and scatters on the GPU, and an index
+// out of bounds reported there as on CPUs. Needs a GPU: without one it says why and is skipped.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -75,6 +76,15 @@ TEST_CASE("the seed workloads give the CPU's results on a GPU", "[gpu]") {
   }
 }
 
+TEST_CASE("the array tests pass on a GPU", "[gpu]") {
+  // Every array operation the CPU tests check, with a GPU in each runtime
+  // (the trace checks expect CPU lanes, so they are left out).
+  const auto r = testing::run_command("LEGATO_TEST_EXTRA_CONFIG='--gpus 1' " +
+                                      testing::bin("test_arrays") + " '~[trace]'");
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+}
+
 TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer copies", "[gpu]") {
   TempDir dir;
   const auto r = run("vectorized_update", "--n 4000000",
@@ -132,12 +142,53 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
   }
 }
 
+TEST_CASE("nonzero, gathers and scatters stay on the GPU", "[gpu]") {
+  TempDir dir;
+  const auto r = run("chunked_update", "--n 1000000 --chunk 250000",
+                     "--gpus 1 --profile --profile-report 0 --logdir " + dir.path().string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  size_t nonzero_on_gpu = 0;
+  std::map<trace::CopyKind, size_t> in_framebuffer, elsewhere;
+  for (const analysis::Lane& lane : p.lanes) {
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      const analysis::Item& it = p.items[i];
+      if (lane.kind == analysis::LaneKind::GpuHost && p.label(i) == "NonzeroTask") ++nonzero_on_gpu;
+      if (lane.kind != analysis::LaneKind::Channel || it.kind != analysis::ItemKind::Copy) continue;
+      const trace::CopyKind kind = p.copies.at(it.extra).kind;
+      const bool fb = lane.name.find("fbmem0 to fbmem0") != std::string::npos;
+      (fb ? in_framebuffer : elsewhere)[kind] += 1;
+    }
+  }
+  INFO("lanes: " << [&] {
+    std::string names;
+    for (const analysis::Lane& lane : p.lanes) names += lane.name + "; ";
+    return names;
+  }());
+  CHECK(nonzero_on_gpu == 1);
+  CHECK(in_framebuffer[trace::CopyKind::Gather] >= 1);   // z_alt[cond_idx]
+  CHECK(in_framebuffer[trace::CopyKind::Scatter] >= 1);  // z[cond_idx] = ...
+  CHECK(elsewhere[trace::CopyKind::Gather] == 0);
+  CHECK(elsewhere[trace::CopyKind::Scatter] == 0);
+}
+
 TEST_CASE("a full framebuffer gives the out-of-memory report for GPU_FB_MEM", "[gpu]") {
   const auto r = run("oom", "", "--gpus 1 --fbmem 12");
   INFO(r.out << r.err);
   CHECK(r.status == 1);
   CHECK(r.err.find("(of kind GPU_FB_MEM)") != std::string::npos);
   CHECK(r.err.find("Raise --fbmem") != std::string::npos);
+}
+
+TEST_CASE("an index out of bounds stops a gather or scatter run on the GPU", "[gpu]") {
+  for (const std::string mode : {"gather", "scatter"}) {
+    const auto r = run("runtime_bad_index_program", mode, "--gpus 1");
+    INFO(r.out << r.err);
+    CHECK(r.status == 1);
+    CHECK_THAT(r.err, Catch::StartsWith("LEGATE ERROR: " + mode + " ["));
+    CHECK_THAT(r.err, Catch::Contains("]: index 12 is out of bounds for an axis of size 10"));
+  }
 }
 
 TEST_CASE("four ranks share one GPU", "[gpu]") {

@@ -108,3 +108,23 @@ TEST_CASE("a task that throws ends the run with the task and its call site", "[r
   REQUIRE(l.records.get<trace::ErrorRecord>().size() == 1);
   CHECK(l.records.get<trace::ErrorRecord>()[0].error_kind == trace::ErrorKind::Fatal);
 }
+
+TEST_CASE("an index out of bounds ends a gather or scatter with its call site and the index",
+          "[runtime][fatal]") {
+  const std::string src = std::string(LEGATO_SOURCE_DIR) + "/tests/runtime/bad_index_program.cpp";
+  for (const std::string mode : {"gather", "scatter"}) {
+    INFO(mode);
+    TempDir dir;
+    const auto r =
+        testing::run_command("LEGATE_CONFIG='--cpus 2 --profile --logdir " + dir.path().string() +
+                             "' " + testing::bin("runtime_bad_index_program") + " " + mode);
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());  // the program never got the gathered values
+    CHECK_THAT(r.err, Catch::StartsWith("LEGATE ERROR: " + mode + " [" + src + ":"));
+    CHECK_THAT(r.err, Catch::Contains("]: index 12 is out of bounds for an axis of size 10"));
+    trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
+    CHECK(l.clean);
+    REQUIRE(l.records.get<trace::ErrorRecord>().size() == 1);
+    CHECK(l.records.get<trace::ErrorRecord>()[0].error_kind == trace::ErrorKind::Fatal);
+  }
+}
