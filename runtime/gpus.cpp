@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 #include "recorder/recorder.hpp"
 
@@ -148,29 +147,8 @@ void Gpus::stop() {
     });
     collector_.reset();
     for (const trace::GpuKernelRecord& k : got.kernels) rec::record(k);
-    // A copy item's device times span what it ran there: DMA copies, or
-    // the kernels of fills, gathers and scatters.
-    struct Span {
-      uint64_t start, stop;
-    };
-    std::unordered_map<trace::Uid, Span> span;
-    const auto widen = [&span](trace::Uid item, uint64_t start, uint64_t stop) {
-      auto [it, added] = span.try_emplace(item, Span{start, stop});
-      if (added) return;
-      it->second.start = std::min(it->second.start, start);
-      it->second.stop = std::max(it->second.stop, stop);
-    };
-    for (const gpu::DeviceCopyTiming& c : got.copies) widen(c.item, c.start_tick, c.stop_tick);
-    for (const trace::GpuKernelRecord& k : got.kernels)
-      widen(k.task, static_cast<uint64_t>(k.start), static_cast<uint64_t>(k.stop));
-    for (trace::CopyRecord r : copies_) {
-      // The device's times, kept after the copy became ready (causal order).
-      if (auto it = span.find(r.uid); it != span.end()) {
-        r.start = std::max<trace::Time>(r.ready, static_cast<trace::Time>(it->second.start));
-        r.stop = std::max<trace::Time>(r.start, static_cast<trace::Time>(it->second.stop));
-      }
-      rec::record(r);
-    }
+    gpu::apply_device_times(copies_, got.copies, got.kernels);
+    for (const trace::CopyRecord& r : copies_) rec::record(r);
     copies_.clear();
     const gpu::ClockFit& f = got.fit;
     rec::set_metadata(

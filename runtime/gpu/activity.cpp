@@ -91,4 +91,28 @@ void ActivityMatcher::finish() {
   copies_waiting_.clear();
 }
 
+void apply_device_times(std::vector<trace::CopyRecord>& copies,
+                        const std::vector<DeviceCopyTiming>& device_copies,
+                        const std::vector<trace::GpuKernelRecord>& kernels) {
+  struct Span {
+    uint64_t start, stop;
+  };
+  std::unordered_map<trace::Uid, Span> span;
+  const auto widen = [&span](trace::Uid item, uint64_t start, uint64_t stop) {
+    auto [it, added] = span.try_emplace(item, Span{start, stop});
+    if (added) return;
+    it->second.start = std::min(it->second.start, start);
+    it->second.stop = std::max(it->second.stop, stop);
+  };
+  for (const DeviceCopyTiming& c : device_copies) widen(c.item, c.start_tick, c.stop_tick);
+  for (const trace::GpuKernelRecord& k : kernels)
+    widen(k.task, static_cast<uint64_t>(k.start), static_cast<uint64_t>(k.stop));
+  for (trace::CopyRecord& r : copies) {
+    const auto it = span.find(r.uid);
+    if (it == span.end()) continue;
+    r.start = std::max<trace::Time>(r.ready, static_cast<trace::Time>(it->second.start));
+    r.stop = std::max<trace::Time>(r.start, static_cast<trace::Time>(it->second.stop));
+  }
+}
+
 }  // namespace legato::rt::gpu

@@ -97,4 +97,13 @@ class ActivityMatcher {
   uint64_t matched_ = 0, unmatched_ = 0;
 };
 
+// Gives the copy records of items that ran on a GPU the device's times of
+// what they ran there (DMA copies, or the kernels of fills, gathers and
+// scatters): from the first start to the last stop, never before the copy
+// became ready (causal order). Records of items CUPTI saw nothing of keep
+// their host times.
+void apply_device_times(std::vector<trace::CopyRecord>& copies,
+                        const std::vector<DeviceCopyTiming>& device_copies,
+                        const std::vector<trace::GpuKernelRecord>& kernels);
+
 }  // namespace legato::rt::gpu

@@ -1,6 +1,7 @@
 // The GPU path's parts that need no GPU: fitting CUPTI's clock to the
 // recorder's, matching device activity to the launching items (activity may
-// come before the correlation naming its item), decoding CUPTI activity
+// come before the correlation naming its item), giving copy items the device
+// times of the work they ran, decoding CUPTI activity
 // records (CUDA builds; records filled by hand), and the --gpus error on a
 // machine without a usable GPU.
 #include <cmath>
@@ -99,6 +100,47 @@ TEST_CASE("device activity is matched to the items that launched it", "[gpu]") {
   CHECK(m.matched() == 2);
   CHECK(m.unmatched() == 1);
   CHECK(m.waiting() == 0);
+}
+
+TEST_CASE("copy items take the device times of the copies and kernels they ran", "[gpu]") {
+  const auto copy = [](uint64_t item, trace::Time start, trace::Time stop, trace::Time ready) {
+    trace::CopyRecord r;
+    r.uid = item;
+    r.copy_kind = trace::CopyKind::Gather;
+    r.bytes = 800;
+    r.start = start;
+    r.stop = stop;
+    r.ready = ready;
+    return r;
+  };
+  // Host times: the copy worker's, around the calls and the stream's wait.
+  std::vector<trace::CopyRecord> copies{copy(1, 1000, 9000, 900),    // a DMA copy
+                                        copy(2, 2000, 8000, 1900),   // memset, kernel, readback
+                                        copy(3, 3000, 7000, 2900),   // device work before ready
+                                        copy(4, 4000, 6000, 3900),   // nothing seen by CUPTI
+                                        copy(5, 5000, 9000, 4900)};  // a fill: one kernel
+  const std::vector<DeviceCopyTiming> dma{{1, 1500, 2500, 800, CopyDirection::DeviceToDevice},
+                                          {2, 2100, 2200, 8, CopyDirection::Other},
+                                          {2, 5000, 5100, 8, CopyDirection::DeviceToHost},
+                                          {3, 2000, 2950, 8, CopyDirection::Other}};
+  const std::vector<trace::GpuKernelRecord> kernels{{2, 100, 0, 13, 2300, 4800},
+                                                    {5, 100, 0, 13, 5200, 5300},
+                                                    {7, 100, 0, 12, 100, 200}};  // a task's
+  apply_device_times(copies, dma, kernels);
+  CHECK(copies[0].start == 1500);
+  CHECK(copies[0].stop == 2500);
+  CHECK(copies[1].start == 2100);  // from the memset before the kernel
+  CHECK(copies[1].stop == 5100);   // to the readback of the index check after it
+  CHECK(copies[2].start == 2900);  // kept after ready
+  CHECK(copies[2].stop == 2950);
+  CHECK(copies[3].start == 4000);  // host times kept
+  CHECK(copies[3].stop == 6000);
+  CHECK(copies[4].start == 5200);
+  CHECK(copies[4].stop == 5300);
+  for (const trace::CopyRecord& r : copies) {
+    CHECK(r.bytes == 800);  // only the times change
+    CHECK(r.copy_kind == trace::CopyKind::Gather);
+  }
 }
 
 #ifdef LEGATO_HAVE_CUDA
