@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "runtime/array_kernels.hpp"
 
@@ -44,6 +45,11 @@ decltype(auto) with_type(DType t, F&& f) {
   }
   throw std::logic_error("unknown element type");
 }
+
+// What reductions, dot products and matrix-vector products accumulate in,
+// on CPUs and GPUs alike: int64 for integers and bools, double for floats.
+template <class T>
+using Accumulator = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
 
 inline DType dtype_of(int64_t code) {
   return static_cast<DType>(code);

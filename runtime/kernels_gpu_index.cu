@@ -17,10 +17,6 @@ namespace {
 
 using namespace cuda;
 
-struct Sum {
-  __device__ int64_t operator()(int64_t x, int64_t y) const { return x + y; }
-};
-
 // The array read by position: `rows` rows of `cols`, row starts `stride`
 // apart (one long row when they lie end to end).
 template <class T>
@@ -48,7 +44,7 @@ __global__ void __launch_bounds__(kThreads)
   const Run run = run_of(per, a.count);
   int64_t n = 0;
   for (int64_t e = run.lo + threadIdx.x; e < run.hi; e += blockDim.x) n += a.nonzero(e) ? 1 : 0;
-  n = block_reduce(n, Sum{}, int64_t{0});
+  n = block_reduce(n, Plus{}, int64_t{0});
   if (threadIdx.x == 0) counts[blockIdx.x] = n;
 }
 
@@ -61,7 +57,7 @@ __global__ void __launch_bounds__(kThreads)
   int64_t before = 0;
   for (int64_t b = threadIdx.x; b < static_cast<int64_t>(blockIdx.x); b += blockDim.x)
     before += counts[b];
-  before = block_reduce(before, Sum{}, int64_t{0});
+  before = block_reduce(before, Plus{}, int64_t{0});
   if (threadIdx.x == 0) run_start = before;
   __syncthreads();
   int64_t next = run_start;  // where the tile's first position goes

@@ -22,15 +22,7 @@ namespace {
 
 using namespace cuda;
 
-// Integer accumulation wraps (as the CPU variants' int64 arithmetic does).
-template <class Acc>
-__device__ __forceinline__ Acc add(Acc x, Acc y) {
-  if constexpr (std::is_integral_v<Acc>) {
-    return static_cast<Acc>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
-  } else {
-    return x + y;
-  }
-}
+// Integer products wrap, as sums do (add).
 template <class Acc>
 __device__ __forceinline__ Acc mul(Acc x, Acc y) {
   if constexpr (std::is_integral_v<Acc>) {
@@ -42,12 +34,6 @@ __device__ __forceinline__ Acc mul(Acc x, Acc y) {
 
 // The folds, as the CPU variants write them: std::min(acc, x) keeps acc
 // unless x < acc (so NaN never wins), std::max(acc, x) unless acc < x.
-struct Plus {
-  template <class Acc>
-  __device__ Acc operator()(Acc acc, Acc x) const {
-    return add(acc, x);
-  }
-};
 struct Smaller {
   template <class Acc>
   __device__ Acc operator()(Acc acc, Acc x) const {
@@ -237,7 +223,7 @@ void reduce_gpu(TaskContext& ctx) {
           });
     };
     if (red == Reduction::CountNonzero) return ctx.result(run(NonzeroOf{}, Plus{}, int64_t{0}));
-    using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+    using Acc = Accumulator<T>;
     constexpr Acc most = std::is_integral_v<T> ? std::numeric_limits<Acc>::max()
                                                : std::numeric_limits<Acc>::infinity();
     constexpr Acc least = std::is_integral_v<T> ? std::numeric_limits<Acc>::lowest()
@@ -263,7 +249,7 @@ void dot_gpu(TaskContext& ctx) {
   const Shape shape = shape_of(g);
   with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
     using T = decltype(t);
-    using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+    using Acc = Accumulator<T>;
     const T* a = ctx.data<T>(0);
     const T* b = ctx.data<T>(1);
     const int64_t as = g.stride(0), bs = g.stride(1);
@@ -282,7 +268,7 @@ void matvec_gpu(TaskContext& ctx) {
   if (rows == 0) return;
   with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
     using T = decltype(t);
-    using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+    using Acc = Accumulator<T>;
     const T* a = ctx.data<T>(0);
     const T* x = ctx.data<T>(1);
     T* y = ctx.data<T>(2);

@@ -130,6 +130,24 @@ __device__ __forceinline__ void for_each(const Shape& s, const F& f) {
   }
 }
 
+// Integer accumulation wraps (as the CPU variants' int64 arithmetic does).
+template <class Acc>
+__device__ __forceinline__ Acc add(Acc x, Acc y) {
+  if constexpr (std::is_integral_v<Acc>) {
+    return static_cast<Acc>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+  } else {
+    return x + y;
+  }
+}
+
+// The fold of sums.
+struct Plus {
+  template <class Acc>
+  __device__ Acc operator()(Acc acc, Acc x) const {
+    return add(acc, x);
+  }
+};
+
 // Folds v over the warp into lane 0.
 template <class Acc, class C>
 __device__ __forceinline__ Acc warp_reduce(Acc v, C combine) {

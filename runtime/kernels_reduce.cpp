@@ -24,7 +24,7 @@ void reduce_task(TaskContext& ctx) {
       }
       return ctx.result(n);
     }
-    using Acc = std::conditional_t<integral, int64_t, double>;
+    using Acc = Accumulator<T>;
     Acc acc = red == Reduction::Sum   ? Acc(0)
               : red == Reduction::Min ? std::numeric_limits<Acc>::max()
                                       : std::numeric_limits<Acc>::lowest();
@@ -57,7 +57,7 @@ void dot_task(TaskContext& ctx) {
   const Rows g(ctx);
   with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
     using T = decltype(t);
-    using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+    using Acc = Accumulator<T>;
     Acc acc = 0;
     for (int64_t r = 0; r < g.rows; ++r) {
       const T* a = g.row<T>(0, r);
@@ -73,7 +73,7 @@ void matvec_task(TaskContext& ctx) {
   const Rows g(ctx);
   with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
     using T = decltype(t);
-    using Acc = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
+    using Acc = Accumulator<T>;
     const T* x = ctx.data<T>(1);
     for (int64_t r = 0; r < g.rows; ++r) {
       const T* a = g.row<T>(0, r);
