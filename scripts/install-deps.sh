@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config ccache
   libzstd-dev zlib1g-dev libcli11-dev nlohmann-json3-dev catch2
   libimgui-dev libglfw3-dev
   libopenmpi-dev openmpi-bin
