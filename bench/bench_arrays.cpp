@@ -27,7 +27,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/array.hpp"
+#include "arrays/array.hpp"
 
 using namespace legato::rt;
 using Clock = std::chrono::steady_clock;

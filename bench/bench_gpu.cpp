@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "analysis/load.hpp"
+#include "arrays/array.hpp"
 #include "result.hpp"
-#include "runtime/array.hpp"
 #include "runtime/gpu/probe.hpp"
 
 using namespace legato;

@@ -35,7 +35,7 @@ if(NOT LEGATO_CUDA STREQUAL "OFF")
   endif()
 endif()
 
-# The GPU variants of the array kernels (runtime/kernels_gpu_*.cu) are compiled
+# The GPU variants of the array kernels (arrays/kernels/*_cuda.cu) are compiled
 # by the toolkit's nvcc, with the C++ compiler for their host code, for the
 # A100 (sm_80) and the H100 (sm_90, with PTX for newer GPUs) unless
 # -DCMAKE_CUDA_ARCHITECTURES says otherwise.

@@ -1,19 +1,19 @@
 # `cmake --install` puts the libraries, their headers, the tools and a CMake
 # package in the prefix, so a program outside this tree builds with
 #   find_package(Legato REQUIRED)
-#   target_link_libraries(my_program PRIVATE Legato::runtime)
-# and includes "runtime/array.hpp" as code in this tree does.
+#   target_link_libraries(my_program PRIVATE Legato::arrays)   # or Legato::runtime
+# and includes "arrays/array.hpp" (or "runtime/legato.hpp") as code in this tree does.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(LEGATO_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/legato)
 set(LEGATO_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Legato)
 
-foreach(lib trace recorder runtime)
+foreach(lib trace recorder runtime arrays)
   set_target_properties(legato_${lib} PROPERTIES EXPORT_NAME ${lib})
   target_include_directories(legato_${lib} INTERFACE $<INSTALL_INTERFACE:${LEGATO_INSTALL_INCLUDEDIR}>)
 endforeach()
-foreach(dir trace_format recorder runtime)
+foreach(dir trace_format recorder runtime arrays)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${LEGATO_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
@@ -21,7 +21,7 @@ endforeach()
 # legato_warnings only carries this project's compiler flags; it is exported
 # because the static libraries name it, and adds nothing to a user's build.
 set_target_properties(legato_warnings PROPERTIES EXPORT_NAME project_warnings)
-install(TARGETS legato_trace legato_recorder legato_runtime legato_warnings
+install(TARGETS legato_trace legato_recorder legato_runtime legato_arrays legato_warnings
         EXPORT LegatoTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -11,8 +11,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "arrays/array.hpp"
 #include "examples/timer.hpp"
-#include "runtime/array.hpp"
 
 using namespace legato::rt;
 

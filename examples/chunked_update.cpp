@@ -6,8 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "arrays/array.hpp"
 #include "examples/timer.hpp"
-#include "runtime/array.hpp"
 
 using namespace legato::rt;
 

@@ -7,7 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "runtime/array.hpp"
+#include "arrays/array.hpp"
 
 using namespace legato::rt;
 

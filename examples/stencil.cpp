@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "arrays/array.hpp"
 #include "examples/timer.hpp"
-#include "runtime/array.hpp"
 
 using namespace legato::rt;
 

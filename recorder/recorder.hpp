@@ -115,7 +115,15 @@ inline bool active() {
   return detail::g_generation.load(std::memory_order_relaxed) != 0;
 }
 
-// Records r. Its time fields hold ticks from rec::now(); the flusher converts them.
+// A tick count from rec::now() in a record's time field: records carry
+// ticks until the flusher converts them to nanoseconds, the one place where
+// ticks become time. Every time field a producer fills goes through this.
+constexpr trace::Time stamp(uint64_t tick) {
+  return static_cast<trace::Time>(tick);
+}
+
+// Records r. Its time fields hold ticks from rec::now() (see stamp()); the
+// flusher converts them.
 template <class R>
 inline void record(const R& r) {
   static_assert(std::is_trivially_copyable_v<R>, "only fixed-size records go through the hot path");
@@ -150,9 +158,8 @@ class Range {
       : name_(name), provenance_(provenance), start_(active() ? now() : 0) {}
   ~Range() {
     if (start_ != 0 && active()) {
-      record(trace::UserRangeRecord{thread_lane(), name_, provenance_,
-                                    static_cast<trace::Time>(start_),
-                                    static_cast<trace::Time>(now())});
+      record(
+          trace::UserRangeRecord{thread_lane(), name_, provenance_, stamp(start_), stamp(now())});
     }
   }
   Range(const Range&) = delete;

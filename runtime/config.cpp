@@ -38,60 +38,83 @@ using Member = std::variant<int64_t Config::*, bool Config::*, std::string Confi
 enum class Unit { Count, MiB, Elements, Ops, Bool, Text };
 
 struct Flag {
+  Option option;
   const char* name;  // without the leading --
   Member member;
   Unit unit;
   int64_t min, max;
-  const char* default_text;
-  const char* help;
+  std::string default_text;
+  std::string help;
 };
 
 constexpr int64_t kMaxMiB = int64_t{1} << 30;  // 1 PiB
 
+std::string text(int64_t v) {
+  return std::to_string(v);
+}
+
+// One row per Option, in its order (checked when the table is built).
 const std::vector<Flag>& flags() {
-  static const std::vector<Flag> table = {
-      {"cpus", &Config::cpus, Unit::Count, 1, 1024,
-       "auto: cores / ranks-per-node - utility, at least 1",
-       "CPU worker threads (lanes c0, c1, ...)"},
-      {"utility", &Config::utility, Unit::Count, 1, 256, "2",
-       "utility threads for dependence analysis, mapping and instance collection (u0, ...)"},
-      {"gpus", &Config::gpus, Unit::Count, 0, 64, "0", "GPUs to use"},
-      {"sysmem", &Config::sysmem, Unit::MiB, 1, kMaxMiB,
-       "auto: 80% of available memory / ranks-per-node",
-       "system memory pool for array instances, in MiB"},
-      {"fbmem", &Config::fbmem, Unit::MiB, 0, kMaxMiB,
-       "auto: 90% of the GPU's memory / ranks sharing it; 0 without GPUs",
-       "framebuffer (GPU memory) pool per GPU, in MiB"},
-      {"zcmem", &Config::zcmem, Unit::MiB, 0, kMaxMiB, "128 with GPUs, else 0",
-       "zero-copy (pinned host memory the GPUs can read) pool, in MiB; host-side instances of "
-       "GPU runs go there first"},
-      {"profile", &Config::profile, Unit::Bool, 0, 1, "false",
-       "record a trace: <logdir>/<profile-name>_<rank>.prof"},
-      {"profile-name", &Config::profile_name, Unit::Text, 0, 0, "legate",
-       "prefix of the trace files"},
-      {"logdir", &Config::logdir, Unit::Text, 0, 0, "the current directory",
-       "directory for trace files (created if missing)"},
-      {"profile-report", &Config::profile_report, Unit::Bool, 0, 1, "the value of --profile",
-       "write the HTML report <logdir>/legate_prof/index.html at the end of the run"},
-      {"provenance", &Config::provenance, Unit::Bool, 0, 1, "the value of --profile",
-       "record the file:line of every API call in the trace"},
-      {"nsys", &Config::nsys, Unit::Bool, 0, 1, "false",
-       "mark point tasks and runtime work as NVTX ranges, for Nsight Systems (nsys profile)"},
-      {"show-config", &Config::show_config, Unit::Bool, 0, 1, "false",
-       "print the configuration, then run"},
-      {"auto-config", &Config::auto_config, Unit::Bool, 0, 1, "true",
-       "size unset resources from the machine (0: 1 CPU, 256 MiB system memory)"},
-      {"min-cpu-chunk", &Config::min_cpu_chunk, Unit::Elements, 1, int64_t{1} << 40, "16384",
-       "fewest elements a CPU point task gets when an operation is split"},
-      {"min-gpu-chunk", &Config::min_gpu_chunk, Unit::Elements, 1, int64_t{1} << 40, "65536",
-       "fewest elements a GPU point task gets when an operation is split"},
-      {"window-size", &Config::window_size, Unit::Ops, 1, int64_t{1} << 20, "1024",
-       "operations the program may issue ahead of their completion"},
-      {"ranks-per-node", &Config::ranks_per_node, Unit::Count, 1, 1024, "1",
-       "ranks on each node (started by the legate driver's --launcher, or by mpirun/srun)"},
-      {"nodes", &Config::nodes, Unit::Count, 1, 65536, "1", "nodes the ranks run on"},
-      {"help", &Config::help, Unit::Bool, 0, 1, "", "list these options and exit"},
-  };
+  using namespace defaults;
+  static const std::vector<Flag> table = [] {
+    std::vector<Flag> t = {
+        {Option::Cpus, "cpus", &Config::cpus, Unit::Count, 1, 1024,
+         "auto: cores / ranks-per-node - utility, at least 1",
+         "CPU worker threads (lanes c0, c1, ...)"},
+        {Option::Utility, "utility", &Config::utility, Unit::Count, 1, 256, text(kUtility),
+         "utility threads for dependence analysis, mapping and instance collection (u0, ...)"},
+        {Option::Gpus, "gpus", &Config::gpus, Unit::Count, 0, 64, "0", "GPUs to use"},
+        {Option::Sysmem, "sysmem", &Config::sysmem, Unit::MiB, 1, kMaxMiB,
+         "auto: " + text(kSysmemPercent) + "% of available memory / ranks-per-node",
+         "system memory pool for array instances, in MiB"},
+        {Option::Fbmem, "fbmem", &Config::fbmem, Unit::MiB, 0, kMaxMiB,
+         "auto: " + text(kFbmemPercent) +
+             "% of the GPU's memory / ranks sharing it; 0 without GPUs",
+         "framebuffer (GPU memory) pool per GPU, in MiB"},
+        {Option::Zcmem, "zcmem", &Config::zcmem, Unit::MiB, 0, kMaxMiB,
+         text(kZcmemMiB) + " with GPUs, else 0",
+         "zero-copy (pinned host memory the GPUs can read) pool, in MiB; host-side instances of "
+         "GPU runs go there first"},
+        {Option::Profile, "profile", &Config::profile, Unit::Bool, 0, 1, "false",
+         "record a trace: <logdir>/<profile-name>_<rank>.prof"},
+        {Option::ProfileName, "profile-name", &Config::profile_name, Unit::Text, 0, 0, kProfileName,
+         "prefix of the trace files"},
+        {Option::Logdir, "logdir", &Config::logdir, Unit::Text, 0, 0, "the current directory",
+         "directory for trace files (created if missing)"},
+        {Option::ProfileReport, "profile-report", &Config::profile_report, Unit::Bool, 0, 1,
+         "the value of --profile",
+         "write the HTML report <logdir>/legate_prof/index.html at the end of the run"},
+        {Option::Provenance, "provenance", &Config::provenance, Unit::Bool, 0, 1,
+         "the value of --profile", "record the file:line of every API call in the trace"},
+        {Option::Nsys, "nsys", &Config::nsys, Unit::Bool, 0, 1, "false",
+         "mark point tasks and runtime work as NVTX ranges, for Nsight Systems (nsys profile)"},
+        {Option::ShowConfig, "show-config", &Config::show_config, Unit::Bool, 0, 1, "false",
+         "print the configuration, then run"},
+        {Option::AutoConfig, "auto-config", &Config::auto_config, Unit::Bool, 0, 1, "true",
+         "size unset resources from the machine (0: 1 CPU, " + text(kSysmemMiB) +
+             " MiB system memory)"},
+        {Option::MinCpuChunk, "min-cpu-chunk", &Config::min_cpu_chunk, Unit::Elements, 1,
+         int64_t{1} << 40, text(kMinCpuChunk),
+         "fewest elements a CPU point task gets when an operation is split"},
+        {Option::MinGpuChunk, "min-gpu-chunk", &Config::min_gpu_chunk, Unit::Elements, 1,
+         int64_t{1} << 40, text(kMinGpuChunk),
+         "fewest elements a GPU point task gets when an operation is split"},
+        {Option::WindowSize, "window-size", &Config::window_size, Unit::Ops, 1, int64_t{1} << 20,
+         text(kWindowSize), "operations the program may issue ahead of their completion"},
+        {Option::RanksPerNode, "ranks-per-node", &Config::ranks_per_node, Unit::Count, 1, 1024, "1",
+         "ranks on each node (started by the legate driver's --launcher, or by mpirun/srun)"},
+        {Option::Nodes, "nodes", &Config::nodes, Unit::Count, 1, 65536, "1",
+         "nodes the ranks run on"},
+        {Option::Help, "help", &Config::help, Unit::Bool, 0, 1, "", "list these options and exit"},
+    };
+    if (t.size() != static_cast<size_t>(Option::Count))
+      throw std::logic_error("the option table misses an Option");
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (static_cast<size_t>(t[i].option) != i)
+        throw std::logic_error(std::string("option --") + t[i].name + " is out of Option's order");
+    }
+    return t;
+  }();
   return table;
 }
 
@@ -161,7 +184,7 @@ void set_value(Config& c, const Flag& f, std::string_view value, std::string_vie
   } else if (f.unit == Unit::Text) {
     if (value.empty())
       throw ConfigError(flag + in + " needs a value, e.g. " + flag + "=" + f.default_text);
-    if (std::string_view(f.name) == "profile-name" && value.find('/') != std::string_view::npos) {
+    if (f.option == Option::ProfileName && value.find('/') != std::string_view::npos) {
       throw ConfigError("invalid value '" + std::string(value) + "' for " + flag + in +
                         ": use a plain file name prefix (put the directory in --logdir)");
     }
@@ -296,12 +319,13 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
       value = args[++i];
     }
     set_value(c, *f, value, where);
-    c.given.insert(name);
+    c.given.set(static_cast<size_t>(f->option));
   }
   // Automatic values for what was not given.
-  const auto given = [&](const char* n) { return c.given.count(n) > 0; };
+  using namespace defaults;
+  const auto given = [&](Option o) { return c.was_given(o); };
   // Ranks on one node share its cores and memory.
-  const int64_t share = given("ranks-per-node") ? c.ranks_per_node : machine.ranks_here;
+  const int64_t share = given(Option::RanksPerNode) ? c.ranks_per_node : machine.ranks_here;
   const MachineInfo gpus_here = with_gpus(machine, c.help ? 0 : c.gpus);
   const int64_t gpu_share = ranks_per_gpu(share, c.gpus, gpus_here.gpus);
   c.gpus_visible = gpus_here.gpus;
@@ -312,16 +336,19 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
           : *std::min_element(gpus_here.gpu_memory.begin(), gpus_here.gpu_memory.end());
   const int64_t gpu_mib = static_cast<int64_t>(gpu_memory >> 20) / gpu_share;
   // Legate's advice: leave 5-10% of a GPU's memory free.
-  if (!given("fbmem")) c.fbmem = c.gpus > 0 ? gpu_mib * 9 / 10 : 0;
-  if (!given("cpus"))
+  const int64_t fbmem_auto = gpu_mib * kFbmemPercent / 100;
+  if (!given(Option::Fbmem)) c.fbmem = c.gpus > 0 ? fbmem_auto : 0;
+  if (!given(Option::Cpus))
     c.cpus = c.auto_config ? std::max<int64_t>(1, machine.cores / share - c.utility) : 1;
-  if (!given("sysmem")) {
+  if (!given(Option::Sysmem)) {
     const uint64_t mib = (machine.memory_bytes >> 20) / static_cast<uint64_t>(share);
-    c.sysmem = c.auto_config ? std::max<int64_t>(256, static_cast<int64_t>(mib * 4 / 5)) : 256;
+    c.sysmem = c.auto_config
+                   ? std::max<int64_t>(kSysmemMiB, static_cast<int64_t>(mib) * kSysmemPercent / 100)
+                   : kSysmemMiB;
   }
-  if (!given("zcmem")) c.zcmem = c.gpus > 0 ? 128 : 0;
-  if (!given("provenance")) c.provenance = c.profile;
-  if (!given("profile-report")) c.profile_report = c.profile;
+  if (!given(Option::Zcmem)) c.zcmem = c.gpus > 0 ? kZcmemMiB : 0;
+  if (!given(Option::Provenance)) c.provenance = c.profile;
+  if (!given(Option::ProfileReport)) c.profile_report = c.profile;
   if (c.help) return c;
   if (c.nsys && !gpu::nvtx_available()) {
     throw ConfigError("--nsys" + in +
@@ -342,7 +369,7 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
                       std::to_string(gpu_mib) + " MiB each rank has of its GPU's memory (" +
                       std::to_string(gpu_memory >> 20) + " MiB, shared by " +
                       std::to_string(gpu_share) + " rank(s)); leave 5-10% free: use --fbmem " +
-                      std::to_string(gpu_mib * 9 / 10) + " or less");
+                      std::to_string(fbmem_auto) + " or less");
   }
   if (machine.total_memory_bytes > 0 && c.sysmem_bytes() > machine.total_memory_bytes) {
     throw ConfigError(
@@ -355,7 +382,7 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
 nlohmann::json Config::to_json() const {
   nlohmann::json j;
   for (const Flag& f : flags()) {
-    if (std::string_view(f.name) == "help") continue;
+    if (f.option == Option::Help) continue;
     std::visit([&](auto m) { j[f.name] = this->*m; }, f.member);
   }
   return j;
@@ -366,7 +393,7 @@ std::string Config::summary() const {
   out << "Legato configuration (" << (auto_config ? "automatic" : "manual") << " sizing):\n";
   for (const Flag& f : flags()) {
     const std::string_view name = f.name;
-    if (name == "help") continue;
+    if (f.option == Option::Help) continue;
     std::string value;
     if (f.unit == Unit::MiB) {
       value = mib_text(this->*std::get<int64_t Config::*>(f.member));
@@ -385,7 +412,7 @@ std::string Config::summary() const {
           f.member);
     }
     out << "  " << f.name << std::string(16 - name.size(), ' ') << value
-        << (given.count(std::string(name)) ? "" : "  (default)") << "\n";
+        << (was_given(f.option) ? "" : "  (default)") << "\n";
   }
   return out.str();
 }
@@ -399,7 +426,7 @@ std::string config_help() {
     std::string left = std::string("--") + f.name;
     if (f.unit != Unit::Bool) left += f.unit == Unit::Text ? " TEXT" : " N";
     out << "  " << left << std::string(left.size() < 22 ? 22 - left.size() : 1, ' ') << f.help;
-    if (*f.default_text != '\0') out << " [default: " << f.default_text << "]";
+    if (!f.default_text.empty()) out << " [default: " << f.default_text << "]";
     out << "\n";
   }
   return out.str();

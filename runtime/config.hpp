@@ -2,8 +2,8 @@
 // legate driver's flags), parsed once at start.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,30 +32,75 @@ struct MachineInfo {
 };
 MachineInfo detect_machine();
 
+// The settings' defaults, in one place: Config's initial values, the
+// --help text and the automatic sizing all read them.
+namespace defaults {
+inline constexpr int64_t kUtility = 2;
+inline constexpr int64_t kMinCpuChunk = 16384;  // elements
+inline constexpr int64_t kMinGpuChunk = 65536;  // elements
+inline constexpr int64_t kWindowSize = 1024;    // operations
+inline constexpr const char* kProfileName = "legate";
+// Automatic sizing: system memory is this share of the memory available to
+// each rank on the node, and never less than kSysmemMiB (which is also the
+// size without automatic sizing); a GPU's framebuffer pool is this share of
+// its memory over the ranks sharing it (Legate's advice: leave 5-10% free);
+// zero-copy memory is kZcmemMiB on runs with GPUs.
+inline constexpr int64_t kSysmemPercent = 80;
+inline constexpr int64_t kSysmemMiB = 256;
+inline constexpr int64_t kFbmemPercent = 90;
+inline constexpr int64_t kZcmemMiB = 128;
+}  // namespace defaults
+
+// Every option, in the order --help lists them.
+enum class Option : uint8_t {
+  Cpus,
+  Utility,
+  Gpus,
+  Sysmem,
+  Fbmem,
+  Zcmem,
+  Profile,
+  ProfileName,
+  Logdir,
+  ProfileReport,
+  Provenance,
+  Nsys,
+  ShowConfig,
+  AutoConfig,
+  MinCpuChunk,
+  MinGpuChunk,
+  WindowSize,
+  RanksPerNode,
+  Nodes,
+  Help,
+  Count
+};
+
 struct Config {
   int64_t cpus = 1;
-  int64_t utility = 2;
+  int64_t utility = defaults::kUtility;
   int64_t gpus = 0;
   int64_t sysmem = 0;  // MiB
   int64_t fbmem = 0;   // MiB per GPU
   int64_t zcmem = 0;   // MiB
   bool profile = false;
-  std::string profile_name = "legate";
+  std::string profile_name = defaults::kProfileName;
   std::string logdir = ".";
   bool provenance = false;
   bool profile_report = false;  // <logdir>/legate_prof/index.html at the end
   bool show_config = false;
   bool nsys = false;  // NVTX ranges around tasks and runtime work
   bool auto_config = true;
-  int64_t min_cpu_chunk = 16384;  // elements
-  int64_t min_gpu_chunk = 65536;  // elements
-  int64_t window_size = 1024;     // operations the top level may run ahead
-  int64_t ranks_per_node = 1;     // the run's shape; the launcher starts the ranks
+  int64_t min_cpu_chunk = defaults::kMinCpuChunk;
+  int64_t min_gpu_chunk = defaults::kMinGpuChunk;
+  int64_t window_size = defaults::kWindowSize;  // operations the top level may run ahead
+  int64_t ranks_per_node = 1;                   // the run's shape; the launcher starts the ranks
   int64_t nodes = 1;
   bool help = false;
   int64_t gpus_visible = 0;  // CUDA devices on this machine (known when --gpus > 0)
-  // Flags the user set (the rest were chosen automatically).
-  std::set<std::string> given;
+  // Options the user set (the rest were chosen automatically).
+  std::bitset<static_cast<size_t>(Option::Count)> given;
+  bool was_given(Option o) const { return given.test(static_cast<size_t>(o)); }
 
   uint64_t sysmem_bytes() const { return static_cast<uint64_t>(sysmem) << 20; }
   uint64_t fbmem_bytes() const { return static_cast<uint64_t>(fbmem) << 20; }

@@ -25,6 +25,9 @@ namespace legato::rt {
 class StoreImpl;
 struct FutureState;
 struct Config;
+// The runtime's own way into what the classes below keep from programs
+// (runtime/core/api_access.hpp).
+class ApiAccess;
 
 // Starts the runtime from LEGATE_CONFIG (once; later calls do nothing). On a
 // bad configuration it prints a LEGATE ERROR and exits with status 1; with
@@ -54,9 +57,9 @@ class Store {
   int64_t size() const;
   DType dtype() const;
   const std::string& name() const;
-  const std::shared_ptr<StoreImpl>& impl() const { return impl_; }
 
  private:
+  friend class ApiAccess;
   friend Store create_store(int64_t, DType, std::string, std::source_location);
   explicit Store(std::shared_ptr<StoreImpl> impl);
   void drop();
@@ -76,10 +79,10 @@ class Future {
   // Blocks the top-level task (recorded as a wait) until the value is there.
   double get() const;
   int64_t get_int() const;
-  const std::shared_ptr<FutureState>& state() const { return state_; }
-  explicit Future(std::shared_ptr<FutureState> s) : state_(std::move(s)) {}
 
  private:
+  friend class ApiAccess;
+  explicit Future(std::shared_ptr<FutureState> s) : state_(std::move(s)) {}
   std::shared_ptr<FutureState> state_;
 };
 
@@ -171,19 +174,12 @@ class TaskContext {
   // GPU variants: their GPU's stream and scratch; null on CPU processors.
   const GpuResources* gpu() const { return gpu_; }
 
-  // Set up by the runtime.
-  struct Arg {
-    Range range;
-    std::byte* data;
-  };
+ private:
+  friend class ApiAccess;  // the runtime sets contexts up and reads results
   TaskContext(int64_t point, int64_t points, Range domain, std::vector<Range> ranges,
               std::vector<std::byte*> data, const std::vector<Scalar>* scalars,
               std::vector<Scalar> futures);
-  bool has_result() const { return has_result_; }
-  const Scalar& result_value() const { return result_; }
-  void set_gpu(const GpuResources* gpu) { gpu_ = gpu; }
 
- private:
   int64_t point_, points_;
   Range domain_;
   std::vector<Range> ranges_;

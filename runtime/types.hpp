@@ -35,7 +35,6 @@ struct Range {
   bool empty() const { return hi <= lo; }
   bool overlaps(const Range& o) const { return lo < o.hi && o.lo < hi; }
   bool contains(const Range& o) const { return o.empty() || (lo <= o.lo && o.hi <= hi); }
-  Range intersect(const Range& o) const { return {std::max(lo, o.lo), std::min(hi, o.hi)}; }
   bool operator==(const Range&) const = default;
 };
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "runtime/array.hpp"
+#include "arrays/array.hpp"
 #include "runtime/runtime_test_util.hpp"
 
 namespace legato::rt::testing {

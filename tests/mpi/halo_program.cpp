@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "runtime/array.hpp"
+#include "arrays/array.hpp"
 
 using namespace legato::rt;
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "runtime/array.hpp"
+#include "arrays/array.hpp"
 
 using namespace legato::rt;
 

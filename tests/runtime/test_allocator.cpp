@@ -2,8 +2,8 @@
 #include <random>
 #include <vector>
 
-#include "runtime/allocator.hpp"
-#include "runtime/interval_map.hpp"
+#include "runtime/core/interval_map.hpp"
+#include "runtime/memory/allocator.hpp"
 
 using namespace legato::rt;
 

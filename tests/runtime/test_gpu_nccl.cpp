@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "runtime/gpu/nccl.hpp"
-#include "runtime/gpu_collectives.hpp"
+#include "runtime/ranks/nccl_collectives.hpp"
 
 using namespace legato::rt;
 
@@ -30,12 +30,17 @@ TEST_CASE("NCCL loads at run time in CUDA builds, or says why in words", "[gpu]"
 }
 
 TEST_CASE("ranks use NCCL only when every rank can and no two share a GPU", "[gpu]") {
-  CHECK(GpuCollectives::refusal({"+a 0000:3b:00.0", "+a 0000:5e:00.0", "+b 0000:3b:00.0"}) == "");
-  const std::string shared = GpuCollectives::refusal({"+a 0000:3b:00.0", "+a 0000:3b:00.0"});
+  // As the ranks send them: "+" and the GPU's identity, or "-" and why not.
+  const auto refusal = [](const std::vector<std::string>& wire) {
+    std::vector<NcclAnswer> answers;
+    for (const std::string& w : wire) answers.push_back(NcclAnswer::from_wire(w));
+    return GpuCollectives::refusal(answers);
+  };
+  CHECK(refusal({"+a 0000:3b:00.0", "+a 0000:5e:00.0", "+b 0000:3b:00.0"}) == "");
+  const std::string shared = refusal({"+a 0000:3b:00.0", "+a 0000:3b:00.0"});
   CHECK_THAT(shared, Catch::Contains("rank 1 shares its GPU (a 0000:3b:00.0)"));
   CHECK_THAT(shared, Catch::Contains("one rank per GPU"));
-  const std::string missing =
-      GpuCollectives::refusal({"+a 0000:3b:00.0", "-libnccl.so.2 could not be loaded"});
+  const std::string missing = refusal({"+a 0000:3b:00.0", "-libnccl.so.2 could not be loaded"});
   CHECK(missing == "rank 1: libnccl.so.2 could not be loaded");
-  CHECK(GpuCollectives::refusal({"+a 0000:3b:00.0", ""}) == "rank 1: no answer");
+  CHECK(refusal({"+a 0000:3b:00.0", ""}) == "rank 1: no answer");
 }

@@ -1,7 +1,7 @@
 // Arrays and a task of the user's own, on an installed Legato.
 #include <cstdio>
 
-#include "runtime/array.hpp"
+#include "arrays/array.hpp"
 
 using namespace legato::rt;
 

@@ -1,0 +1,201 @@
+// Reductions, products, values and reading data back into the program.
+#include <cmath>
+#include <stdexcept>
+
+#include "arrays/array.hpp"
+#include "arrays/array_launch.hpp"
+#include "arrays/kernels/cpu_support.hpp"
+
+namespace legato::rt {
+
+using detail::ArrayLauncher;
+using detail::who;
+using kernels::Op;
+using kernels::Source;
+
+namespace {
+
+// Integer and bool reductions are exact (int64 futures); floats fold in double.
+DType result_type(DType t) {
+  return t == DType::F32 || t == DType::F64 ? DType::F64 : DType::I64;
+}
+
+Value reduce(const Array& a, kernels::Reduction red, ReduceOp fold, const char* name,
+             const std::source_location& where) {
+  const DType type = result_type(a.dtype());
+  if (a.size() == 0) {
+    if (red == kernels::Reduction::Min || red == kernels::Reduction::Max) {
+      throw std::invalid_argument(who(name, where) + "zero-size array to reduction operation " +
+                                  name + " which has no identity");
+    }
+    return Value(0.0);
+  }
+  Future f = ArrayLauncher(kernels::tasks().reduce, detail::layout_of({&a}), where)
+                 .arg(a, Privilege::Read)
+                 .scalar(static_cast<int64_t>(red))
+                 .scalar(static_cast<int64_t>(a.dtype()))
+                 .execute(std::pair{fold, type});
+  return Value(std::move(f), type);
+}
+
+// a op b on values: folded at once when both are constants, otherwise a
+// ScalarBinaryOpTask that waits for the futures.
+Value scalar_op(Op op, const Value& a, const Value& b, const std::source_location& where) {
+  if (a.is_constant() && b.is_constant()) {
+    const double x = a.constant(), y = b.constant();
+    switch (op) {
+      case Op::Add:
+        return x + y;
+      case Op::Sub:
+        return x - y;
+      case Op::Mul:
+        return x * y;
+      case Op::Div:
+        return x / y;
+      case Op::Sqrt:
+        return std::sqrt(x);
+      default:
+        throw std::logic_error("unknown value operator");
+    }
+  }
+  ArrayLauncher l(kernels::tasks().scalar, {false, 1, 1}, where);
+  l.scalar(static_cast<int64_t>(op))
+      .scalar(static_cast<int64_t>(a.is_constant() ? Source::Constant : Source::Future))
+      .scalar(static_cast<int64_t>(b.is_constant() ? Source::Constant : Source::Future))
+      .scalar(a.is_constant() ? a.constant() : 0.0)
+      .scalar(b.is_constant() ? b.constant() : 0.0);
+  if (!a.is_constant()) l.future(a.future());
+  if (!b.is_constant()) l.future(b.future());
+  return Value(l.execute(std::pair{ReduceOp::Sum, DType::F64}), DType::F64);
+}
+
+}  // namespace
+
+// --- values ---
+
+double Value::item(std::source_location) const {
+  return constant_ ? c_ : future_.get();
+}
+
+int64_t Value::item_int(std::source_location) const {
+  return constant_ ? static_cast<int64_t>(c_) : future_.get_int();
+}
+
+Value operator+(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Add, a.value, b.value, a.where);
+}
+Value operator-(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Sub, a.value, b.value, a.where);
+}
+Value operator*(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Mul, a.value, b.value, a.where);
+}
+Value operator/(const ValueArg& a, const ValueArg& b) {
+  return scalar_op(Op::Div, a.value, b.value, a.where);
+}
+Value sqrt(const Value& v, std::source_location where) {
+  return scalar_op(Op::Sqrt, v, Value(0.0), where);
+}
+
+// --- reductions ---
+
+Value Array::sum(std::source_location where) const {
+  return reduce(*this, kernels::Reduction::Sum, ReduceOp::Sum, "sum", where);
+}
+Value Array::min(std::source_location where) const {
+  return reduce(*this, kernels::Reduction::Min, ReduceOp::Min, "minimum", where);
+}
+Value Array::max(std::source_location where) const {
+  return reduce(*this, kernels::Reduction::Max, ReduceOp::Max, "maximum", where);
+}
+Value sum(const Array& a, std::source_location where) {
+  return a.sum(where);
+}
+
+namespace detail {
+Value count_nonzero(const Array& a, const std::source_location& where) {
+  return reduce(a, kernels::Reduction::CountNonzero, ReduceOp::Sum, "count_nonzero", where);
+}
+}  // namespace detail
+
+Value Array::dot(const Array& o, std::source_location where) const {
+  if (ndim_ != 1 || o.ndim() != 1) {
+    throw std::invalid_argument(who("dot", where) + "needs two 1-D arrays, not " + shape_text() +
+                                " and " + o.shape_text() + "; use matvec for a matrix");
+  }
+  if (cols_ != o.cols()) {
+    throw std::invalid_argument(who("dot", where) + "shapes " + shape_text() + " and " +
+                                o.shape_text() + " not aligned");
+  }
+  if (dtype_ != o.dtype() || dtype_ == DType::Bool) {
+    throw std::invalid_argument(who("dot", where) +
+                                "needs two float or int64 arrays of one type, not " +
+                                dtype_name(dtype_) + " and " + dtype_name(o.dtype()));
+  }
+  const DType type = result_type(dtype_);
+  if (size() == 0) return Value(0.0);
+  Future f = ArrayLauncher(kernels::tasks().dot, detail::layout_of({this, &o}), where)
+                 .arg(*this, Privilege::Read)
+                 .arg(o, Privilege::Read)
+                 .scalar(static_cast<int64_t>(dtype_))
+                 .execute(std::pair{ReduceOp::Sum, type});
+  return Value(std::move(f), type);
+}
+
+Value dot(const Array& a, const Array& b, std::source_location where) {
+  return a.dot(b, where);
+}
+
+Array matvec(const Array& a, const Array& x, std::source_location where) {
+  if (a.ndim() != 2 || x.ndim() != 1) {
+    throw std::invalid_argument(who("matvec", where) + "needs a 2-D matrix and a 1-D vector, not " +
+                                a.shape_text() + " and " + x.shape_text());
+  }
+  if (a.cols() != x.cols()) {
+    throw std::invalid_argument(who("matvec", where) + "shapes " + a.shape_text() + " and " +
+                                x.shape_text() + " not aligned: " + std::to_string(a.cols()) +
+                                " (dim 1) != " + std::to_string(x.cols()) + " (dim 0)");
+  }
+  if (a.dtype() != x.dtype() || a.dtype() == DType::Bool) {
+    throw std::invalid_argument(who("matvec", where) +
+                                "needs a float or int64 matrix and vector of one type, not " +
+                                dtype_name(a.dtype()) + " and " + dtype_name(x.dtype()));
+  }
+  Array y = zeros(a.rows(), a.dtype(), where);
+  if (a.rows() == 0 || a.cols() == 0) return y;
+  ArrayLauncher(kernels::tasks().matvec, {true, a.rows(), a.cols()}, where)
+      .rows(a.store(), a.offset(), a.row_stride(), a.cols(), Privilege::Read)
+      .whole(x.store(), {x.offset(), x.offset() + x.cols()}, Privilege::Read)
+      .per_index(y.store(), y.offset(), Privilege::Write)
+      .scalar(static_cast<int64_t>(a.dtype()))
+      .execute();
+  return y;
+}
+
+// --- reading back ---
+
+std::vector<double> Array::to_vector(std::source_location where) const {
+  std::vector<double> out(static_cast<size_t>(size()));
+  if (out.empty()) return out;
+  // The points write straight into `out`; the future says they are done.
+  // Every rank of a run reads all of it.
+  ArrayLauncher(kernels::tasks().readback, detail::layout_of({this}), where)
+      .replicated()
+      .arg(*this, Privilege::Read)
+      .scalar(static_cast<int64_t>(dtype_))
+      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data())))
+      .execute(std::pair{ReduceOp::Sum, DType::I64})
+      .get();
+  return out;
+}
+
+double Array::item(std::source_location where) const {
+  if (size() != 1) {
+    throw std::invalid_argument(who("item", where) +
+                                "can only convert an array of size 1 to a scalar, not " +
+                                shape_text());
+  }
+  return to_vector(where)[0];
+}
+
+}  // namespace legato::rt

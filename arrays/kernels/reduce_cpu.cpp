@@ -1,0 +1,128 @@
+// Reductions, products and reading data back: sum/min/max, dot,
+// matrix-vector, readback, arithmetic on future values.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "arrays/kernels/cpu_support.hpp"
+#include "arrays/kernels/variants.hpp"
+
+namespace legato::rt::kernels {
+
+// stores: a; scalars: reduction, type. The point's result goes to the future.
+void reduce_task(TaskContext& ctx) {
+  const Rows g(ctx);
+  const size_t s = g.first_scalar();
+  const auto red = static_cast<Reduction>(ctx.scalar_int(s));
+  with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
+    using T = decltype(t);
+    constexpr bool integral = std::is_integral_v<T>;
+    if (red == Reduction::CountNonzero) {
+      int64_t n = 0;
+      for (int64_t r = 0; r < g.rows; ++r) {
+        const T* a = g.row<T>(0, r);
+        for (int64_t c = 0; c < g.cols; ++c) n += a[c] != T(0);
+      }
+      return ctx.result(n);
+    }
+    using Acc = Accumulator<T>;
+    Acc acc = red == Reduction::Sum   ? Acc(0)
+              : red == Reduction::Min ? std::numeric_limits<Acc>::max()
+                                      : std::numeric_limits<Acc>::lowest();
+    if constexpr (!integral) {
+      if (red == Reduction::Min) acc = std::numeric_limits<double>::infinity();
+      if (red == Reduction::Max) acc = -std::numeric_limits<double>::infinity();
+    }
+    for (int64_t r = 0; r < g.rows; ++r) {
+      const T* a = g.row<T>(0, r);
+      switch (red) {
+        case Reduction::Sum:
+          for (int64_t c = 0; c < g.cols; ++c) acc += static_cast<Acc>(a[c]);
+          break;
+        case Reduction::Min:
+          for (int64_t c = 0; c < g.cols; ++c) acc = std::min(acc, static_cast<Acc>(a[c]));
+          break;
+        case Reduction::Max:
+          for (int64_t c = 0; c < g.cols; ++c) acc = std::max(acc, static_cast<Acc>(a[c]));
+          break;
+        default:
+          break;
+      }
+    }
+    ctx.result(acc);
+  });
+}
+
+// stores: a, b; scalars: type
+void dot_task(TaskContext& ctx) {
+  const Rows g(ctx);
+  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+    using T = decltype(t);
+    using Acc = Accumulator<T>;
+    Acc acc = 0;
+    for (int64_t r = 0; r < g.rows; ++r) {
+      const T* a = g.row<T>(0, r);
+      const T* b = g.row<T>(1, r);
+      for (int64_t c = 0; c < g.cols; ++c) acc += static_cast<Acc>(a[c]) * static_cast<Acc>(b[c]);
+    }
+    ctx.result(acc);
+  });
+}
+
+// stores: A (rows), x (whole), y (one element per row); scalars: type
+void matvec_task(TaskContext& ctx) {
+  const Rows g(ctx);
+  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+    using T = decltype(t);
+    using Acc = Accumulator<T>;
+    const T* x = ctx.data<T>(1);
+    for (int64_t r = 0; r < g.rows; ++r) {
+      const T* a = g.row<T>(0, r);
+      Acc acc = 0;
+      for (int64_t c = 0; c < g.cols; ++c) acc += static_cast<Acc>(a[c]) * static_cast<Acc>(x[c]);
+      *g.row<T>(2, r) = static_cast<T>(acc);
+    }
+  });
+}
+
+// stores: a; scalars: type, address of the destination (double[]).
+void readback_task(TaskContext& ctx) {
+  const Rows g(ctx);
+  const size_t s = g.first_scalar();
+  auto* out = reinterpret_cast<double*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
+  const int64_t first = ctx.domain().lo * (ctx.scalar_int(0) != 0 ? g.cols : 1);
+  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+    using T = decltype(t);
+    for (int64_t r = 0; r < g.rows; ++r) {
+      const T* a = g.row<T>(0, r);
+      for (int64_t c = 0; c < g.cols; ++c) out[first + r * g.cols + c] = static_cast<double>(a[c]);
+    }
+  });
+}
+
+// no stores; scalars: op, left source, right source, left value, right value
+void scalar_op_task(TaskContext& ctx) {
+  const size_t s = kGeometryScalars;
+  size_t future = 0;
+  const auto value = [&](Source src, double constant) {
+    return src == Source::Future ? ctx.future(future++) : constant;
+  };
+  const double a = value(static_cast<Source>(ctx.scalar_int(s + 1)), ctx.scalar(s + 3));
+  const double b = value(static_cast<Source>(ctx.scalar_int(s + 2)), ctx.scalar(s + 4));
+  switch (static_cast<Op>(ctx.scalar_int(s))) {
+    case Op::Add:
+      return ctx.result(a + b);
+    case Op::Sub:
+      return ctx.result(a - b);
+    case Op::Mul:
+      return ctx.result(a * b);
+    case Op::Div:
+      return ctx.result(a / b);
+    case Op::Sqrt:
+      return ctx.result(std::sqrt(a));
+    default:
+      throw std::logic_error("ScalarBinaryOpTask: unknown operator");
+  }
+}
+
+}  // namespace legato::rt::kernels

@@ -1,0 +1,172 @@
+// Starting and stopping the runtime: LEGATE_CONFIG, MPI and the ranks, the
+// recorder, the runtime itself, and at the end the report.
+#include "runtime/core/lifecycle.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "recorder/recorder.hpp"
+#include "runtime/core/profile_report.hpp"
+#include "runtime/core/runtime_impl.hpp"
+#include "runtime/legato.hpp"
+#include "runtime/ranks/comm.hpp"
+#include "runtime/ranks/join.hpp"
+
+namespace legato::rt {
+
+RuntimeImpl* g_runtime = nullptr;
+
+namespace {
+
+std::mutex g_lifecycle;
+Config g_last_config;
+uint64_t g_epoch = 0;
+
+// The rank the launcher gave this process (before MPI starts), 0 without one.
+int launch_rank() {
+  return comm::detect_launch().rank;
+}
+
+// A mistake in the configuration is the same on every rank: rank 0 says it.
+// Problems of one rank (its MPI, its trace file) are said by that rank.
+[[noreturn]] void config_error(const std::string& what, bool every_rank_alike = true) {
+  const comm::Launch l = comm::detect_launch();
+  if (!every_rank_alike || l.rank == 0) {
+    const std::string who =
+        l.size > 1 && !every_rank_alike
+            ? "rank " + std::to_string(l.rank) + " of " + std::to_string(l.size) + ": "
+            : "";
+    std::fprintf(stderr,
+                 "LEGATE ERROR: %s%s\nRun with LEGATE_CONFIG=\"--help\" to list every option and "
+                 "its default.\n",
+                 who.c_str(), what.c_str());
+  }
+  std::exit(1);
+}
+
+// Every rank's trace file.
+std::vector<std::string> trace_paths(const Config& c) {
+  std::vector<std::string> out;
+  for (int r = 0; r < comm::size(); ++r) out.push_back(recorder_options(c, r).trace_path());
+  return out;
+}
+
+// The run's shape as configured against the ranks the launcher started
+// (flags left unset take the launcher's count).
+void check_ranks(const Config& c) {
+  const bool shaped = c.was_given(Option::RanksPerNode) || c.was_given(Option::Nodes);
+  if (c.ranks() == comm::size() || (comm::active() && !shaped)) return;
+  const std::string asked = "--ranks-per-node " + std::to_string(c.ranks_per_node) + " --nodes " +
+                            std::to_string(c.nodes) + " ask for " + std::to_string(c.ranks());
+  if (!comm::active()) {
+    config_error(asked +
+                 " ranks but this process was not started by a launcher; run it with legate "
+                 "--launcher mpirun (or srun), or under mpirun -n " +
+                 std::to_string(c.ranks()));
+  }
+  config_error(asked + " rank(s) but the launcher started " + std::to_string(comm::size()) +
+               "; start " + std::to_string(c.ranks()) + " (e.g. mpirun -n " +
+               std::to_string(c.ranks()) + ") or change the flags");
+}
+
+}  // namespace
+
+rec::RecorderOptions recorder_options(const Config& c, int rank) {
+  rec::RecorderOptions o;
+  o.logdir = c.logdir;
+  o.name = c.profile_name;
+  o.config = c.to_json();
+  o.rank = static_cast<uint32_t>(rank);
+  o.ranks = static_cast<uint32_t>(comm::size());
+  return o;
+}
+
+// The report of the finished traces of every rank, when the configuration
+// asks for one; rank 0 writes it once every rank has finished its file.
+void write_run_report(const Config& c) {
+  if (!c.profile || !c.profile_report || comm::rank() != 0) return;
+  write_profile_report(trace_paths(c), c.logdir + "/legate_prof");
+}
+
+// --- public lifecycle ---
+
+void start() {
+  std::lock_guard life(g_lifecycle);
+  if (g_runtime != nullptr) return;
+  Config c;
+  try {
+    const char* env = std::getenv("LEGATE_CONFIG");
+    c = parse_config(split_config(env ? env : ""), detect_machine());
+  } catch (const ConfigError& e) {
+    config_error(e.what());
+  }
+  if (c.help) {
+    if (launch_rank() == 0) std::fputs(config_help().c_str(), stdout);
+    std::exit(0);
+  }
+  if (c.show_config && launch_rank() == 0) {
+    std::fputs(c.summary().c_str(), stdout);
+    std::fflush(stdout);
+  }
+  try {
+    comm::init();
+  } catch (const std::runtime_error& e) {
+    config_error(std::string("cannot start MPI for the run's ranks: ") + e.what(), false);
+  }
+  check_ranks(c);
+  rec::RecorderOptions options = recorder_options(c, comm::rank());
+  join_ranks(options);  // collective: every rank, profiling or not
+  if (c.profile) {
+    try {
+      rec::start(options);
+    } catch (const rec::RecorderError& e) {
+      config_error(e.what(), false);
+    }
+    record_clock_alignment();
+  }
+  try {
+    g_runtime = new RuntimeImpl(c);
+  } catch (const std::runtime_error& e) {
+    rec::finish();
+    config_error(e.what(), false);
+  }
+  g_last_config = c;
+  ++g_epoch;
+  static const bool at_exit = [] {
+    std::atexit([] { finish(); });
+    return true;
+  }();
+  (void)at_exit;
+}
+
+void finish() {
+  std::lock_guard life(g_lifecycle);
+  if (g_runtime == nullptr) return;
+  g_runtime->shutdown();
+  record_clock_drift();
+  rec::finish();  // its finish hook still sees the runtime
+  const Config c = g_runtime->config();
+  delete g_runtime;
+  g_runtime = nullptr;
+  comm::barrier();  // every rank's file is finished
+  write_run_report(c);
+  comm::finalize();
+}
+
+bool running() {
+  return g_runtime != nullptr;
+}
+
+uint64_t epoch() {
+  std::lock_guard lock(g_lifecycle);
+  return g_epoch;
+}
+
+const Config& config() {
+  return g_runtime != nullptr ? g_runtime->config() : g_last_config;
+}
+
+}  // namespace legato::rt
