@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs every test.
 #   scripts/test.sh              all tests of the normal build (build/)
-#   scripts/test.sh --sanitize   unit tests under ASan + UBSan (build-asan/)
+#   scripts/test.sh --sanitize   unit tests under ASan + UBSan (build-asan/, only their targets)
 #   scripts/test.sh --tsan       recorder and runtime tests under ThreadSanitizer (build-tsan/)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,8 @@ case "${1:-}" in
     ctest --test-dir "$root/build" --output-on-failure -j"$jobs"
     ;;
   --sanitize)
-    "$root/scripts/build.sh" "$root/build-asan" -DLEGATO_SANITIZE=ON
+    # Only what the unit tests run (ctest -L unit).
+    "$root/scripts/build.sh" "$root/build-asan" -DLEGATO_SANITIZE=ON --target unit_tests
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir "$root/build-asan" --output-on-failure -j"$jobs" -L unit
     ;;
