@@ -35,10 +35,9 @@ double median(std::vector<double> v) {
 double legato_run(uint64_t intervals, uint32_t lane, uint32_t name) {
   const auto t0 = Clock::now();
   for (uint64_t i = 0; i < intervals; ++i) {
-    const uint64_t begin = rec::now();
-    const uint64_t end = rec::now();
-    rec::record(trace::UserRangeRecord{lane, name, 0, static_cast<trace::Time>(begin),
-                                       static_cast<trace::Time>(end)});
+    const rec::Tick begin = rec::now();
+    const rec::Tick end = rec::now();
+    rec::record(trace::UserRangeRecord{lane, name, 0, rec::stamp(begin), rec::stamp(end)});
   }
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -47,7 +46,7 @@ double legato_run(uint64_t intervals, uint32_t lane, uint32_t name) {
 double clock_run(uint64_t intervals) {
   uint64_t sink = 0;
   const auto t0 = Clock::now();
-  for (uint64_t i = 0; i < intervals; ++i) sink += rec::now() + rec::now();
+  for (uint64_t i = 0; i < intervals; ++i) sink += rec::now().count + rec::now().count;
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   return sink == 42 ? 0 : s;
 }

@@ -19,9 +19,9 @@ class JsonSink final : public Sink {
     const auto t0 = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < intervals; ++i) {
       std::fprintf(f_, "{\"name\":\"work\",\"ph\":\"B\",\"ts\":%llu,\"pid\":0,\"tid\":0},\n",
-                   static_cast<unsigned long long>(rec::now()));
+                   static_cast<unsigned long long>(rec::now().count));
       std::fprintf(f_, "{\"name\":\"work\",\"ph\":\"E\",\"ts\":%llu,\"pid\":0,\"tid\":0},\n",
-                   static_cast<unsigned long long>(rec::now()));
+                   static_cast<unsigned long long>(rec::now().count));
     }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }

@@ -16,7 +16,7 @@ OTF2_FlushType pre_flush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
   return OTF2_FLUSH;
 }
 OTF2_TimeStamp post_flush(void*, OTF2_FileType, OTF2_LocationRef) {
-  return rec::now();
+  return rec::now().count;
 }
 
 class Otf2Sink final : public Sink {
@@ -29,20 +29,20 @@ class Otf2Sink final : public Sink {
     OTF2_Archive_SetSerialCollectiveCallbacks(archive_);
     OTF2_Archive_OpenEvtFiles(archive_);
     writer_ = OTF2_Archive_GetEvtWriter(archive_, 0);
-    first_ = rec::now();
+    first_ = rec::now().count;
   }
   const char* name() const override { return "otf2"; }
   double run(uint64_t intervals) override {
     const auto t0 = std::chrono::steady_clock::now();
     for (uint64_t i = 0; i < intervals; ++i) {
-      OTF2_EvtWriter_Enter(writer_, nullptr, rec::now(), 0);
-      OTF2_EvtWriter_Leave(writer_, nullptr, rec::now(), 0);
+      OTF2_EvtWriter_Enter(writer_, nullptr, rec::now().count, 0);
+      OTF2_EvtWriter_Leave(writer_, nullptr, rec::now().count, 0);
     }
     events_ += 2 * intervals;
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   uint64_t close() override {
-    const uint64_t last = rec::now();
+    const uint64_t last = rec::now().count;
     OTF2_Archive_CloseEvtWriter(archive_, writer_);
     OTF2_Archive_CloseEvtFiles(archive_);
     OTF2_GlobalDefWriter* defs = OTF2_Archive_GetGlobalDefWriter(archive_);

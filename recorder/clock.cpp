@@ -121,7 +121,8 @@ int64_t TickConverter::mono_at(uint64_t tick) const {
          round_to_int(static_cast<double>(static_cast<int64_t>(tick - a.tick)) * a.slope);
 }
 
-int64_t TickConverter::to_ns(uint64_t tick) {
+int64_t TickConverter::to_ns(Tick t) {
+  const uint64_t tick = t.count;
   if (tick > max_converted_) max_converted_ = tick;
   return mono_at(tick) - zero_monotonic_ns() + offset_ns_;
 }

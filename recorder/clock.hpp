@@ -29,6 +29,18 @@ inline int64_t monotonic_ns() {
 }
 }  // namespace detail
 
+// A reading of the recorder's clock: raw ticks (TSC cycles, or
+// CLOCK_MONOTONIC nanoseconds where the TSC is not used), not time on the
+// run's axis. Records carry ticks in their time fields (rec::stamp) until
+// the flusher converts them with TickConverter::to_ns, the one bridge from
+// ticks to nanoseconds.
+struct Tick {
+  uint64_t count = 0;
+  friend constexpr auto operator<=>(Tick, Tick) = default;
+  // How many ticks from b to a (a duration in ticks, not in ns).
+  friend constexpr uint64_t operator-(Tick a, Tick b) { return a.count - b.count; }
+};
+
 namespace detail {
 // The calling thread's last reading (see now()).
 inline thread_local uint64_t tl_last_tick = 0;
@@ -39,7 +51,7 @@ inline thread_local uint64_t tl_last_tick = 0;
 // tens of ns in the wrong order (rdtscp would order them at twice the cost);
 // now() never returns less than the thread's previous reading, which keeps
 // the intervals of one lane in order.
-inline uint64_t now() {
+inline Tick now() {
   uint64_t t;
   if (detail::g_tick_source == TickSource::Tsc) [[likely]] {
     t = __rdtsc();
@@ -49,7 +61,7 @@ inline uint64_t now() {
   uint64_t& last = detail::tl_last_tick;
   t = t < last ? last : t;
   last = t;
-  return t;
+  return Tick{t};
 }
 
 // Whether this CPU's TSC is invariant (constant rate, runs in every C-state).
@@ -81,7 +93,7 @@ class TickConverter {
   // recent rate past the last one; a time once converted is never revised
   // by later points (the function stays continuous and increasing). Needs
   // two points for a TSC source: the flusher calibrates before it converts.
-  int64_t to_ns(uint64_t tick);
+  int64_t to_ns(Tick tick);
   int64_t zero_monotonic_ns() const { return points_.front().mono_ns; }
   // The recent rate, for durations measured in ticks.
   double ns_per_tick() const { return ns_per_tick_; }

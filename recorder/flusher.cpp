@@ -42,7 +42,7 @@ class Flusher {
   using Handler = void (Flusher::*)(const uint64_t*);
 
   void cycle(bool last) {
-    const uint64_t t0 = now();
+    const Tick t0 = now();
     // A calibration point every few ms is plenty; under load cycles come faster.
     const int64_t mono = monotonic_ns();
     if (last || mono - last_calibration_ns_ >= kCalibrationIntervalNs) {
@@ -103,8 +103,8 @@ class Flusher {
     if (crash != 0) {
       const std::string text = "the process received signal " + std::to_string(crash) + " (" +
                                sigabbrev(crash) + ": " + strsignal_safe(crash) + ")";
-      add_ns(trace::ErrorRecord{clock_.to_ns(r_.crash_tick.load()), trace::ErrorKind::Signal, 0,
-                                trace::kNoResource, string_id(text)});
+      add_ns(trace::ErrorRecord{clock_.to_ns(Tick{r_.crash_tick.load()}), trace::ErrorKind::Signal,
+                                0, trace::kNoResource, string_id(text)});
     }
     write_metadata(true);
     add_stats(clock_.to_ns(now()));
@@ -215,7 +215,7 @@ class Flusher {
       using M = typename std::remove_cvref_t<decltype(f)>::member_type;
       if constexpr (std::is_same_v<M, trace::Time>) {
         if (f.role == trace::Role::Time)
-          r.*(f.member) = clock_.to_ns(static_cast<uint64_t>(r.*(f.member)));
+          r.*(f.member) = clock_.to_ns(Tick{static_cast<uint64_t>(r.*(f.member))});
       }
     });
     add_ns(r);
@@ -347,8 +347,8 @@ void RecorderImpl::request_stop() {
   wake_flusher();
 }
 
-void RecorderImpl::crash_flush(int sig, uint64_t tick) {
-  crash_tick = tick;
+void RecorderImpl::crash_flush(int sig, Tick tick) {
+  crash_tick = tick.count;
   crash_signal = sig;
   wake_flusher();
   pollfd pfd{done_fd, POLLIN, 0};

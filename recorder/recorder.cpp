@@ -124,13 +124,13 @@ Buffer* RecorderImpl::take_buffer(std::unique_lock<std::mutex>& lock, ThreadLog&
                                   uint64_t& waited) {
   const uint32_t words = static_cast<uint32_t>(options.buffer_bytes / 8);
   waited = 0;
-  uint64_t wait_start = 0;
+  Tick wait_start{};
   while (!stopping && !failed && buffers_in_use >= options.max_buffers) {
     if (options.drop_when_full) return nullptr;
-    if (wait_start == 0) wait_start = now();
+    if (wait_start.count == 0) wait_start = now();
     buffer_freed.wait(lock);
   }
-  if (wait_start != 0) waited = now() - wait_start;
+  if (wait_start.count != 0) waited = now() - wait_start;
   if (stopping || failed) return nullptr;
   Buffer* b = nullptr;
   {
@@ -195,9 +195,9 @@ uint64_t* reserve_slow(uint32_t words) {
       p.lane_generation = r->generation;
     }
     static const uint32_t kWaitName = intern("Recorder: waiting for a free buffer");
-    const uint64_t end = now();
-    const trace::UserRangeRecord wait{p.lane, kWaitName, 0, static_cast<trace::Time>(end - waited),
-                                      static_cast<trace::Time>(end)};
+    const Tick end = now();
+    const trace::UserRangeRecord wait{p.lane, kWaitName, 0, stamp(Tick{end.count - waited}),
+                                      stamp(end)};
     constexpr uint32_t kWords = 1 + (sizeof wait + 7) / 8;
     p.base[0] = event_header(trace::RecordKind::UserRange, kWords);
     std::memcpy(p.base + 1, &wait, sizeof wait);
@@ -418,7 +418,7 @@ void add_finish_hook(std::function<void()> hook) {
 
 void fatal_error(trace::ErrorKind kind, std::string_view text, trace::Uid op, uint32_t resource) {
   if (!active()) return;
-  record(trace::ErrorRecord{static_cast<trace::Time>(now()), kind, op, resource, intern(text)});
+  record(trace::ErrorRecord{stamp(now()), kind, op, resource, intern(text)});
   finish();
 }
 

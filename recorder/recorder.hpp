@@ -118,8 +118,8 @@ inline bool active() {
 // A tick count from rec::now() in a record's time field: records carry
 // ticks until the flusher converts them to nanoseconds, the one place where
 // ticks become time. Every time field a producer fills goes through this.
-constexpr trace::Time stamp(uint64_t tick) {
-  return static_cast<trace::Time>(tick);
+constexpr trace::Time stamp(Tick tick) {
+  return static_cast<trace::Time>(tick.count);
 }
 
 // Records r. Its time fields hold ticks from rec::now() (see stamp()); the
@@ -155,9 +155,9 @@ inline uint32_t thread_lane() {
 class Range {
  public:
   explicit Range(uint32_t name, uint32_t provenance = 0)
-      : name_(name), provenance_(provenance), start_(active() ? now() : 0) {}
+      : name_(name), provenance_(provenance), start_(active() ? now() : Tick{}) {}
   ~Range() {
-    if (start_ != 0 && active()) {
+    if (start_.count != 0 && active()) {
       record(
           trace::UserRangeRecord{thread_lane(), name_, provenance_, stamp(start_), stamp(now())});
     }
@@ -167,7 +167,7 @@ class Range {
 
  private:
   uint32_t name_, provenance_;
-  uint64_t start_;
+  Tick start_;
 };
 
 }  // namespace legato::rec

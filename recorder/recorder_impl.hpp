@@ -51,7 +51,7 @@ class RecorderImpl {
   // Flusher side (flusher.cpp).
   void flusher_main();
   void request_stop();
-  void crash_flush(int sig, uint64_t tick);  // from the signal handler: async-signal-safe
+  void crash_flush(int sig, Tick tick);  // from the signal handler: async-signal-safe
 
   RecorderOptions options;
   const uint32_t generation;

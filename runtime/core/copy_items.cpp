@@ -193,7 +193,7 @@ void FoldItem::run() {
                     buf->covered.size());
   }
   // The private buffers are done with.
-  const uint64_t now = rec::now();
+  const rec::Tick now = rec::now();
   for (StoreInstance* buf : buffers) bytes_ += buf->bytes;
   for (StoreInstance* buf : buffers) {
     runtime().stores().free_reduction_buffer(buf, now);

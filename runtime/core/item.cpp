@@ -19,8 +19,8 @@ void Item::add_precondition(const std::shared_ptr<Item>& pre, trace::EdgeKind ki
     if (pre->done_) {
       // Already finished: it still bounds when this item could become ready.
       uint64_t seen = latest_pre_stop_.load(std::memory_order_relaxed);
-      while (seen < pre->stop_tick &&
-             !latest_pre_stop_.compare_exchange_weak(seen, pre->stop_tick)) {
+      while (seen < pre->stop_tick.count &&
+             !latest_pre_stop_.compare_exchange_weak(seen, pre->stop_tick.count)) {
       }
     } else {
       pending_.fetch_add(1, std::memory_order_relaxed);
@@ -37,7 +37,7 @@ void Item::add_precondition(const std::shared_ptr<Item>& pre, trace::EdgeKind ki
 }
 
 void Item::release() {
-  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) become_ready(0);
+  if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) become_ready(rec::Tick{});
 }
 
 bool Item::done() const {
@@ -45,11 +45,11 @@ bool Item::done() const {
   return done_;
 }
 
-void Item::become_ready(uint64_t pre_stop) {
+void Item::become_ready(rec::Tick pre_stop) {
   // Ticks of other threads can read a few ns early; a ready time never
   // precedes what it waited for.
-  ready_tick = std::max(
-      {rec::now(), create_tick, pre_stop, latest_pre_stop_.load(std::memory_order_relaxed)});
+  ready_tick = std::max({rec::now(), create_tick, pre_stop,
+                         rec::Tick{latest_pre_stop_.load(std::memory_order_relaxed)}});
   enqueue();
 }
 

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "recorder/clock.hpp"
 #include "trace_format/records.hpp"
 
 namespace legato::rt {
@@ -35,10 +36,10 @@ class Item : public std::enable_shared_from_this<Item> {
   void begin();
   void end();
 
-  uint64_t create_tick = 0;
-  uint64_t ready_tick = 0;
-  uint64_t start_tick = 0;
-  uint64_t stop_tick = 0;
+  rec::Tick create_tick;
+  rec::Tick ready_tick;
+  rec::Tick start_tick;
+  rec::Tick stop_tick;
 
  protected:
   // Hand the item to whatever runs it (a worker queue).
@@ -50,16 +51,16 @@ class Item : public std::enable_shared_from_this<Item> {
   virtual void retire() {}
 
  private:
-  void become_ready(uint64_t pre_stop);
+  void become_ready(rec::Tick pre_stop);
   void complete();
 
   const trace::Uid uid_;
   mutable std::mutex mu_;
   bool done_ = false;
   std::vector<std::shared_ptr<Item>> dependents_;
-  std::atomic<int> pending_{1};  // unfinished preconditions + the setup guard
-  std::atomic<uint64_t> latest_pre_stop_{0};
-  std::vector<trace::Uid> edges_;  // recorded, to record each once
+  std::atomic<int> pending_{1};               // unfinished preconditions + the setup guard
+  std::atomic<uint64_t> latest_pre_stop_{0};  // ticks
+  std::vector<trace::Uid> edges_;             // recorded, to record each once
 };
 
 }  // namespace legato::rt

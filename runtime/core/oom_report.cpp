@@ -36,7 +36,7 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const StoreInst
   uint64_t reserved = 0;
   // Stores by their newest instance, newest first, in the order the instances
   // were allocated (uids come from per-thread blocks, so they do not tell).
-  using Age = std::pair<uint64_t, trace::Uid>;  // ready tick, uid
+  using Age = std::pair<rec::Tick, trace::Uid>;  // ready tick, uid
   const auto age = [](const StoreInstance& i) { return Age{i.ready_tick, i.uid}; };
   // Each store's instances in this memory, newest first, read under the
   // instances lock (collection may free others meanwhile).

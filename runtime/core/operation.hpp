@@ -32,7 +32,7 @@ struct FutureState {
   int remaining = 0;  // points still to contribute
   bool any = false;   // some point gave a value
   trace::Uid last_producer = 0;
-  uint64_t ready_tick = 0;
+  rec::Tick ready_tick;
   std::vector<std::shared_ptr<Item>> producers;  // the points, for dependents' edges
   void contribute(const Scalar* v, trace::Uid from);
 };
@@ -98,9 +98,9 @@ class Operation : public std::enable_shared_from_this<Operation> {
   std::vector<StaleRange> stale;
   std::shared_ptr<FutureState> partial;
 
-  uint64_t submit_tick = 0;
-  uint64_t analyzed_tick = 0;
-  uint64_t mapped_tick = 0;
+  rec::Tick submit_tick;
+  rec::Tick analyzed_tick;
+  rec::Tick mapped_tick;
   trace::Uid mapping_uid = 0;
   // Items not finished, plus one until mapping is done.
   std::atomic<int> outstanding{1};

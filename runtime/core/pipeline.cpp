@@ -15,8 +15,8 @@
 namespace legato::rt {
 namespace {
 
-void record_meta(trace::Uid uid, uint32_t lane, uint32_t kind, trace::Uid op, uint64_t create,
-                 uint64_t ready, uint64_t start, uint64_t stop) {
+void record_meta(trace::Uid uid, uint32_t lane, uint32_t kind, trace::Uid op, rec::Tick create,
+                 rec::Tick ready, rec::Tick start, rec::Tick stop) {
   ready = std::max(ready, create);
   start = std::max(start, ready);
   stop = std::max(stop, start);
@@ -78,11 +78,11 @@ std::shared_ptr<Operation> Pipeline::run_stage(std::unique_lock<std::mutex>& loc
   stage.busy = true;
   // Created when the previous stage handed it over; ready once this stage
   // finished the operation before it (program order).
-  const uint64_t create = mapping ? op->analyzed_tick : op->submit_tick;
-  const uint64_t ready = std::max(create, stage.last_tick);
+  const rec::Tick create = mapping ? op->analyzed_tick : op->submit_tick;
+  const rec::Tick ready = std::max(create, stage.last_tick);
   lock.unlock();
-  const uint64_t start = rec::now();
-  uint64_t stop;
+  const rec::Tick start = rec::now();
+  rec::Tick stop;
   const gpu::NvtxRange range(rt.config().nsys, mapping ? "Mapping" : "Dependence Analysis");
   if (mapping) {
     rt.map(*op);

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "recorder/clock.hpp"
+
 namespace legato::rt {
 
 class Item;
@@ -31,7 +33,7 @@ class Pipeline {
   struct Stage {
     std::deque<std::shared_ptr<Operation>> queue;
     bool busy = false;
-    uint64_t last_tick = 0;  // when the stage last finished an operation
+    rec::Tick last_tick;  // when the stage last finished an operation
   };
   // Runs the stage on its next operation with the lock released, records
   // the meta-task and returns the operation.

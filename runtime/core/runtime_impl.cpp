@@ -220,7 +220,7 @@ void RuntimeImpl::shutdown() {
 
 void RuntimeImpl::record_top_level_task() {
   if (!profiling_) return;
-  const uint64_t stop = rec::now();
+  const rec::Tick stop = rec::now();
   rec::record(trace::TaskRecord{top_uid_, 0, io_lane_, TaskRegistry::kTopLevelTask, 1,
                                 rec::stamp(top_start_tick_), rec::stamp(stop),
                                 rec::stamp(top_start_tick_), rec::stamp(top_start_tick_)});

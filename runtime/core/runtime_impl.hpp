@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "recorder/clock.hpp"
 #include "runtime/config.hpp"
 #include "trace_format/records.hpp"
 
@@ -108,7 +109,7 @@ class RuntimeImpl {
   const bool profiling_;
   uint32_t io_lane_ = 0;
   trace::Uid top_uid_ = 0;
-  uint64_t top_start_tick_ = 0;
+  rec::Tick top_start_tick_;
   std::unique_ptr<TaskRegistry> tasks_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<OperationWindow> window_;

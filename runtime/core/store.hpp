@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "recorder/clock.hpp"
 #include "runtime/core/interval_map.hpp"
 #include "runtime/core/item.hpp"
 #include "runtime/memory/pool.hpp"
@@ -29,6 +30,7 @@ struct StoreInstance : Instance {
   // The operation it was created for, for traces and out-of-memory reports.
   trace::Uid op_uid = 0;
   std::string op_provenance;  // "file:line" of that operation
+  rec::Tick create_tick, ready_tick;
   std::vector<std::shared_ptr<Item>> users;
   struct Write {
     Range range;

@@ -26,7 +26,7 @@ void Stores::release_instances(StoreImpl& store) {
     std::lock_guard lock(instances_mu_);
     store.clear_instances(instances);
   }
-  const uint64_t now = rec::now();
+  const rec::Tick now = rec::now();
   for (auto& inst : instances) {
     record_instance(*inst, now, 0);
     inst->memory->release(*inst);
@@ -47,7 +47,7 @@ void Stores::release_instance(StoreImpl& store, StoreInstance* inst) {
   taken->memory->release(*taken);
 }
 
-void Stores::free_reduction_buffer(StoreInstance* buf, uint64_t now) {
+void Stores::free_reduction_buffer(StoreInstance* buf, rec::Tick now) {
   record_instance(*buf, now, 0);
   buf->memory->release(*buf);
   reduction_bytes_ -= buf->bytes;
@@ -55,13 +55,13 @@ void Stores::free_reduction_buffer(StoreInstance* buf, uint64_t now) {
 }
 
 void Stores::record_live_instances() const {
-  const uint64_t now = rec::now();
+  const rec::Tick now = rec::now();
   for_each_live([&](const StoreImpl& s) {
     for (const auto& inst : s.instances) record_instance(*inst, now, trace::kInstanceAliveAtEnd);
   });
 }
 
-void Stores::record_instance(const StoreInstance& inst, uint64_t destroy_tick,
+void Stores::record_instance(const StoreInstance& inst, rec::Tick destroy_tick,
                              uint8_t flags) const {
   if (!rec::active()) return;
   const StoreImpl* s = inst.store;

@@ -34,7 +34,7 @@ class Stores {
   // A point's private reduction buffer: counted while it lives, freed (and
   // recorded) once its fold has run.
   void reduction_buffer_placed(const StoreInstance& buf) { reduction_bytes_ += buf.bytes; }
-  void free_reduction_buffer(StoreInstance* buf, uint64_t now);
+  void free_reduction_buffer(StoreInstance* buf, rec::Tick now);
   uint64_t reduction_bytes() const { return reduction_bytes_.load(); }
 
   // Calls f(const StoreImpl&) for every live store, with instances and
@@ -48,7 +48,7 @@ class Stores {
   // Records every live instance as alive at the end (the trace is finished
   // before shutdown: out of memory, a crash).
   void record_live_instances() const;
-  void record_instance(const StoreInstance& inst, uint64_t destroy_tick, uint8_t flags) const;
+  void record_instance(const StoreInstance& inst, rec::Tick destroy_tick, uint8_t flags) const;
 
  private:
   const bool provenance_;

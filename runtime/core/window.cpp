@@ -24,15 +24,15 @@ void OperationWindow::enter() {
 
 void OperationWindow::wait(const std::function<bool()>& done, std::condition_variable& cv,
                            std::mutex& mu, const std::function<Event()>& event) const {
-  const uint64_t start = rec::now();
+  const rec::Tick start = rec::now();
   Event ev;
   {
     std::unique_lock lock(mu);
     cv.wait(lock, done);
     ev = event();
   }
-  const uint64_t end = std::max(rec::now(), start);
-  const uint64_t ready = std::clamp(ev.second, start, end);
+  const rec::Tick end = std::max(rec::now(), start);
+  const rec::Tick ready = std::clamp(ev.second, start, end);
   if (profiling_) {
     rec::record(
         trace::WaitRecord{top_, rec::stamp(start), rec::stamp(ready), rec::stamp(end), ev.first});

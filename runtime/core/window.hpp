@@ -9,6 +9,7 @@
 #include <mutex>
 #include <utility>
 
+#include "recorder/clock.hpp"
 #include "trace_format/records.hpp"
 
 namespace legato::rt {
@@ -33,7 +34,7 @@ class OperationWindow {
   // Blocks the top-level task until done() holds, recording the wait; event()
   // returns the item whose completion ended it and when that happened (the
   // task could resume then).
-  using Event = std::pair<trace::Uid, uint64_t>;
+  using Event = std::pair<trace::Uid, rec::Tick>;
   void wait(const std::function<bool()>& done, std::condition_variable& cv, std::mutex& mu,
             const std::function<Event()>& event) const;
 
@@ -46,8 +47,8 @@ class OperationWindow {
   uint64_t submitted_ = 0, completed_ = 0;
   trace::Uid last_completed_item_ = 0;
   bool top_waiting_ = false;
-  uint64_t resume_at_ = 0;       // the top level resumes at this many unfinished
-  uint64_t resumable_tick_ = 0;  // when it could resume
+  uint64_t resume_at_ = 0;    // the top level resumes at this many unfinished
+  rec::Tick resumable_tick_;  // when it could resume
 };
 
 }  // namespace legato::rt

@@ -60,9 +60,9 @@ void ActivityMatcher::retry(std::vector<Activity>& waiting) {
 void ActivityMatcher::emit(const KernelActivity& k, trace::Uid item) {
   const uint64_t start = fit_.to_tick(k.start);
   const uint64_t stop = std::max(start, fit_.to_tick(k.end));
-  kernels_.push_back(trace::GpuKernelRecord{item, device_lane_(k.device),
-                                            rec::intern(readable(k.name)), k.stream,
-                                            rec::stamp(start), rec::stamp(stop)});
+  kernels_.push_back(
+      trace::GpuKernelRecord{item, device_lane_(k.device), rec::intern(readable(k.name)), k.stream,
+                             rec::stamp(rec::Tick{start}), rec::stamp(rec::Tick{stop})});
   ++matched_;
 }
 
@@ -110,8 +110,8 @@ void apply_device_times(std::vector<trace::CopyRecord>& copies,
   for (trace::CopyRecord& r : copies) {
     const auto it = span.find(r.uid);
     if (it == span.end()) continue;
-    r.start = std::max<trace::Time>(r.ready, rec::stamp(it->second.start));
-    r.stop = std::max<trace::Time>(r.start, rec::stamp(it->second.stop));
+    r.start = std::max<trace::Time>(r.ready, rec::stamp(rec::Tick{it->second.start}));
+    r.stop = std::max<trace::Time>(r.start, rec::stamp(rec::Tick{it->second.stop}));
   }
 }
 

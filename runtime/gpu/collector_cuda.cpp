@@ -305,7 +305,7 @@ std::unique_ptr<Collector> CollectorAccess::start(const CuptiApi& api, std::stri
     s.dropped = &state->dropped;
     state->running = true;
   }
-  state->tick0 = rec::now();
+  state->tick0 = rec::now().count;
   state->mono0 = monotonic_ns();
   std::unique_ptr<Collector> c(new Collector(std::move(state)));
   c->sample_clock();
@@ -328,9 +328,9 @@ void Collector::pop() {
 
 void Collector::sample_clock() {
   uint64_t gpu_ns = 0;
-  const uint64_t before = rec::now();
+  const uint64_t before = rec::now().count;
   const CUptiResult r = state_->api.timestamp(&gpu_ns);
-  const uint64_t after = rec::now();
+  const uint64_t after = rec::now().count;
   if (r != CUPTI_SUCCESS || gpu_ns == 0) return;
   std::lock_guard lock(state_->samples_mu);
   state_->samples.push_back(ClockSample{gpu_ns, before, after});
@@ -340,7 +340,7 @@ Collector::Result Collector::finish(const std::function<uint32_t(uint32_t)>& dev
   State& st = *state_;
   if (!st.running) return {};
   sample_clock();
-  const uint64_t tick1 = rec::now();
+  const uint64_t tick1 = rec::now().count;
   const int64_t mono1 = monotonic_ns();
   st.stop();
   // The slope when the samples cannot give one: how fast recorder ticks ran

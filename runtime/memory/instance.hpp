@@ -20,7 +20,6 @@ struct Instance {
   uint64_t bytes = 0;   // payload: covered.size() * element size
   uint64_t offset = 0;  // of the allocation in the pool
   std::byte* data = nullptr;
-  uint64_t create_tick = 0, ready_tick = 0;
 
   std::byte* at(int64_t element, size_t elem_size) const {
     return data + static_cast<size_t>(element - covered.lo) * elem_size;

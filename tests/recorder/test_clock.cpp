@@ -11,10 +11,10 @@ using trace::testing::TempDir;
 TEST_CASE("the monotonic tick source converts exactly", "[clock]") {
   rec::TickConverter c(rec::TickSource::Monotonic, 500);
   const int64_t zero = c.zero_monotonic_ns();
-  CHECK(c.to_ns(static_cast<uint64_t>(zero)) == 500);
-  CHECK(c.to_ns(static_cast<uint64_t>(zero + 123456789)) == 123456789 + 500);
+  CHECK(c.to_ns(rec::Tick{static_cast<uint64_t>(zero)}) == 500);
+  CHECK(c.to_ns(rec::Tick{static_cast<uint64_t>(zero + 123456789)}) == 123456789 + 500);
   c.calibrate();
-  CHECK(c.to_ns(static_cast<uint64_t>(zero + 42)) == 42 + 500);
+  CHECK(c.to_ns(rec::Tick{static_cast<uint64_t>(zero + 42)}) == 42 + 500);
 }
 
 TEST_CASE("recorded times agree with CLOCK_MONOTONIC within 1 us over a 10 s run", "[clock]") {
@@ -26,13 +26,11 @@ TEST_CASE("recorded times agree with CLOCK_MONOTONIC within 1 us over a 10 s run
   const int64_t end = rec::detail::monotonic_ns() + 10'000'000'000;
   uint64_t x = 1, n = 0;
   for (int64_t mono = 0; mono < end; ++n) {
-    const uint64_t before = rec::now();
+    const rec::Tick before = rec::now();
     mono = rec::detail::monotonic_ns();
-    const uint64_t after = rec::now();
-    rec::record(trace::TaskRecord{static_cast<uint64_t>(mono), 0, 1, 1, 1,
-                                  static_cast<trace::Time>(before), static_cast<trace::Time>(after),
-                                  static_cast<trace::Time>(before),
-                                  static_cast<trace::Time>(before)});
+    const rec::Tick after = rec::now();
+    rec::record(trace::TaskRecord{static_cast<uint64_t>(mono), 0, 1, 1, 1, rec::stamp(before),
+                                  rec::stamp(after), rec::stamp(before), rec::stamp(before)});
     for (int i = 0; i < 200; ++i) x = busy_work(x);  // real work between readings
   }
   rec::finish();

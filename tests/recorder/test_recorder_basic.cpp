@@ -27,15 +27,14 @@ TEST_CASE("a recorded run holds its metadata, descriptors, records and strings",
   CHECK(trace::rank_of_resource(cpu) == 1);
   const trace::Uid op = rec::new_uid();
   CHECK(trace::rank_of_uid(op) == 1);
-  const uint64_t t0 = rec::now();
+  const rec::Tick t0 = rec::now();
   uint64_t x = busy_work(1);
-  const uint64_t t1 = rec::now();
-  rec::record(trace::TaskRecord{rec::new_uid(), op, cpu, 7, 1, static_cast<trace::Time>(t0),
-                                static_cast<trace::Time>(t1), static_cast<trace::Time>(t0),
-                                static_cast<trace::Time>(t0)});
+  const rec::Tick t1 = rec::now();
+  rec::record(trace::TaskRecord{rec::new_uid(), op, cpu, 7, 1, rec::stamp(t0), rec::stamp(t1),
+                                rec::stamp(t0), rec::stamp(t0)});
   rec::record(trace::InstanceRecord{rec::new_uid(), mem, op, 4096, 1, rec::intern("a"),
-                                    rec::intern("prog.cpp:3"), static_cast<trace::Time>(t0),
-                                    static_cast<trace::Time>(t0), static_cast<trace::Time>(t1), 0});
+                                    rec::intern("prog.cpp:3"), rec::stamp(t0), rec::stamp(t0),
+                                    rec::stamp(t1), 0});
   {
     LEGATO_RANGE("setup");
     x += busy_work(x);

@@ -20,10 +20,10 @@ void record_numbered(const TempDir& dir, uint64_t count) {
   const uint32_t cpu = rec::add_processor(trace::ProcKind::Cpu, 0, "c0");
   uint64_t x = 1;
   for (uint64_t i = 0; i < count; ++i) {
-    const auto start = static_cast<trace::Time>(rec::now());
+    const auto start = rec::stamp(rec::now());
     x = busy_work(x);
-    rec::record(trace::TaskRecord{i, x & 0xff, cpu, 1, 1, start,
-                                  static_cast<trace::Time>(rec::now()), start, start});
+    rec::record(
+        trace::TaskRecord{i, x & 0xff, cpu, 1, 1, start, rec::stamp(rec::now()), start, start});
   }
 }
 

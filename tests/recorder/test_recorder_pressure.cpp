@@ -84,9 +84,9 @@ TEST_CASE("a disk that fills up mid-run: a warning, a valid file, a program that
     rec::start(o);
     uint64_t x = 1;
     for (uint64_t i = 0; i < 2'000'000; ++i) {
-      const auto t = static_cast<trace::Time>(rec::now());
+      const auto t = rec::stamp(rec::now());
       x = busy_work(x + i);
-      rec::record(trace::TaskRecord{i, x, 1, 1, 1, t, static_cast<trace::Time>(rec::now()), t, t});
+      rec::record(trace::TaskRecord{i, x, 1, 1, 1, t, rec::stamp(rec::now()), t, t});
     }
     rec::finish();
     std::_Exit(x == 0 ? 2 : 0);  // the program ran to the end

@@ -23,11 +23,11 @@ TEST_CASE("8 threads x 1M records: every record once, in order per thread", "[re
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (uint64_t i = 0; i < kPerThread; ++i) {
-        const auto start = static_cast<trace::Time>(rec::now());
+        const auto start = rec::stamp(rec::now());
         // uid: thread in the high bits, sequence in the low bits.
         rec::record(trace::TaskRecord{(static_cast<uint64_t>(t) << 32) | i, 0,
                                       lanes[static_cast<size_t>(t)], 1, 1, start,
-                                      static_cast<trace::Time>(rec::now()), start, start});
+                                      rec::stamp(rec::now()), start, start});
       }
     });
   }

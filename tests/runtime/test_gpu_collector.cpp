@@ -166,7 +166,7 @@ struct FakeCupti {
   int flushes = 0;
 
   uint64_t gpu_now() const {
-    return kGpuStart + (rec::now() - tick_base) * 2 / 5;  // 0.4 GPU ns per tick
+    return kGpuStart + (rec::now().count - tick_base) * 2 / 5;  // 0.4 GPU ns per tick
   }
   uint64_t expected_tick(uint64_t gpu_ns) const {
     return tick_base + static_cast<uint64_t>(static_cast<double>(gpu_ns - kGpuStart) * kTicksPerNs);
@@ -253,7 +253,7 @@ bool has(const std::vector<CUpti_ActivityKind>& kinds, CUpti_ActivityKind k) {
 TEST_CASE("finish() puts the activity of pushed items on the recorder's clock", "[gpu]") {
   FakeCupti fake;
   g_fake = &fake;
-  fake.tick_base = rec::now();
+  fake.tick_base = rec::now().count;
   const CuptiApi api = fake_api();
   std::string problem;
   std::unique_ptr<Collector> c = CollectorAccess::start(api, &problem);
@@ -352,7 +352,7 @@ TEST_CASE("finish() puts the activity of pushed items on the recorder's clock", 
 TEST_CASE("a CUPTI that refuses an activity kind stops the collector, in words", "[gpu]") {
   FakeCupti fake;
   g_fake = &fake;
-  fake.tick_base = rec::now();
+  fake.tick_base = rec::now().count;
   fake.refuse = CUPTI_ACTIVITY_KIND_MEMCPY;
   std::string problem;
   CHECK(CollectorAccess::start(fake_api(), &problem) == nullptr);
