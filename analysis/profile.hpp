@@ -50,8 +50,9 @@ enum class LaneKind : uint8_t {
   ZeroCopy,
   SocketMemory,
   Channel,
+  Count,  // not a kind: the number of kinds above; stays last
 };
-inline constexpr int kLaneKinds = 14;
+inline constexpr int kLaneKinds = static_cast<int>(LaneKind::Count);
 // "CPU", "GPU Device", "Utility", "Zero-Copy", ...
 std::string_view to_string(LaneKind k);
 inline bool is_memory(LaneKind k) {
