@@ -26,6 +26,7 @@
 //   quit
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@
 namespace legato::viewer {
 
 class App;
+
+// What a step does; defined in script.cpp next to the one table of the
+// operations' names and arguments.
+enum class ScriptOp : uint8_t;
 
 class ScriptError : public std::runtime_error {
  public:
@@ -58,7 +63,7 @@ class Script {
  private:
   struct Step {
     int line = 0;
-    std::string op;
+    ScriptOp op{};
     std::vector<std::string> args;
   };
   bool fail(const std::string& message);  // stops the script; returns true
