@@ -262,6 +262,10 @@ double Script::number(size_t arg) const {
   return std::strtod(steps_[next_].args[arg].c_str(), nullptr);
 }
 
+ImVec2 Script::point(size_t arg) const {
+  return ImVec2(static_cast<float>(number(arg)), static_cast<float>(number(arg + 1)));
+}
+
 void Script::before_frame(App& app, ImGuiIO& io) {
   if (key_pressed_) {  // a key step's key and modifiers go up on the next frame
     if (held_key_ >= 0) io.KeysDown[held_key_] = false;
@@ -281,12 +285,6 @@ void Script::before_frame(App& app, ImGuiIO& io) {
 bool Script::run(App& app, ImGuiIO& io) {
   const Step& s = steps_[next_];
   const int phase = phase_++;
-  const auto click = [&](int button) {  // phases 0..2 of a click at at_
-    if (phase == 0) mouse_ = at_;
-    if (phase == 1) down_[button] = true;
-    if (phase == 2) down_[button] = false;
-    return phase == 2;
-  };
   switch (s.op) {
     case ScriptOp::Wait:
       return phase + 1 >= static_cast<int>(number(0));
@@ -304,38 +302,17 @@ bool Script::run(App& app, ImGuiIO& io) {
       app.set_expand(s.args[0]);
       return true;
     case ScriptOp::Hover:
-      mouse_ = ImVec2(static_cast<float>(number(0)), static_cast<float>(number(1)));
+      mouse_ = point(0);
       return phase >= 1;  // one frame drawn with the mouse there
     case ScriptOp::Click:
-      if (phase == 0) at_ = ImVec2(static_cast<float>(number(0)), static_cast<float>(number(1)));
-      return click(s.args.size() > 2 && s.args[2] == "right" ? 1 : 0);
-    case ScriptOp::Drag: {
-      const int button = s.args.size() > 4 && s.args[4] == "right" ? 1 : 0;
-      const ImVec2 a(static_cast<float>(number(0)), static_cast<float>(number(1)));
-      const ImVec2 b(static_cast<float>(number(2)), static_cast<float>(number(3)));
-      if (phase == 0) mouse_ = a;
-      if (phase == 1) down_[button] = true;
-      if (phase == 2) mouse_ = ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2);
-      if (phase == 3) mouse_ = b;
-      if (phase == 4) down_[button] = false;
-      return phase == 4;
-    }
+      if (phase == 0) at_ = point(0);
+      return click(s.args.size() > 2 && s.args[2] == "right" ? 1 : 0, phase);
+    case ScriptOp::Drag:
+      return drag(s, phase);
     case ScriptOp::Wheel:
-      mouse_ = ImVec2(static_cast<float>(number(0)), static_cast<float>(number(1)));
-      if (phase == 1) io.MouseWheel = static_cast<float>(number(2));
-      return phase == 1;
-    case ScriptOp::Key: {
-      const KeyPress k = *parse_key(s.args[0]);
-      io.KeyCtrl = k.ctrl;
-      io.KeyShift = k.shift;
-      key_pressed_ = true;
-      if (k.code >= 0) {
-        io.KeysDown[k.code] = true;
-        held_key_ = k.code;
-      }
-      if (k.character) io.AddInputCharacter(k.character);
-      return true;
-    }
+      return wheel(io, phase);
+    case ScriptOp::Key:
+      return press_key(io, s);
     case ScriptOp::Type:
       io.AddInputCharactersUTF8(s.args[0].c_str());
       return true;
@@ -343,68 +320,128 @@ bool Script::run(App& app, ImGuiIO& io) {
       app.show_search(s.args[0]);
       return true;
     case ScriptOp::Select:
-      if (phase == 0) {
-        if (!app.profile()) return fail("no trace is open");
-        const auto n = s.args.size() > 1 ? static_cast<size_t>(number(1)) : size_t{0};
-        const auto hits = analysis::search(*app.profile(), s.args[0], n + 1);
-        if (hits.size() <= n)
-          return fail("no item " + std::to_string(n) + " matches '" + s.args[0] + "'");
-        target_ = hits[n];
-        app.reveal(target_);
-        return false;
-      }
-      if (phase == 1) return false;  // a frame draws it where it now is
-      if (phase == 2) {
-        const auto r = app.view().item_rect(target_);
-        if (!r) return fail("item " + std::to_string(target_) + " was not drawn on its own");
-        at_ = ImVec2((std::max(r->x, app.view().lanes_origin().x) + r->z) / 2, (r->y + r->w) / 2);
-        mouse_ = at_;
-        return false;
-      }
-      down_[0] = phase == 3;
-      return phase == 4;
+      return select(app, s, phase);
     case ScriptOp::ClickUi:
     case ScriptOp::ClickLabel:
-      if (phase == 0) {
-        std::optional<ImVec4> r;
-        if (s.op == ScriptOp::ClickUi) {
-          r = app.control(s.args[0]);
-        } else {
-          r = app.label_rect(s.args[0]);
-        }
-        if (!r) return fail("nothing named '" + s.args[0] + "' is on screen");
-        at_ = ImVec2((r->x + r->z) / 2, (r->y + r->w) / 2);
-      }
-      return click(0);
-    case ScriptOp::Fps: {
-      if (phase == 0) {
-        fps_start_ = seconds_now();
-        fps_frames_ = 0;
-      }
-      app.camera().pan((fps_frames_ / 30) % 2 ? -0.02 : 0.02);
-      ++fps_frames_;
-      const double elapsed = seconds_now() - fps_start_;
-      if (elapsed < number(0)) return false;
-      std::printf("fps %.1f (%d frames in %.2f s)\n", fps_frames_ / elapsed, fps_frames_, elapsed);
-      std::fflush(stdout);
-      return true;
-    }
+      return click_named(app, s, phase);
+    case ScriptOp::Fps:
+      return measure_fps(app, phase);
     case ScriptOp::Screenshot:
     case ScriptOp::Dump:
-      // Captured after a frame drawn once everything has been computed.
-      if (!app.settled()) {
-        phase_ = 0;
-        return false;
-      }
-      if (phase < 2) return false;
-      capture_ = s.args[0];
-      dump_ = s.op == ScriptOp::Dump;
-      return true;
+      return capture(app, s, phase);
     case ScriptOp::Quit:
       app.request_quit();
       next_ = steps_.size();
       return false;
   }
+  return true;
+}
+
+bool Script::click(int button, int phase) {
+  if (phase == 0) mouse_ = at_;
+  if (phase == 1) down_[button] = true;
+  if (phase == 2) down_[button] = false;
+  return phase == 2;
+}
+
+// Moves to the first point, presses, moves halfway, then to the second point, releases.
+bool Script::drag(const Step& s, int phase) {
+  const int button = s.args.size() > 4 && s.args[4] == "right" ? 1 : 0;
+  const ImVec2 a = point(0);
+  const ImVec2 b = point(2);
+  if (phase == 0) mouse_ = a;
+  if (phase == 1) down_[button] = true;
+  if (phase == 2) mouse_ = ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2);
+  if (phase == 3) mouse_ = b;
+  if (phase == 4) down_[button] = false;
+  return phase == 4;
+}
+
+// The mouse moves there on one frame and the wheel turns on the next.
+bool Script::wheel(ImGuiIO& io, int phase) {
+  mouse_ = point(0);
+  if (phase == 1) io.MouseWheel = static_cast<float>(number(2));
+  return phase == 1;
+}
+
+// The key and its modifiers go down now; before_frame releases them next frame.
+bool Script::press_key(ImGuiIO& io, const Step& s) {
+  const KeyPress k = *parse_key(s.args[0]);
+  io.KeyCtrl = k.ctrl;
+  io.KeyShift = k.shift;
+  key_pressed_ = true;
+  if (k.code >= 0) {
+    io.KeysDown[k.code] = true;
+    held_key_ = k.code;
+  }
+  if (k.character) io.AddInputCharacter(k.character);
+  return true;
+}
+
+// Finds the item, brings it into view, lets a frame draw it, then clicks its middle.
+bool Script::select(App& app, const Step& s, int phase) {
+  if (phase == 0) {
+    if (!app.profile()) return fail("no trace is open");
+    const auto n = s.args.size() > 1 ? static_cast<size_t>(number(1)) : size_t{0};
+    const auto hits = analysis::search(*app.profile(), s.args[0], n + 1);
+    if (hits.size() <= n)
+      return fail("no item " + std::to_string(n) + " matches '" + s.args[0] + "'");
+    target_ = hits[n];
+    app.reveal(target_);
+    return false;
+  }
+  if (phase == 1) return false;  // a frame draws it where it now is
+  if (phase == 2) {
+    const auto r = app.view().item_rect(target_);
+    if (!r) return fail("item " + std::to_string(target_) + " was not drawn on its own");
+    at_ = ImVec2((std::max(r->x, app.view().lanes_origin().x) + r->z) / 2, (r->y + r->w) / 2);
+    mouse_ = at_;
+    return false;
+  }
+  down_[0] = phase == 3;
+  return phase == 4;
+}
+
+// Clicks the middle of a named control (click-ui) or of a lane label (click-label).
+bool Script::click_named(App& app, const Step& s, int phase) {
+  if (phase == 0) {
+    std::optional<ImVec4> r;
+    if (s.op == ScriptOp::ClickUi) {
+      r = app.control(s.args[0]);
+    } else {
+      r = app.label_rect(s.args[0]);
+    }
+    if (!r) return fail("nothing named '" + s.args[0] + "' is on screen");
+    at_ = ImVec2((r->x + r->z) / 2, (r->y + r->w) / 2);
+  }
+  return click(0, phase);
+}
+
+// Pans back and forth every frame until the time is up, then prints the frame rate.
+bool Script::measure_fps(App& app, int phase) {
+  if (phase == 0) {
+    fps_start_ = seconds_now();
+    fps_frames_ = 0;
+  }
+  app.camera().pan((fps_frames_ / 30) % 2 ? -0.02 : 0.02);
+  ++fps_frames_;
+  const double elapsed = seconds_now() - fps_start_;
+  if (elapsed < number(0)) return false;
+  std::printf("fps %.1f (%d frames in %.2f s)\n", fps_frames_ / elapsed, fps_frames_, elapsed);
+  std::fflush(stdout);
+  return true;
+}
+
+// Waits for a frame drawn once everything has been computed, then hands
+// after_frame the path to capture or dump into.
+bool Script::capture(App& app, const Step& s, int phase) {
+  if (!app.settled()) {
+    phase_ = 0;
+    return false;
+  }
+  if (phase < 2) return false;
+  capture_ = s.args[0];
+  dump_ = s.op == ScriptOp::Dump;
   return true;
 }
 
