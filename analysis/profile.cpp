@@ -7,20 +7,21 @@
 namespace legato::analysis {
 
 std::string_view to_string(LaneKind k) {
-  static constexpr std::string_view kNames[kLaneKinds] = {"CPU",
-                                                          "GPU Device",
-                                                          "GPU Host",
-                                                          "Utility",
-                                                          "IO",
-                                                          "OpenMP",
-                                                          "Dependent Partitioning",
-                                                          "Profiler",
-                                                          "Threads",
-                                                          "System Memory",
-                                                          "Framebuffer",
-                                                          "Zero-Copy",
-                                                          "Socket Memory",
-                                                          "Channel"};
+  static constexpr std::string_view kNames[] = {"CPU",
+                                                "GPU Device",
+                                                "GPU Host",
+                                                "Utility",
+                                                "IO",
+                                                "OpenMP",
+                                                "Dependent Partitioning",
+                                                "Profiler",
+                                                "Threads",
+                                                "System Memory",
+                                                "Framebuffer",
+                                                "Zero-Copy",
+                                                "Socket Memory",
+                                                "Channel"};
+  static_assert(std::size(kNames) == kLaneKinds, "one name for each LaneKind, in its order");
   const auto i = static_cast<size_t>(k);
   return i < kLaneKinds ? kNames[i] : "unknown";
 }

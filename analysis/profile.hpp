@@ -50,13 +50,11 @@ enum class LaneKind : uint8_t {
   ZeroCopy,
   SocketMemory,
   Channel,
+  Count,  // not a kind: the number of kinds above; stays last
 };
-inline constexpr int kLaneKinds = 14;
+inline constexpr int kLaneKinds = static_cast<int>(LaneKind::Count);
 // "CPU", "GPU Device", "Utility", "Zero-Copy", ...
 std::string_view to_string(LaneKind k);
-inline bool is_processor(LaneKind k) {
-  return k <= LaneKind::Thread;
-}
 inline bool is_memory(LaneKind k) {
   return k >= LaneKind::SystemMemory && k <= LaneKind::SocketMemory;
 }
@@ -142,7 +140,6 @@ struct Lane {
   uint32_t rank = 0;
   uint32_t resource = trace::kNoResource;  // processor, memory or channel id
   std::string name;                        // "c0", "u1", "sysmem", "sysmem -> fbmem"
-  std::string long_name;                   // from the trace, e.g. "CPU 0 on node 0"
   uint64_t capacity = 0;                   // memories: bytes
   uint32_t begin = 0, end = 0;             // item indices, rows in order
   std::vector<Row> rows;

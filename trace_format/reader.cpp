@@ -98,122 +98,154 @@ bool TraceReader::next(Frame& frame) {
   while (!done_) {
     const uint64_t size = source_->size();
     if (pos_ >= size) {
-      if (footer_seen_) {
-        warn(pos_, "the file ends after the footer without its " + std::to_string(kTrailerSize) +
-                       "-byte trailer; every frame was loaded");
-      }
       end_of_data();
       return false;
     }
     const uint64_t remaining = size - pos_;
-    uint8_t hb[kFrameHeaderSize];
     if (footer_seen_ || remaining < kFrameHeaderSize) {
-      uint8_t t[kTrailerSize];
-      const bool trailer = remaining == kTrailerSize && source_->read(pos_, kTrailerSize, t) &&
-                           decode_trailer(t).has_value();
-      if (trailer && footer_seen_ && *decode_trailer(t) == footer_offset_) {
-        clean_end_ = true;
-      } else if (footer_seen_) {
-        warn(pos_, "expected the " + std::to_string(kTrailerSize) +
-                       "-byte trailer after the footer, found " + std::to_string(remaining) +
-                       " other bytes; they were ignored");
-      } else if (trailer) {
-        warn(pos_,
-             "the file ends with a trailer but its footer was lost; every intact frame was loaded");
-      } else {
-        warn(pos_, "the file ends " + std::to_string(remaining) +
-                       " bytes into a frame header (a header is " +
-                       std::to_string(kFrameHeaderSize) +
-                       " bytes): it was cut short, and every complete frame before this offset was "
-                       "loaded");
-      }
-      done_ = true;
-      return false;
-    }
-    if (!source_->read(pos_, kFrameHeaderSize, hb)) {
-      error(pos_, "read error");
-      done_ = true;
+      read_trailer(remaining);
       return false;
     }
     FrameHeader h;
-    std::string why;
-    if (!decode_frame_header(hb, h, why)) {
-      error(pos_, why + "; looking for the next intact frame");
-      resync(pos_ + 1);
-      continue;
-    }
-    if (h.stored_size > remaining - kFrameHeaderSize) {
-      warn(pos_, "the file ends inside " + frame_label(h) + ", which needs " +
-                     std::to_string(h.stored_size) + " payload bytes but only " +
-                     std::to_string(remaining - kFrameHeaderSize) +
-                     " remain: the file was cut short (killed or crashed writer?); the " +
-                     std::to_string(seen_.size()) + " frames before were loaded");
-      ++frames_lost_;
-      records_lost_ += h.record_count;
-      done_ = true;
-      return false;
-    }
+    if (!read_frame_header(remaining, h)) continue;  // damage skipped, or the end
     const uint64_t at = pos_;
     pos_ += kFrameHeaderSize + h.stored_size;
-    if (h.sequence != expected_sequence_) {
-      warn(at, h.sequence > expected_sequence_
-                   ? "frames " + std::to_string(expected_sequence_) + " to " +
-                         std::to_string(h.sequence - 1) + " are missing before " + frame_label(h)
-                   : frame_label(h) + " repeats a sequence number (expected " +
-                         std::to_string(expected_sequence_) + ")");
-    }
-    expected_sequence_ = static_cast<int64_t>(h.sequence) + 1;
+    check_sequence(h, at);
     if (!read_payload(h, at, raw_)) {
       ++frames_lost_;
       records_lost_ += h.record_count;
       continue;
     }
-    frame.header = h;
-    frame.offset = at;
-    frame.records.clear();
-    frame.metadata = nullptr;
-    if (h.type == FrameType::Metadata) {
-      std::string err;
-      if (!parse_metadata(raw_.data(), raw_.size(), frame.metadata, err)) {
-        error(at, frame_label(h) + ": " + err + "; the frame was skipped");
-        ++frames_lost_;
-        continue;
-      }
-      for (auto& [key, value] : frame.metadata.items()) metadata_[key] = value;
-    } else if (h.type == FrameType::Events || h.type == FrameType::Footer) {
-      const DecodeResult res = decode_payload(raw_.data(), raw_.size(), frame.records);
-      if (!res.ok) {
-        error(at, frame_label(h) + ": " + res.error + " (byte " + std::to_string(res.error_offset) +
-                      " of the decompressed payload); the records before it were kept");
-      } else if (frame.records.size() != h.record_count) {
-        warn(at, frame_label(h) + " header says " + std::to_string(h.record_count) +
-                     " records, the payload holds " + std::to_string(frame.records.size()));
-      }
-      if (res.out_of_range > 0) {
-        warn(at, frame_label(h) + ": " + std::to_string(res.out_of_range) +
-                     " values too large for their field (first in " + res.out_of_range_field +
-                     "); they were truncated");
-      }
-      if (res.unknown_sections > 0 && !unknown_kinds_reported_) {
-        unknown_kinds_reported_ = true;
-        warn(at, frame_label(h) + ": " + std::to_string(res.unknown_sections) +
-                     " sections of record kinds this reader does not know (newer writer?); kept as "
-                     "plain columns (reported for the first such frame only)");
-      }
-      if (h.type == FrameType::Footer) {
-        check_footer(frame.records, at);
-        footer_seen_ = true;
-        footer_offset_ = at;
-      }
-    } else {
-      warn(at, frame_label(h) + " has a type this reader does not know (newer writer?); skipped");
-      continue;
-    }
+    if (!decode_frame(h, at, frame)) continue;
     seen_.push_back(ChunkIndexRecord{at, static_cast<uint8_t>(h.type), h.sequence, h.record_count,
                                      h.stored_size, h.t_min, h.t_max});
     return true;
   }
   return false;
+}
+
+// The last bytes of the file, too few for a frame header or after the footer:
+// the trailer if all is well, else a warning saying what they are. Ends reading.
+void TraceReader::read_trailer(uint64_t remaining) {
+  uint8_t t[kTrailerSize];
+  const bool trailer = remaining == kTrailerSize && source_->read(pos_, kTrailerSize, t) &&
+                       decode_trailer(t).has_value();
+  if (trailer && footer_seen_ && *decode_trailer(t) == footer_offset_) {
+    clean_end_ = true;
+  } else if (footer_seen_) {
+    warn(pos_, "expected the " + std::to_string(kTrailerSize) +
+                   "-byte trailer after the footer, found " + std::to_string(remaining) +
+                   " other bytes; they were ignored");
+  } else if (trailer) {
+    warn(pos_,
+         "the file ends with a trailer but its footer was lost; every intact frame was loaded");
+  } else {
+    warn(pos_, "the file ends " + std::to_string(remaining) +
+                   " bytes into a frame header (a header is " + std::to_string(kFrameHeaderSize) +
+                   " bytes): it was cut short, and every complete frame before this offset was "
+                   "loaded");
+  }
+  done_ = true;
+}
+
+// Reads and checks the frame header at pos_, whose frame must fit in the
+// remaining bytes. False when there is no frame to read here: after a read
+// error or a frame cut short (reading ends), or on a damaged header (reading
+// moves on to the next intact frame).
+bool TraceReader::read_frame_header(uint64_t remaining, FrameHeader& h) {
+  uint8_t hb[kFrameHeaderSize];
+  if (!source_->read(pos_, kFrameHeaderSize, hb)) {
+    error(pos_, "read error");
+    done_ = true;
+    return false;
+  }
+  std::string why;
+  if (!decode_frame_header(hb, h, why)) {
+    error(pos_, why + "; looking for the next intact frame");
+    resync(pos_ + 1);
+    return false;
+  }
+  if (h.stored_size > remaining - kFrameHeaderSize) {
+    warn(pos_, "the file ends inside " + frame_label(h) + ", which needs " +
+                   std::to_string(h.stored_size) + " payload bytes but only " +
+                   std::to_string(remaining - kFrameHeaderSize) +
+                   " remain: the file was cut short (killed or crashed writer?); the " +
+                   std::to_string(seen_.size()) + " frames before were loaded");
+    ++frames_lost_;
+    records_lost_ += h.record_count;
+    done_ = true;
+    return false;
+  }
+  return true;
+}
+
+// Warns about frames missing or repeated before this one.
+void TraceReader::check_sequence(const FrameHeader& h, uint64_t at) {
+  if (h.sequence != expected_sequence_) {
+    warn(at, h.sequence > expected_sequence_
+                 ? "frames " + std::to_string(expected_sequence_) + " to " +
+                       std::to_string(h.sequence - 1) + " are missing before " + frame_label(h)
+                 : frame_label(h) + " repeats a sequence number (expected " +
+                       std::to_string(expected_sequence_) + ")");
+  }
+  expected_sequence_ = static_cast<int64_t>(h.sequence) + 1;
+}
+
+// Fills frame from the payload in raw_. False when the frame is skipped: a
+// metadata frame that is not a JSON object, or a type this reader does not know.
+bool TraceReader::decode_frame(const FrameHeader& h, uint64_t at, Frame& frame) {
+  frame.header = h;
+  frame.offset = at;
+  frame.records.clear();
+  frame.metadata = nullptr;
+  if (h.type == FrameType::Metadata) return decode_metadata(h, at, frame);
+  if (h.type == FrameType::Events || h.type == FrameType::Footer) {
+    decode_records(h, at, frame);
+    return true;
+  }
+  warn(at, frame_label(h) + " has a type this reader does not know (newer writer?); skipped");
+  return false;
+}
+
+// A metadata frame: its keys are merged into metadata_.
+bool TraceReader::decode_metadata(const FrameHeader& h, uint64_t at, Frame& frame) {
+  std::string err;
+  if (!parse_metadata(raw_.data(), raw_.size(), frame.metadata, err)) {
+    error(at, frame_label(h) + ": " + err + "; the frame was skipped");
+    ++frames_lost_;
+    return false;
+  }
+  for (auto& [key, value] : frame.metadata.items()) metadata_[key] = value;
+  return true;
+}
+
+// An events or footer frame: its records, with warnings about what did not
+// decode cleanly. The records before a decoding error are kept.
+void TraceReader::decode_records(const FrameHeader& h, uint64_t at, Frame& frame) {
+  const DecodeResult res = decode_payload(raw_.data(), raw_.size(), frame.records);
+  if (!res.ok) {
+    error(at, frame_label(h) + ": " + res.error + " (byte " + std::to_string(res.error_offset) +
+                  " of the decompressed payload); the records before it were kept");
+  } else if (frame.records.size() != h.record_count) {
+    warn(at, frame_label(h) + " header says " + std::to_string(h.record_count) +
+                 " records, the payload holds " + std::to_string(frame.records.size()));
+  }
+  if (res.out_of_range > 0) {
+    warn(at, frame_label(h) + ": " + std::to_string(res.out_of_range) +
+                 " values too large for their field (first in " + res.out_of_range_field +
+                 "); they were truncated");
+  }
+  if (res.unknown_sections > 0 && !unknown_kinds_reported_) {
+    unknown_kinds_reported_ = true;
+    warn(at, frame_label(h) + ": " + std::to_string(res.unknown_sections) +
+                 " sections of record kinds this reader does not know (newer writer?); kept as "
+                 "plain columns (reported for the first such frame only)");
+  }
+  if (h.type == FrameType::Footer) {
+    check_footer(frame.records, at);
+    footer_seen_ = true;
+    footer_offset_ = at;
+  }
 }
 
 bool TraceReader::read_payload(const FrameHeader& h, uint64_t at, std::vector<uint8_t>& raw) {
@@ -286,8 +318,12 @@ bool TraceReader::resync(uint64_t from) {
   return false;
 }
 
+// The file ends where a frame would start: warns if it was not finished.
 void TraceReader::end_of_data() {
-  if (!footer_seen_) {
+  if (footer_seen_) {
+    warn(pos_, "the file ends after the footer without its " + std::to_string(kTrailerSize) +
+                   "-byte trailer; every frame was loaded");
+  } else {
     warn(source_->size(),
          "no footer: the trace was not finished (the program was killed or crashed before the "
          "recorder finished); every complete frame was loaded");

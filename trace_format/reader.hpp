@@ -59,9 +59,16 @@ class TraceReader {
 
  private:
   TraceReader(std::unique_ptr<ByteSource> source, std::string name);
-  bool read_payload(const FrameHeader& h, uint64_t at, std::vector<uint8_t>& raw);
-  bool resync(uint64_t from);
+  // The steps of next().
   void end_of_data();
+  void read_trailer(uint64_t remaining);
+  bool read_frame_header(uint64_t remaining, FrameHeader& h);
+  void check_sequence(const FrameHeader& h, uint64_t at);
+  bool read_payload(const FrameHeader& h, uint64_t at, std::vector<uint8_t>& raw);
+  bool decode_frame(const FrameHeader& h, uint64_t at, Frame& frame);
+  bool decode_metadata(const FrameHeader& h, uint64_t at, Frame& frame);
+  void decode_records(const FrameHeader& h, uint64_t at, Frame& frame);
+  bool resync(uint64_t from);
   void check_footer(const RecordBatch& footer, uint64_t at);
   void warn(uint64_t offset, std::string message);
   void error(uint64_t offset, std::string message);

@@ -42,9 +42,6 @@ class ByteBuffer {
     size_ = static_cast<size_t>(p - bytes_.data());
   }
   void put_u8(uint8_t v) { append(&v, 1); }
-  void put_u16le(uint16_t v) { put_le(v, 2); }
-  void put_u32le(uint32_t v) { put_le(v, 4); }
-  void put_u64le(uint64_t v) { put_le(v, 8); }
   void append(const void* src, size_t n) {
     if (n == 0) return;
     ensure(n);
@@ -62,11 +59,6 @@ class ByteBuffer {
  private:
   void ensure(size_t n) {
     if (size_ + n > bytes_.size()) bytes_.resize(std::max<size_t>(64, 2 * (size_ + n)));
-  }
-  void put_le(uint64_t v, int n) {
-    uint8_t b[8];
-    for (int i = 0; i < n; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
-    append(b, static_cast<size_t>(n));
   }
 
   std::vector<uint8_t> bytes_;

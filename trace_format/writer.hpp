@@ -65,7 +65,6 @@ class TraceWriter {
   const std::string& path() const { return path_; }
   uint64_t bytes_written() const { return offset_; }
   uint64_t frames_written() const { return index_.size(); }
-  uint64_t pending_records() const { return chunk_.records(); }
   // True once a write failed (the error was thrown then); later calls do nothing.
   bool failed() const { return failed_; }
 

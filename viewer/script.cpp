@@ -1,5 +1,6 @@
 #include "viewer/script.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -14,23 +15,100 @@
 
 namespace legato::viewer {
 
+// The operations, in the order of the list in script.hpp.
+enum class ScriptOp : uint8_t {
+  Range,
+  Zoom,
+  Pan,
+  Expand,
+  Hover,
+  Click,
+  Drag,
+  Wheel,
+  Key,
+  Type,
+  Select,
+  ClickUi,
+  ClickLabel,
+  Search,
+  Wait,
+  Screenshot,
+  Dump,
+  Fps,
+  Quit
+};
+
 namespace {
 
-// Arguments each step takes: at least, at most.
-const std::map<std::string, std::pair<size_t, size_t>>& arity() {
-  static const std::map<std::string, std::pair<size_t, size_t>> m = {
-      {"range", {2, 2}},       {"zoom", {1, 2}},   {"pan", {1, 1}},    {"expand", {1, 1}},
-      {"hover", {2, 2}},       {"click", {2, 3}},  {"drag", {4, 5}},   {"wheel", {3, 3}},
-      {"key", {1, 1}},         {"type", {1, 1}},   {"select", {1, 2}}, {"click-ui", {1, 1}},
-      {"click-label", {1, 1}}, {"search", {1, 1}}, {"wait", {1, 1}},   {"screenshot", {1, 1}},
-      {"dump", {1, 1}},        {"fps", {1, 1}},    {"quit", {0, 0}}};
-  return m;
+// What one argument of a step must be.
+enum class Arg : uint8_t {
+  Word,    // anything
+  Number,  // a number
+  Time,    // a number with an optional unit: 1.5ms
+  Key,     // a key name (parse_key)
+  Lanes,   // what expand takes: all, none, kinds or kinds of lanes (check_expand)
+  Text,    // the rest of the line, spaces included
+};
+
+// One operation: its name in scripts, how many arguments it needs, and what
+// each argument it takes must be (the arguments after min_args are optional).
+struct OpInfo {
+  ScriptOp op;
+  std::string name;
+  size_t min_args;
+  std::vector<Arg> args;
+};
+
+// The one table of operations: parsing, checking and error messages read it,
+// and Script::run has a case for each.
+const std::vector<OpInfo>& operations() {
+  using enum Arg;
+  static const std::vector<OpInfo> table = {
+      {ScriptOp::Range, "range", 2, {Time, Time}},
+      {ScriptOp::Zoom, "zoom", 1, {Number, Number}},
+      {ScriptOp::Pan, "pan", 1, {Number}},
+      {ScriptOp::Expand, "expand", 1, {Lanes}},
+      {ScriptOp::Hover, "hover", 2, {Number, Number}},
+      {ScriptOp::Click, "click", 2, {Number, Number, Word}},
+      {ScriptOp::Drag, "drag", 4, {Number, Number, Number, Number, Word}},
+      {ScriptOp::Wheel, "wheel", 3, {Number, Number, Number}},
+      {ScriptOp::Key, "key", 1, {Key}},
+      {ScriptOp::Type, "type", 1, {Text}},
+      {ScriptOp::Select, "select", 1, {Word, Number}},
+      {ScriptOp::ClickUi, "click-ui", 1, {Word}},
+      {ScriptOp::ClickLabel, "click-label", 1, {Text}},
+      {ScriptOp::Search, "search", 1, {Text}},
+      {ScriptOp::Wait, "wait", 1, {Number}},
+      {ScriptOp::Screenshot, "screenshot", 1, {Text}},
+      {ScriptOp::Dump, "dump", 1, {Text}},
+      {ScriptOp::Fps, "fps", 1, {Number}},
+      {ScriptOp::Quit, "quit", 0, {}},
+  };
+  return table;
 }
 
-// Steps whose last argument is the rest of the line (may hold spaces).
-bool takes_text(const std::string& op) {
-  return op == "type" || op == "search" || op == "click-label" || op == "screenshot" ||
-         op == "dump";
+// The operation a script calls `name`, or null.
+const OpInfo* find_operation(const std::string& name) {
+  for (const OpInfo& o : operations())
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+const std::string& name_of(ScriptOp op) {
+  for (const OpInfo& o : operations())
+    if (o.op == op) return o.name;
+  static const std::string unknown = "?";
+  return unknown;
+}
+
+// "click, click-label, ...": every operation's name, in alphabetical order.
+std::string operation_names() {
+  std::vector<std::string> names;
+  for (const OpInfo& o : operations()) names.push_back(o.name);
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
 }
 
 double seconds_now() {
@@ -77,6 +155,58 @@ std::optional<KeyPress> parse_key(std::string name) {
   return k;
 }
 
+// The arguments of a step: the words after its name, or for an operation
+// that takes text the rest of the line (none if it is blank).
+std::vector<std::string> read_arguments(std::istringstream& words, const OpInfo& op) {
+  std::vector<std::string> args;
+  if (!op.args.empty() && op.args.back() == Arg::Text) {
+    std::string rest;
+    std::getline(words, rest);
+    const size_t b = rest.find_first_not_of(' ');
+    if (b != std::string::npos) args.push_back(rest.substr(b));
+  } else {
+    for (std::string w; words >> w;) args.push_back(w);
+  }
+  return args;
+}
+
+// Why `value` cannot be an argument of that kind, or empty if it can.
+std::string check_argument(Arg kind, const std::string& value) {
+  switch (kind) {
+    case Arg::Word:
+    case Arg::Text:
+      return "";
+    case Arg::Number: {
+      char* end = nullptr;
+      std::strtod(value.c_str(), &end);
+      return end == value.c_str() || *end ? "'" + value + "' is not a number" : "";
+    }
+    case Arg::Time:
+      return analysis::parse_duration_ns(value)
+                 ? ""
+                 : "'" + value + "' is not a time (a number with an optional unit: ns, us, ms, s)";
+    case Arg::Key:
+      return parse_key(value) ? "" : "unknown key '" + value + "'";
+    case Arg::Lanes:
+      return check_expand(value);
+  }
+  return "";
+}
+
+// Why the step cannot take these arguments (how many, what each is), or empty.
+std::string check_arguments(const OpInfo& op, const std::vector<std::string>& args) {
+  const size_t max_args = op.args.size();
+  if (args.size() < op.min_args || args.size() > max_args) {
+    return "'" + op.name + "' takes " + std::to_string(op.min_args) +
+           (max_args != op.min_args ? " to " + std::to_string(max_args) : "") +
+           " argument(s), got " + std::to_string(args.size());
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (std::string why = check_argument(op.args[i], args[i]); !why.empty()) return why;
+  }
+  return "";
+}
+
 }  // namespace
 
 Script Script::parse(const std::string& text, const std::string& name) {
@@ -88,56 +218,19 @@ Script Script::parse(const std::string& text, const std::string& name) {
     if (const size_t hash = line.find('#'); hash != std::string::npos && line.rfind("type", 0) != 0)
       line.resize(hash);
     std::istringstream words(line);
+    std::string word;
+    if (!(words >> word)) continue;
+    const std::string where = name + ":" + std::to_string(n) + ": ";
+    const OpInfo* op = find_operation(word);
+    if (!op) {
+      throw ScriptError(where + "unknown step '" + word + "' (steps: " + operation_names() + ")");
+    }
     Step step;
     step.line = n;
-    if (!(words >> step.op)) continue;
-    const auto a = arity().find(step.op);
-    if (a == arity().end()) {
-      std::string known;
-      for (const auto& [op, _] : arity()) known += (known.empty() ? "" : ", ") + op;
-      throw ScriptError(name + ":" + std::to_string(n) + ": unknown step '" + step.op +
-                        "' (steps: " + known + ")");
-    }
-    if (takes_text(step.op)) {
-      std::string rest;
-      std::getline(words, rest);
-      const size_t b = rest.find_first_not_of(' ');
-      if (b != std::string::npos) step.args.push_back(rest.substr(b));
-    } else {
-      for (std::string w; words >> w;) step.args.push_back(w);
-    }
-    if (step.args.size() < a->second.first || step.args.size() > a->second.second) {
-      throw ScriptError(
-          name + ":" + std::to_string(n) + ": '" + step.op + "' takes " +
-          std::to_string(a->second.first) +
-          (a->second.second != a->second.first ? " to " + std::to_string(a->second.second) : "") +
-          " argument(s), got " + std::to_string(step.args.size()));
-    }
-    if (step.op == "key" && !parse_key(step.args[0]))
-      throw ScriptError(name + ":" + std::to_string(n) + ": unknown key '" + step.args[0] + "'");
-    if (step.op == "expand" && !check_expand(step.args[0]).empty())
-      throw ScriptError(name + ":" + std::to_string(n) + ": " + check_expand(step.args[0]));
-    static const std::map<std::string, std::vector<size_t>> numeric = {
-        {"zoom", {0, 1}},  {"pan", {0}},           {"hover", {0, 1}},
-        {"click", {0, 1}}, {"drag", {0, 1, 2, 3}}, {"wheel", {0, 1, 2}},
-        {"wait", {0}},     {"fps", {0}},           {"select", {1}}};
-    if (const auto it = numeric.find(step.op); it != numeric.end()) {
-      for (size_t i : it->second) {
-        if (i >= step.args.size()) continue;
-        char* end = nullptr;
-        std::strtod(step.args[i].c_str(), &end);
-        if (end == step.args[i].c_str() || *end)
-          throw ScriptError(name + ":" + std::to_string(n) + ": '" + step.args[i] +
-                            "' is not a number");
-      }
-    }
-    if (step.op == "range") {
-      for (const auto& t : step.args) {
-        if (!analysis::parse_duration_ns(t))
-          throw ScriptError(name + ":" + std::to_string(n) + ": '" + t +
-                            "' is not a time (a number with an optional unit: ns, us, ms, s)");
-      }
-    }
+    step.op = op->op;
+    step.args = read_arguments(words, *op);
+    if (const std::string why = check_arguments(*op, step.args); !why.empty())
+      throw ScriptError(where + why);
     s.steps_.push_back(std::move(step));
   }
   return s;
@@ -153,8 +246,8 @@ Script Script::load(const std::string& path) {
 
 bool Script::fail(const std::string& message) {
   const Step& s = steps_[next_];
-  std::cerr << "legate_prof view: " << name_ << ":" << s.line << ": " << s.op << ": " << message
-            << "\n";
+  std::cerr << "legate_prof view: " << name_ << ":" << s.line << ": " << name_of(s.op) << ": "
+            << message << "\n";
   status_ = 1;
   next_ = steps_.size();
   return true;
@@ -167,6 +260,10 @@ void Script::advance() {
 
 double Script::number(size_t arg) const {
   return std::strtod(steps_[next_].args[arg].c_str(), nullptr);
+}
+
+ImVec2 Script::point(size_t arg) const {
+  return ImVec2(static_cast<float>(number(arg)), static_cast<float>(number(arg + 1)));
 }
 
 void Script::before_frame(App& app, ImGuiIO& io) {
@@ -188,137 +285,163 @@ void Script::before_frame(App& app, ImGuiIO& io) {
 bool Script::run(App& app, ImGuiIO& io) {
   const Step& s = steps_[next_];
   const int phase = phase_++;
-  const auto click = [&](int button) {  // phases 0..2 of a click at at_
-    if (phase == 0) mouse_ = at_;
-    if (phase == 1) down_[button] = true;
-    if (phase == 2) down_[button] = false;
-    return phase == 2;
-  };
-  if (s.op == "wait") return phase + 1 >= static_cast<int>(number(0));
-  if (s.op == "range") {
-    app.set_range(*analysis::parse_duration_ns(s.args[0]), *analysis::parse_duration_ns(s.args[1]));
-    return true;
-  }
-  if (s.op == "zoom") {
-    app.camera().zoom(number(0), s.args.size() > 1 ? number(1) : 0.5);
-    return true;
-  }
-  if (s.op == "pan") {
-    app.camera().pan(number(0));
-    return true;
-  }
-  if (s.op == "expand") {
-    app.set_expand(s.args[0]);
-    return true;
-  }
-  if (s.op == "hover") {
-    mouse_ = ImVec2(static_cast<float>(number(0)), static_cast<float>(number(1)));
-    return phase >= 1;  // one frame drawn with the mouse there
-  }
-  if (s.op == "click") {
-    if (phase == 0) at_ = ImVec2(static_cast<float>(number(0)), static_cast<float>(number(1)));
-    return click(s.args.size() > 2 && s.args[2] == "right" ? 1 : 0);
-  }
-  if (s.op == "drag") {
-    const int button = s.args.size() > 4 && s.args[4] == "right" ? 1 : 0;
-    const ImVec2 a(static_cast<float>(number(0)), static_cast<float>(number(1)));
-    const ImVec2 b(static_cast<float>(number(2)), static_cast<float>(number(3)));
-    if (phase == 0) mouse_ = a;
-    if (phase == 1) down_[button] = true;
-    if (phase == 2) mouse_ = ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2);
-    if (phase == 3) mouse_ = b;
-    if (phase == 4) down_[button] = false;
-    return phase == 4;
-  }
-  if (s.op == "wheel") {
-    mouse_ = ImVec2(static_cast<float>(number(0)), static_cast<float>(number(1)));
-    if (phase == 1) io.MouseWheel = static_cast<float>(number(2));
-    return phase == 1;
-  }
-  if (s.op == "key") {
-    const KeyPress k = *parse_key(s.args[0]);
-    io.KeyCtrl = k.ctrl;
-    io.KeyShift = k.shift;
-    key_pressed_ = true;
-    if (k.code >= 0) {
-      io.KeysDown[k.code] = true;
-      held_key_ = k.code;
-    }
-    if (k.character) io.AddInputCharacter(k.character);
-    return true;
-  }
-  if (s.op == "type") {
-    io.AddInputCharactersUTF8(s.args[0].c_str());
-    return true;
-  }
-  if (s.op == "search") {
-    app.show_search(s.args[0]);
-    return true;
-  }
-  if (s.op == "select") {
-    if (phase == 0) {
-      if (!app.profile()) return fail("no trace is open");
-      const auto n = s.args.size() > 1 ? static_cast<size_t>(number(1)) : size_t{0};
-      const auto hits = analysis::search(*app.profile(), s.args[0], n + 1);
-      if (hits.size() <= n)
-        return fail("no item " + std::to_string(n) + " matches '" + s.args[0] + "'");
-      target_ = hits[n];
-      app.reveal(target_);
+  switch (s.op) {
+    case ScriptOp::Wait:
+      return phase + 1 >= static_cast<int>(number(0));
+    case ScriptOp::Range:
+      app.set_range(*analysis::parse_duration_ns(s.args[0]),
+                    *analysis::parse_duration_ns(s.args[1]));
+      return true;
+    case ScriptOp::Zoom:
+      app.camera().zoom(number(0), s.args.size() > 1 ? number(1) : 0.5);
+      return true;
+    case ScriptOp::Pan:
+      app.camera().pan(number(0));
+      return true;
+    case ScriptOp::Expand:
+      app.set_expand(s.args[0]);
+      return true;
+    case ScriptOp::Hover:
+      mouse_ = point(0);
+      return phase >= 1;  // one frame drawn with the mouse there
+    case ScriptOp::Click:
+      if (phase == 0) at_ = point(0);
+      return click(s.args.size() > 2 && s.args[2] == "right" ? 1 : 0, phase);
+    case ScriptOp::Drag:
+      return drag(s, phase);
+    case ScriptOp::Wheel:
+      return wheel(io, phase);
+    case ScriptOp::Key:
+      return press_key(io, s);
+    case ScriptOp::Type:
+      io.AddInputCharactersUTF8(s.args[0].c_str());
+      return true;
+    case ScriptOp::Search:
+      app.show_search(s.args[0]);
+      return true;
+    case ScriptOp::Select:
+      return select(app, s, phase);
+    case ScriptOp::ClickUi:
+    case ScriptOp::ClickLabel:
+      return click_named(app, s, phase);
+    case ScriptOp::Fps:
+      return measure_fps(app, phase);
+    case ScriptOp::Screenshot:
+    case ScriptOp::Dump:
+      return capture(app, s, phase);
+    case ScriptOp::Quit:
+      app.request_quit();
+      next_ = steps_.size();
       return false;
-    }
-    if (phase == 1) return false;  // a frame draws it where it now is
-    if (phase == 2) {
-      const auto r = app.view().item_rect(target_);
-      if (!r) return fail("item " + std::to_string(target_) + " was not drawn on its own");
-      at_ = ImVec2((std::max(r->x, app.view().lanes_origin().x) + r->z) / 2, (r->y + r->w) / 2);
-      mouse_ = at_;
-      return false;
-    }
-    down_[0] = phase == 3;
-    return phase == 4;
   }
-  if (s.op == "click-ui" || s.op == "click-label") {
-    if (phase == 0) {
-      std::optional<ImVec4> r;
-      if (s.op == "click-ui") {
-        r = app.control(s.args[0]);
-      } else {
-        r = app.label_rect(s.args[0]);
-      }
-      if (!r) return fail("nothing named '" + s.args[0] + "' is on screen");
-      at_ = ImVec2((r->x + r->z) / 2, (r->y + r->w) / 2);
-    }
-    return click(0);
+  return true;
+}
+
+bool Script::click(int button, int phase) {
+  if (phase == 0) mouse_ = at_;
+  if (phase == 1) down_[button] = true;
+  if (phase == 2) down_[button] = false;
+  return phase == 2;
+}
+
+// Moves to the first point, presses, moves halfway, then to the second point, releases.
+bool Script::drag(const Step& s, int phase) {
+  const int button = s.args.size() > 4 && s.args[4] == "right" ? 1 : 0;
+  const ImVec2 a = point(0);
+  const ImVec2 b = point(2);
+  if (phase == 0) mouse_ = a;
+  if (phase == 1) down_[button] = true;
+  if (phase == 2) mouse_ = ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2);
+  if (phase == 3) mouse_ = b;
+  if (phase == 4) down_[button] = false;
+  return phase == 4;
+}
+
+// The mouse moves there on one frame and the wheel turns on the next.
+bool Script::wheel(ImGuiIO& io, int phase) {
+  mouse_ = point(0);
+  if (phase == 1) io.MouseWheel = static_cast<float>(number(2));
+  return phase == 1;
+}
+
+// The key and its modifiers go down now; before_frame releases them next frame.
+bool Script::press_key(ImGuiIO& io, const Step& s) {
+  const KeyPress k = *parse_key(s.args[0]);
+  io.KeyCtrl = k.ctrl;
+  io.KeyShift = k.shift;
+  key_pressed_ = true;
+  if (k.code >= 0) {
+    io.KeysDown[k.code] = true;
+    held_key_ = k.code;
   }
-  if (s.op == "fps") {
-    if (phase == 0) {
-      fps_start_ = seconds_now();
-      fps_frames_ = 0;
-    }
-    app.camera().pan((fps_frames_ / 30) % 2 ? -0.02 : 0.02);
-    ++fps_frames_;
-    const double elapsed = seconds_now() - fps_start_;
-    if (elapsed < number(0)) return false;
-    std::printf("fps %.1f (%d frames in %.2f s)\n", fps_frames_ / elapsed, fps_frames_, elapsed);
-    std::fflush(stdout);
-    return true;
-  }
-  if (s.op == "screenshot" || s.op == "dump") {
-    // Captured after a frame drawn once everything has been computed.
-    if (!app.settled()) {
-      phase_ = 0;
-      return false;
-    }
-    if (phase < 2) return false;
-    capture_ = s.args[0];
-    dump_ = s.op == "dump";
-    return true;
-  }
-  if (s.op == "quit") {
-    app.request_quit();
-    next_ = steps_.size();
+  if (k.character) io.AddInputCharacter(k.character);
+  return true;
+}
+
+// Finds the item, brings it into view, lets a frame draw it, then clicks its middle.
+bool Script::select(App& app, const Step& s, int phase) {
+  if (phase == 0) {
+    if (!app.profile()) return fail("no trace is open");
+    const auto n = s.args.size() > 1 ? static_cast<size_t>(number(1)) : size_t{0};
+    const auto hits = analysis::search(*app.profile(), s.args[0], n + 1);
+    if (hits.size() <= n)
+      return fail("no item " + std::to_string(n) + " matches '" + s.args[0] + "'");
+    target_ = hits[n];
+    app.reveal(target_);
     return false;
   }
+  if (phase == 1) return false;  // a frame draws it where it now is
+  if (phase == 2) {
+    const auto r = app.view().item_rect(target_);
+    if (!r) return fail("item " + std::to_string(target_) + " was not drawn on its own");
+    at_ = ImVec2((std::max(r->x, app.view().lanes_origin().x) + r->z) / 2, (r->y + r->w) / 2);
+    mouse_ = at_;
+    return false;
+  }
+  down_[0] = phase == 3;
+  return phase == 4;
+}
+
+// Clicks the middle of a named control (click-ui) or of a lane label (click-label).
+bool Script::click_named(App& app, const Step& s, int phase) {
+  if (phase == 0) {
+    std::optional<ImVec4> r;
+    if (s.op == ScriptOp::ClickUi) {
+      r = app.control(s.args[0]);
+    } else {
+      r = app.label_rect(s.args[0]);
+    }
+    if (!r) return fail("nothing named '" + s.args[0] + "' is on screen");
+    at_ = ImVec2((r->x + r->z) / 2, (r->y + r->w) / 2);
+  }
+  return click(0, phase);
+}
+
+// Pans back and forth every frame until the time is up, then prints the frame rate.
+bool Script::measure_fps(App& app, int phase) {
+  if (phase == 0) {
+    fps_start_ = seconds_now();
+    fps_frames_ = 0;
+  }
+  app.camera().pan((fps_frames_ / 30) % 2 ? -0.02 : 0.02);
+  ++fps_frames_;
+  const double elapsed = seconds_now() - fps_start_;
+  if (elapsed < number(0)) return false;
+  std::printf("fps %.1f (%d frames in %.2f s)\n", fps_frames_ / elapsed, fps_frames_, elapsed);
+  std::fflush(stdout);
+  return true;
+}
+
+// Waits for a frame drawn once everything has been computed, then hands
+// after_frame the path to capture or dump into.
+bool Script::capture(App& app, const Step& s, int phase) {
+  if (!app.settled()) {
+    phase_ = 0;
+    return false;
+  }
+  if (phase < 2) return false;
+  capture_ = s.args[0];
+  dump_ = s.op == ScriptOp::Dump;
   return true;
 }
 

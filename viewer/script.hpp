@@ -26,6 +26,7 @@
 //   quit
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@
 namespace legato::viewer {
 
 class App;
+
+// What a step does; defined in script.cpp next to the one table of the
+// operations' names and arguments.
+enum class ScriptOp : uint8_t;
 
 class ScriptError : public std::runtime_error {
  public:
@@ -58,13 +63,25 @@ class Script {
  private:
   struct Step {
     int line = 0;
-    std::string op;
+    ScriptOp op{};
     std::vector<std::string> args;
   };
   bool fail(const std::string& message);  // stops the script; returns true
   void advance();
   double number(size_t arg) const;
+  ImVec2 point(size_t arg) const;   // arguments arg and arg + 1 as a window pixel
   bool run(App& app, ImGuiIO& io);  // the current step's current phase; true when done
+
+  // The steps that need more than a line of run(), given the step's phase;
+  // each returns true when the step is done.
+  bool click(int button, int phase);  // phases 0..2 of a click at at_
+  bool drag(const Step& s, int phase);
+  bool wheel(ImGuiIO& io, int phase);
+  bool press_key(ImGuiIO& io, const Step& s);
+  bool select(App& app, const Step& s, int phase);
+  bool click_named(App& app, const Step& s, int phase);  // click-ui and click-label
+  bool measure_fps(App& app, int phase);
+  bool capture(App& app, const Step& s, int phase);  // screenshot and dump
 
   std::string name_;
   std::vector<Step> steps_;

@@ -6,8 +6,8 @@
 #include <csignal>
 #include <thread>
 
+#include "analysis/units.hpp"
 #include "recorder/recorder_test_util.hpp"
-#include "tools/legate_prof/format_util.hpp"
 #include "tools/run_command.hpp"
 
 using namespace legato;
@@ -70,7 +70,7 @@ TEST_CASE("drop mode: counts what it drops, and legate_prof info shows it",
   CHECK(s.wait_ns == 0);
   const auto info = testing::run_command(testing::bin("legate_prof") + " info " + o.trace_path());
   CHECK(info.status == 0);
-  CHECK(info.out.find(tools::grouped(s.dropped) + " dropped") != std::string::npos);
+  CHECK(info.out.find(analysis::grouped(s.dropped) + " dropped") != std::string::npos);
 }
 
 TEST_CASE("a disk that fills up mid-run: a warning, a valid file, a program that goes on",

@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "analysis/load.hpp"
+#include "analysis/units.hpp"
 #include "commands.hpp"
-#include "format_util.hpp"
 #include "html_export/report.hpp"
 
 namespace legato::tools {
@@ -24,8 +24,9 @@ Command add_archive_command(CLI::App& app) {
                 std::cerr << "legate_prof archive: warning: " << w << "\n";
               }
               const html::ReportInfo r = html::write_report(p, *dir);
-              std::cout << "wrote " << r.path << " (" << human_bytes(static_cast<double>(r.bytes))
-                        << ", " << grouped(p.records) << " records from " << p.ranks.size()
+              std::cout << "wrote " << r.path << " ("
+                        << analysis::human_bytes(static_cast<double>(r.bytes)) << ", "
+                        << analysis::grouped(p.records) << " records from " << p.ranks.size()
                         << " rank(s))\n";
               return 0;
             } catch (const analysis::LoadError& e) {

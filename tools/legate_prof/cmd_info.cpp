@@ -3,8 +3,8 @@
 #include <limits>
 #include <map>
 
+#include "analysis/units.hpp"
 #include "commands.hpp"
-#include "format_util.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/writer.hpp"
@@ -13,6 +13,9 @@ namespace legato::tools {
 namespace {
 
 using namespace legato::trace;
+using analysis::grouped;
+using analysis::human_bytes;
+using analysis::human_ns;
 
 struct Summary {
   std::map<FrameType, uint64_t> frames;

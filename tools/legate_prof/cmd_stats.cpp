@@ -5,9 +5,9 @@
 
 #include "analysis/load.hpp"
 #include "analysis/stats.hpp"
+#include "analysis/units.hpp"
 #include "analysis/utilization.hpp"
 #include "commands.hpp"
-#include "format_util.hpp"
 
 namespace legato::tools {
 namespace {
