@@ -6,11 +6,11 @@
 //
 //   legato::rec::start(options);                 // throws RecorderError
 //   uint32_t name = legato::rec::intern("solve");
-//   { legato::rec::Range r(name); ... }          // a range on this thread's lane
+//   { legato::rec::ScopedRange r(name); ... }    // a range on this thread's lane
 //   legato::rec::record(trace::TaskRecord{...}); // times as rec::now() ticks
 //   legato::rec::finish();                       // also runs at exit
 //
-// The hot path (record, Range) takes no lock, allocates nothing and formats
+// The hot path (record, ScopedRange) takes no lock, allocates nothing and formats
 // nothing: a clock read, a few stores into the thread's buffer, a release
 // store of its fill level.
 #pragma once
@@ -152,18 +152,18 @@ inline uint32_t thread_lane() {
 }
 
 // A named range on the calling thread's lane, from construction to destruction.
-class Range {
+class ScopedRange {
  public:
-  explicit Range(uint32_t name, uint32_t provenance = 0)
+  explicit ScopedRange(uint32_t name, uint32_t provenance = 0)
       : name_(name), provenance_(provenance), start_(active() ? now() : Tick{}) {}
-  ~Range() {
+  ~ScopedRange() {
     if (start_.count != 0 && active()) {
       record(
           trace::UserRangeRecord{thread_lane(), name_, provenance_, stamp(start_), stamp(now())});
     }
   }
-  Range(const Range&) = delete;
-  Range& operator=(const Range&) = delete;
+  ScopedRange(const ScopedRange&) = delete;
+  ScopedRange& operator=(const ScopedRange&) = delete;
 
  private:
   uint32_t name_, provenance_;
@@ -178,5 +178,5 @@ class Range {
 #define LEGATO_RANGE(text)                                               \
   static const uint32_t LEGATO_RANGE_CAT(legato_range_name_, __LINE__) = \
       ::legato::rec::intern(text);                                       \
-  const ::legato::rec::Range LEGATO_RANGE_CAT(                           \
+  const ::legato::rec::ScopedRange LEGATO_RANGE_CAT(                     \
       legato_range_, __LINE__)(LEGATO_RANGE_CAT(legato_range_name_, __LINE__))

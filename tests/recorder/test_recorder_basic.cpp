@@ -131,11 +131,11 @@ TEST_CASE("start twice is refused; start again after finish writes a new trace",
   rec::start(o);
   CHECK_THROWS_WITH(rec::start(o), Catch::Contains("already running"));
   const uint32_t name = rec::intern("first");
-  { rec::Range r(name); }
+  { rec::ScopedRange r(name); }
   rec::finish();
   o.name = "second";
   rec::start(o);
-  { rec::Range r(name); }  // the id from before still names "first"
+  { rec::ScopedRange r(name); }  // the id from before still names "first"
   rec::finish();
   for (const char* file : {"legate_0.prof", "second_0.prof"}) {
     trace::testing::Loaded l = trace::testing::load_file(dir.file(file));
