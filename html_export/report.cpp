@@ -7,10 +7,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <system_error>
 
 #include "html_export/report_assets.hpp"
 #include "html_export/report_data.hpp"
+#include "trace_format/file_create.hpp"
 
 namespace legato::html {
 
@@ -60,6 +61,17 @@ void replace(std::string& page, const std::string& marker, const std::string& wi
   if (at != std::string::npos) page.replace(at, marker.size(), with);
 }
 
+// Writes all of text to fd; returns 0 or the errno of the failure.
+int write_all(int fd, const std::string& text) {
+  for (size_t at = 0; at < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : ENOSPC;
+    at += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::string render_report(const analysis::Profile& p, size_t* data_bytes) {
@@ -84,23 +96,24 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
   ReportInfo info;
   const std::string page = render_report(p, &info.data_bytes);
   info.path = (fs::path(dir) / "index.html").string();
-  const std::string tmp = (fs::path(dir) / (".index.html." + std::to_string(::getpid()))).string();
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(page.data(), static_cast<std::streamsize>(page.size()));
-    out.close();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      fs::remove(tmp, ec);
-      throw ReportError("cannot write " + info.path + ": " + why +
-                        " (is the disk full or the directory read-only?)");
-    }
+  // Written under a fresh name beside it, then renamed over it: never
+  // through a link planted at either name.
+  trace::NewFile tmp;
+  try {
+    tmp = trace::create_beside(info.path);
+  } catch (const std::system_error& e) {
+    throw ReportError("cannot write " + info.path + ": " + e.code().message() +
+                      " (is the directory writable?)");
   }
-  fs::rename(tmp, info.path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw ReportError("cannot write " + info.path + ": " + ec.message());
+  int err = write_all(tmp.fd, page);
+  if (::close(tmp.fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.temp_path.c_str());
+    throw ReportError("cannot write " + info.path + ": " + std::strerror(err) +
+                      " (is the disk full or the directory read-only?)");
   }
+  if ((err = trace::replace_with(tmp, info.path)) != 0)
+    throw ReportError("cannot write " + info.path + ": " + std::strerror(err));
   info.bytes = page.size();
   return info;
 }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include "trace_format/file_create.hpp"
 
 namespace legato::trace {
 
@@ -15,10 +16,11 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options)
     : path_(path),
       options_(options),
       chunk_limit_(std::min<size_t>(options.chunk_bytes, kMaxRawFrameBytes / 2)) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file replaces an earlier run's (or a link planted at the path),
+  // never writing through it; it is at its path before its first byte.
+  fd_ = open_replacing(path);
   if (fd_ < 0) {
-    const int err = errno;
-    throw TraceError("cannot create trace file '" + path + "': " + std::strerror(err) +
+    throw TraceError("cannot create trace file '" + path + "': " + std::strerror(-fd_) +
                      "; check that the directory exists and is writable");
   }
   cctx_ = ZSTD_createCCtx();

@@ -1,5 +1,6 @@
 // legate_prof info / dump as a user runs them: output, exit status, and the
 // one-line reasons for files that cannot be read.
+#include <filesystem>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -146,4 +147,36 @@ TEST_CASE("legate_prof stats prints utilization and per-kind statistics", "[cli]
   CHECK(junk.status == 1);
   CHECK(junk.err.find("no trace could be read") != std::string::npos);
   CHECK(junk.err.find("junk.prof") != std::string::npos);
+}
+
+TEST_CASE("legate_prof archive replaces a link planted at index.html, never its target",
+          "[cli][security]") {
+  TempDir dir;
+  const std::string victim = dir.file("victim.txt");
+  write_bytes(victim, {'k', 'e', 'e', 'p'});
+  std::filesystem::create_directories(dir.file("report"));
+  const std::string page = dir.file("report/index.html");
+  std::filesystem::create_symlink(victim, page);
+  const auto r =
+      run_command(bin("legate_prof") + " archive " + golden() + " -o " + dir.file("report"));
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(read_bytes(victim) == std::vector<uint8_t>{'k', 'e', 'e', 'p'});
+  CHECK(std::filesystem::is_regular_file(std::filesystem::symlink_status(page)));
+  CHECK(read_bytes(page).size() > 1000);
+  // Only the page is left in the directory: no temporary beside it.
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("report")))
+    entries += !e.path().empty();
+  CHECK(entries == 1);
+}
+
+TEST_CASE("legate_prof archive onto a directory named index.html says why it cannot", "[cli]") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("report/index.html"));
+  const auto r =
+      run_command(bin("legate_prof") + " archive " + golden() + " -o " + dir.file("report"));
+  CHECK(r.status != 0);
+  CHECK_THAT(r.err,
+             Catch::Contains("cannot write " + dir.file("report/index.html") + ": Is a directory"));
 }

@@ -1,8 +1,11 @@
 // A writer that cannot create or write its file says so, and leaves on disk
 // a valid prefix of every frame written before the failure.
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <catch2/catch.hpp>
 #include <csignal>
+#include <filesystem>
 
 #include "trace_format/trace_test_util.hpp"
 
@@ -61,4 +64,50 @@ TEST_CASE("running out of space mid-run leaves every earlier frame readable", "[
   CHECK(l.records.get<TaskRecord>().size() == flushed_tasks);
   REQUIRE(l.diagnostics.size() == 1);
   CHECK(l.diagnostics[0].message.find("no footer") != std::string::npos);
+}
+
+namespace {
+bool is_regular_file(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+}  // namespace
+
+TEST_CASE("a link planted at the trace's path is replaced, its target never written",
+          "[writer][security]") {
+  TempDir dir;
+  const std::string victim = dir.file("victim.txt");
+  write_bytes(victim, {'k', 'e', 'e', 'p'});
+  const std::string path = dir.file("legate_0.prof");
+  REQUIRE(::symlink(victim.c_str(), path.c_str()) == 0);
+  {
+    TraceWriter w(path);
+    w.finish();
+  }
+  CHECK(read_bytes(victim) == std::vector<uint8_t>{'k', 'e', 'e', 'p'});
+  CHECK(is_regular_file(path));
+  CHECK(read_bytes(path).size() > 8);  // a trace: header, frames, trailer
+  // Nothing is left beside it.
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) files += e.exists();
+  CHECK(files == 2);
+}
+
+TEST_CASE("an earlier run's trace is replaced, and a device is written as it is", "[writer]") {
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  write_bytes(path, std::vector<uint8_t>(100000, 'x'));
+  {
+    TraceWriter w(path);
+    w.finish();
+  }
+  CHECK(read_bytes(path).size() < 100000);
+  CHECK(read_bytes(path)[0] == 'L');
+  {
+    TraceWriter w("/dev/null");
+    w.finish();
+  }
+  struct stat st {};
+  REQUIRE(::lstat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
 }
