@@ -15,6 +15,12 @@ function(legato_host_compile_options)
   add_compile_options("$<${LEGATO_HOST_LANGUAGES}:${ARGN}>")
 endfunction()
 
+# Sanitizer builds keep line tables only (-g1): all their reports need, and
+# much less to compile and link than full debug info.
+if(LEGATO_SANITIZE)
+  legato_host_compile_options(-g1)
+endif()
+
 if(LEGATO_SANITIZE STREQUAL "thread")
   legato_host_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
