@@ -17,10 +17,6 @@ void fatal_error(trace::ErrorKind kind, const std::string& text, trace::Uid op, 
   std::fprintf(stderr, "LEGATE ERROR: %s%s%s", printed_prefix.c_str(), text.c_str(),
                ends_line ? "" : "\n");
   std::fflush(stderr);
-  fatal_exit(kind, text, op, resource);
-}
-
-void fatal_exit(trace::ErrorKind kind, const std::string& text, trace::Uid op, uint32_t resource) {
   rec::fatal_error(kind, text, op, resource);
   std::fflush(nullptr);
   const Config& c = config();

@@ -12,14 +12,11 @@
 namespace legato::rt {
 
 // Prints "LEGATE ERROR: <printed_prefix><text>" on stderr (with a newline
-// unless text ends in one) and ends the program as fatal_exit does; the
-// trace's error marker holds `text` alone (printed_prefix says, e.g., which rank).
+// unless text ends in one), records the error marker with `text` alone
+// (printed_prefix says, e.g., which rank), finishes the trace, writes the
+// report (or says how, on several ranks) and exits with 1.
 [[noreturn]] void fatal_error(trace::ErrorKind kind, const std::string& text, trace::Uid op,
                               uint32_t resource = trace::kNoResource,
                               const std::string& printed_prefix = "");
-// Ends the program after an error the caller has printed: records the error
-// marker with `text`, finishes the trace, writes the report, exits with 1.
-[[noreturn]] void fatal_exit(trace::ErrorKind kind, const std::string& text, trace::Uid op,
-                             uint32_t resource = trace::kNoResource);
 
 }  // namespace legato::rt
