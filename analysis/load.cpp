@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "analysis/builder.hpp"
+#include "analysis/units.hpp"
 
 namespace legato::analysis {
 
@@ -100,8 +101,8 @@ Profile build_profile(std::vector<RankTrace> traces) {
     if (t.readable) {
       if (!t.finished_cleanly) {
         p.warnings.push_back(t.file +
-                             ": the file was not finished (the run crashed or was "
-                             "killed); showing what it holds");
+                             ": the file was not finished (the run crashed, was killed, or "
+                             "its disk filled up); showing what it holds");
       }
       readable.push_back(std::move(t));
     } else {
@@ -123,6 +124,15 @@ Profile build_profile(std::vector<RankTrace> traces) {
     if (r.dropped > 0) {
       p.warnings.push_back(t.file + ": the recorder dropped " + std::to_string(r.dropped) +
                            " records (drop mode); lanes have gaps");
+    }
+    if (const auto stop = t.metadata.find("recording");
+        stop != t.metadata.end() && stop->is_object() && stop->contains("stopped_at_ns")) {
+      const auto at = stop->value("stopped_at_ns", nlohmann::json(0));
+      const auto why = stop->value("reason", nlohmann::json("no reason given"));
+      p.warnings.push_back(t.file + ": recording stopped early, at " +
+                           (at.is_number() ? human_ns(at.get<double>()) : "an unknown time") +
+                           " (" + (why.is_string() ? why.get<std::string>() : "no reason given") +
+                           "); nothing after that was recorded");
     }
     p.records += t.records;
     p.ranks.push_back(std::move(r));

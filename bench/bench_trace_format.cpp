@@ -136,6 +136,26 @@ void run(const bench::StreamShape& shape, int ops, bool headline) {
   ZSTD_freeDCtx(dctx);
 
   const double full_bytes = static_cast<double>(std::filesystem::file_size(full));
+  // What the cap on records per frame (a bound on what one damaged frame
+  // loses) costs in size: the same stream with frames closed by size alone,
+  // at the writer's default level and at the recorder's (zstd 1).
+  const auto bytes_with = [&](uint32_t cap, int level) {
+    trace::WriterOptions o;
+    o.max_frame_records = cap;
+    o.zstd_level = level;
+    {
+      trace::TraceWriter w(full, o);
+      bench::write_stream(w, stream, 64, false);
+      w.finish();
+    }
+    return static_cast<double>(std::filesystem::file_size(full));
+  };
+  const uint32_t cap = trace::WriterOptions{}.max_frame_records;
+  for (const int level : {3, 1}) {
+    const double uncapped = bytes_with(UINT32_MAX, level), capped = bytes_with(cap, level);
+    result("frame_cap_size_cost_zstd" + std::to_string(level) + suffix,
+           100.0 * (capped / uncapped - 1.0), "%");
+  }
   const double task_bytes = static_cast<double>(std::filesystem::file_size(tasks_only));
   result("encode_records_per_s" + suffix, records / encode_s, "records/s");
   result("decode_records_per_s" + suffix, static_cast<double>(decoded) / decode_s, "records/s");

@@ -88,7 +88,7 @@ std::string render_report(const analysis::Profile& p, size_t* data_bytes) {
 ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::create_directories(dir, ec);
+  const bool created = fs::create_directories(dir, ec);
   if (ec) {
     throw ReportError("cannot create the report directory " + dir + ": " + ec.message() +
                       " (choose another with -o DIR)");
@@ -96,24 +96,26 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
   ReportInfo info;
   const std::string page = render_report(p, &info.data_bytes);
   info.path = (fs::path(dir) / "index.html").string();
+  // A report that could not be written leaves no empty directory behind.
+  const auto fail = [&](const std::string& why) {
+    if (created) fs::remove(dir, ec);
+    return ReportError("cannot write " + info.path + ": " + why);
+  };
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
   trace::NewFile tmp;
   try {
     tmp = trace::create_beside(info.path);
   } catch (const std::system_error& e) {
-    throw ReportError("cannot write " + info.path + ": " + e.code().message() +
-                      " (is the directory writable?)");
+    throw fail(e.code().message() + " (is the directory writable?)");
   }
   int err = write_all(tmp.fd, page);
   if (::close(tmp.fd) != 0 && err == 0) err = errno;
   if (err != 0) {
     ::unlink(tmp.temp_path.c_str());
-    throw ReportError("cannot write " + info.path + ": " + std::strerror(err) +
-                      " (is the disk full or the directory read-only?)");
+    throw fail(std::string(std::strerror(err)) + " (is the disk full or the directory read-only?)");
   }
-  if ((err = trace::replace_with(tmp, info.path)) != 0)
-    throw ReportError("cannot write " + info.path + ": " + std::strerror(err));
+  if ((err = trace::replace_with(tmp, info.path)) != 0) throw fail(std::strerror(err));
   info.bytes = page.size();
   return info;
 }

@@ -1,5 +1,7 @@
-// Crashing and terminating signals: the flusher finishes the file, then the signal proceeds
-// with whatever disposition the program had before.
+// Signals that end the process: the flusher finishes the file, then the
+// signal proceeds with the disposition the program had before. Crash signals
+// (a fault in the program) are always caught and passed on; the others only
+// where the program left them at their default action, which ends the run.
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
@@ -9,51 +11,34 @@
 namespace legato::rec::detail {
 namespace {
 
-// SIGTERM and SIGINT too: a launcher stops the other ranks of a failed run with SIGTERM.
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT};
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP};
+// Sent to a run from outside: Ctrl-C, a launcher stopping the other ranks of
+// a failed run (SIGTERM), hang-ups, CPU and file-size limits, batch systems'
+// warnings before a time limit (SIGUSR1/2), alarms, a closed pipe.
+constexpr int kEndSignals[] = {SIGTERM,   SIGINT,  SIGHUP,  SIGQUIT,   SIGXCPU,
+                               SIGXFSZ,   SIGUSR1, SIGUSR2, SIGALRM,   SIGPIPE,
+                               SIGVTALRM, SIGPROF, SIGPOLL, SIGSTKFLT, SIGPWR};
+
 struct sigaction g_previous[NSIG];
+bool g_caught[NSIG];  // whether on_signal is installed for the signal
 std::atomic<bool> g_installed{false};
 std::atomic<int> g_handling{0};
 
-// Appends text or a number to a fixed buffer (async-signal-safe).
-struct Line {
-  char text[1024];
-  size_t n = 0;
-  Line& operator<<(const char* s) {
-    while (*s != '\0' && n < sizeof(text)) text[n++] = *s++;
-    return *this;
-  }
-  Line& operator<<(uint64_t v) {
-    char digits[20];
-    int k = 0;
-    do {
-      digits[k++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v != 0);
-    while (k > 0 && n < sizeof(text)) text[n++] = digits[--k];
-    return *this;
-  }
-};
-
-// Says which rank stopped and that its trace is finished.
-void report(const RecorderImpl& r, int sig) {
-  Line line;
-  line << "legato: rank " << uint64_t{r.options.rank} << " stopped by signal "
-       << static_cast<uint64_t>(sig) << " (" << sigdescr_np(sig) << "); its trace "
-       << r.path.c_str() << " is finished";
-  if (sig == SIGTERM && r.options.ranks > 1)
-    line << " (a launcher stops every rank once one has failed: the first failure is above)";
-  line << "\n";
-  [[maybe_unused]] const ssize_t w = ::write(2, line.text, line.n);
+// The signals whose default action ends the process, other than crashes:
+// kEndSignals and the real-time ones.
+template <class F>
+void for_each_end_signal(F&& f) {
+  for (int sig : kEndSignals) f(sig);
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) f(sig);
 }
 
-// Async-signal-safe: atomics, write and poll only.
-void on_crash(int sig, siginfo_t*, void*) {
+// Async-signal-safe: atomics, write and poll only. Every handled signal is
+// blocked while it runs, so a burst of them finishes the file once.
+void on_signal(int sig, siginfo_t*, void*) {
   RecorderImpl* r = g_recorder.load();
   if (r != nullptr && static_cast<int>(::gettid()) != r->flusher_tid.load()) {
     if (g_handling.exchange(1) == 0) {
-      r->crash_flush(sig, now());
-      report(*r, sig);
+      r->crash_flush(sig, now());  // the flusher also says so on stderr
     } else {
       pollfd pfd{r->done_fd, POLLIN, 0};  // another thread is already finishing the file
       ::poll(&pfd, 1, 10'000);
@@ -65,19 +50,43 @@ void on_crash(int sig, siginfo_t*, void*) {
 
 }  // namespace
 
+BlockedSignals::BlockedSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for_each_end_signal([&](int sig) { sigaddset(&set, sig); });
+  pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+BlockedSignals::~BlockedSignals() {
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
 void install_crash_handlers() {
   if (g_installed.exchange(true)) return;
   g_handling = 0;
   struct sigaction sa {};
-  sa.sa_sigaction = on_crash;
+  sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO;
   sigemptyset(&sa.sa_mask);
-  for (int sig : kSignals) sigaction(sig, &sa, &g_previous[sig]);
+  for (int sig : kCrashSignals) sigaddset(&sa.sa_mask, sig);
+  for_each_end_signal([&](int sig) { sigaddset(&sa.sa_mask, sig); });
+  for (int sig : kCrashSignals) g_caught[sig] = sigaction(sig, &sa, &g_previous[sig]) == 0;
+  for_each_end_signal([&](int sig) {
+    g_caught[sig] = false;
+    struct sigaction now {};
+    if (sigaction(sig, nullptr, &now) != 0 || (now.sa_flags & SA_SIGINFO) != 0 ||
+        now.sa_handler != SIG_DFL)
+      return;  // the program handles or ignores it: its choice stands
+    g_caught[sig] = sigaction(sig, &sa, &g_previous[sig]) == 0;
+  });
 }
 
 void remove_crash_handlers() {
   if (!g_installed.exchange(false)) return;
-  for (int sig : kSignals) sigaction(sig, &g_previous[sig], nullptr);
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (g_caught[sig]) sigaction(sig, &g_previous[sig], nullptr);
+    g_caught[sig] = false;
+  }
 }
 
 }  // namespace legato::rec::detail

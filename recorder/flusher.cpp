@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -112,10 +113,25 @@ class Flusher {
     r_.frames = r_.writer->frames_written();
     r_.bytes = r_.writer->bytes_written();
     release_all();
-    if (crash != 0) {
-      const uint64_t one = 1;
-      [[maybe_unused]] ssize_t n = ::write(r_.done_fd, &one, sizeof one);
-    }
+    if (crash != 0) report_signal(crash);
+    // A signal handler waiting on this (one arrived while the run was
+    // finishing normally, or a crash) may proceed.
+    const uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(r_.done_fd, &one, sizeof one);
+  }
+
+  // Says which rank a signal stopped, that its trace is finished, and how to
+  // make the report the run did not get to write.
+  void report_signal(int sig) {
+    std::string line = "legato: rank " + std::to_string(r_.options.rank) + " stopped by signal " +
+                       std::to_string(sig) + " (" + sigabbrev(sig) + ": " + strsignal_safe(sig) +
+                       "); its trace " + r_.path + " is finished";
+    if (sig == SIGTERM && r_.options.ranks > 1)
+      line += " (a launcher stops every rank once one has failed: the first failure is above)";
+    if (!r_.options.report_command.empty())
+      line += "\nlegato: write the profile report with: " + r_.options.report_command;
+    line += "\n";
+    [[maybe_unused]] const ssize_t w = ::write(2, line.data(), line.size());
   }
 
   static std::string sigabbrev(int sig) {
@@ -224,7 +240,7 @@ class Flusher {
   // Writes a record whose times are already in ns, defining its strings first.
   template <class R>
   void add_ns(const R& r) {
-    if (failed_) {
+    if (state_ == State::Stopped) {
       ++r_.lost;
       return;
     }
@@ -266,9 +282,8 @@ class Flusher {
       meta.swap(r_.pending_metadata);
     }
     if (!meta.is_object()) meta = nlohmann::json::object();
-    if (first_metadata_ || final) meta["clock"] = clock_.metadata(r_.zero_unix_ns);
-    first_metadata_ = false;
-    if (meta.empty() || failed_) return;
+    if (final) meta["clock"] = clock_.metadata(r_.zero_unix_ns);
+    if (meta.empty() || state_ == State::Stopped) return;
     guarded([&] { r_.writer->write_metadata(meta); });
   }
 
@@ -291,26 +306,62 @@ class Flusher {
                                       static_cast<uint64_t>(wait_ns)});
   }
 
-  // Runs a writer call; the first failure (e.g. a full disk) stops recording
-  // with one warning, and the program goes on.
+  // Runs a writer call. The first failure stops recording (the program goes
+  // on); while the file is being finished early, failures go to the caller.
   template <class F>
   void guarded(F&& f) {
-    if (failed_) return;
+    if (state_ == State::Stopped) return;
+    if (state_ == State::Closing) return f();
     try {
       f();
     } catch (const trace::TraceError& e) {
-      failed_ = true;
-      std::fprintf(stderr,
-                   "legato: warning: profiling stopped: %s. The program continues; the trace keeps "
-                   "everything written before.\n",
-                   e.what());
-      {
-        std::lock_guard lock(r_.mu);
-        r_.failed = true;
-      }
-      g_generation.store(0);
-      r_.buffer_freed.notify_all();
+      stop_recording(e);
     }
+  }
+
+  // Stops recording after a failed write. A full disk still leaves a
+  // finished file (finish_early); any other failure leaves the frames before.
+  void stop_recording(const trace::TraceError& e) {
+    {
+      std::lock_guard lock(r_.mu);
+      r_.failed = true;
+    }
+    g_generation.store(0);
+    r_.buffer_freed.notify_all();
+    const int64_t at = clock_.to_ns(now());
+    const bool finished = e.no_space() && finish_early(e.what(), at);
+    state_ = State::Stopped;
+    std::fprintf(stderr,
+                 "legato: warning: profiling stopped %.3f s into the run: %s. %s The program "
+                 "continues unrecorded.\n",
+                 static_cast<double>(at) / 1e9, e.what(),
+                 finished ? "The trace is finished at that point, where a warning in it marks "
+                            "the gap."
+                          : "The trace has no footer: readers load every frame written before.");
+  }
+
+  // Finishes the file after the disk filled up, in the writer's reserve: a
+  // warning record where recording stopped, the final metadata and
+  // statistics, and the footer. False when even that could not be written.
+  bool finish_early(const std::string& why, int64_t at) {
+    state_ = State::Closing;
+    try {
+      add_ns(trace::ErrorRecord{
+          at, trace::ErrorKind::Warning, 0, trace::kNoResource,
+          string_id("recording stopped here: " + why + "; nothing after this point was recorded")});
+      add_stats(at);
+      nlohmann::json meta = {{"clock", clock_.metadata(r_.zero_unix_ns)},
+                             {"recording", {{"stopped_at_ns", at}, {"reason", why}}}};
+      r_.writer->write_metadata(meta);
+      r_.writer->finish();
+    } catch (const trace::TraceError&) {
+      state_ = State::Stopped;
+      return false;
+    }
+    r_.frames = r_.writer->frames_written();
+    r_.bytes = r_.writer->bytes_written();
+    state_ = State::Stopped;
+    return true;
   }
 
   RecorderImpl& r_;
@@ -319,8 +370,8 @@ class Flusher {
   int64_t last_frame_ns_ = 0;
   static constexpr int64_t kCalibrationIntervalNs = 5'000'000;
   int64_t last_calibration_ns_ = 0;
-  bool first_metadata_ = true;
-  bool failed_ = false;
+  enum class State { Recording, Closing, Stopped };
+  State state_ = State::Recording;
 };
 
 }  // namespace

@@ -29,8 +29,13 @@ struct RecorderOptions {
   bool drop_when_full = false;      // count and drop events instead of waiting
   int flush_interval_ms = 50;       // the flusher writes at least this often
   int zstd_level = 1;
-  bool crash_handlers =
-      true;  // finish the file on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT
+  // Finish the file before a signal ends the process: crashes (SIGSEGV,
+  // SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP) and every signal whose
+  // default action ends it (SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGXCPU,
+  // SIGUSR1...) that the program has not given a handler of its own.
+  bool crash_handlers = true;
+  // Shown after such a signal: the command that writes the run's report.
+  std::string report_command;
 
   nlohmann::json config = nlohmann::json::object();  // stored as the "config" metadata
 

@@ -21,6 +21,9 @@ std::atomic<RecorderImpl*> g_recorder{nullptr};
 namespace {
 
 std::mutex g_lifecycle;  // start / finish
+// Disk kept allocated past the trace's end: the last frames and the footer
+// of a run whose disk fills up.
+constexpr size_t kReserveBytes = 256 << 10;
 uint32_t g_last_generation = 0;
 
 struct StringTable {
@@ -244,13 +247,6 @@ void start(const RecorderOptions& options) {
   all_recorders->push_back(std::make_unique<RecorderImpl>(options, ++g_last_generation));
   RecorderImpl* r = all_recorders->back().get();
   r->path = options.trace_path();
-  try {
-    r->writer = std::make_unique<trace::TraceWriter>(
-        r->path, trace::WriterOptions{
-                     .zstd_level = options.zstd_level, .chunk_bytes = 1 << 20, .compress = true});
-  } catch (const trace::TraceError& e) {
-    throw RecorderError(std::string(e.what()) + " (pass --logdir with a writable directory)");
-  }
   r->clock = std::make_unique<TickConverter>(g_tick_source, options.reference_offset_ns,
                                              options.zero_monotonic_ns);
   r->zero_unix_ns = unix_ns();
@@ -273,16 +269,35 @@ void start(const RecorderOptions& options) {
     run.args.assign(cmd.begin() + 1, cmd.end());
   }
   run.start_unix_ns = r->zero_unix_ns;
-  r->pending_metadata = {{"run", run.to_json()},
-                         {"config", options.config},
-                         {"recorder",
-                          {{"buffer_bytes", options.buffer_bytes},
-                           {"max_buffers", options.max_buffers},
-                           {"drop_when_full", options.drop_when_full},
-                           {"flush_interval_ms", options.flush_interval_ms}}}};
+  nlohmann::json first = {{"run", run.to_json()},
+                          {"config", options.config},
+                          {"clock", r->clock->metadata(r->zero_unix_ns)},
+                          {"recorder",
+                           {{"buffer_bytes", options.buffer_bytes},
+                            {"max_buffers", options.max_buffers},
+                            {"drop_when_full", options.drop_when_full},
+                            {"flush_interval_ms", options.flush_interval_ms}}}};
   if (options.reference_uncertainty_ns != 0) {
-    r->pending_metadata["clock_alignment"] = {{"offset_ns", options.reference_offset_ns},
-                                              {"uncertainty_ns", options.reference_uncertainty_ns}};
+    first["clock_alignment"] = {{"offset_ns", options.reference_offset_ns},
+                                {"uncertainty_ns", options.reference_uncertainty_ns}};
+  }
+  // The file holds who wrote it from the start: a run killed before its
+  // first flush still says which run, program and configuration it was.
+  try {
+    r->writer = std::make_unique<trace::TraceWriter>(r->path,
+                                                     trace::WriterOptions{
+                                                         .zstd_level = options.zstd_level,
+                                                         .chunk_bytes = 1 << 20,
+                                                         .reserve_bytes = kReserveBytes,
+                                                         .compress = true,
+                                                     },
+                                                     &first);
+  } catch (const trace::TraceError& e) {
+    ::close(r->wake_fd);
+    ::close(r->done_fd);
+    if (e.code() == EBUSY) throw RecorderError(e.what(), RecorderError::Cause::Busy);
+    if (e.no_space()) throw RecorderError(e.what(), RecorderError::Cause::NoSpace);
+    throw RecorderError(std::string(e.what()) + " (pass --logdir with a writable directory)");
   }
   r->profiler_lane = trace::make_resource_id(options.rank, r->next_resource++);
   r->pending.get<trace::ProcessorRecord>().push_back(
@@ -290,7 +305,12 @@ void start(const RecorderOptions& options) {
 
   set_uid_rank(options.rank);
   g_recorder.store(r);
-  r->flusher = std::thread([r] { r->flusher_main(); });
+  {
+    // The flusher never takes the signals that end the run: it is the thread
+    // that finishes the file when one arrives.
+    const BlockedSignals blocked;
+    r->flusher = std::thread([r] { r->flusher_main(); });
+  }
   if (options.crash_handlers) install_crash_handlers();
   static const bool registered = [] {
     std::atexit([] { finish(); });

@@ -34,7 +34,17 @@ namespace legato::rec {
 // Bad configuration or an unusable log directory; what() says what to do.
 class RecorderError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  enum class Cause {
+    Setup,    // a mistake in the options or the log directory
+    NoSpace,  // the disk (or quota) is full: the program can run on unrecorded
+    Busy,     // another run is still writing this trace file
+  };
+  explicit RecorderError(const std::string& what, Cause cause = Cause::Setup)
+      : std::runtime_error(what), cause_(cause) {}
+  Cause cause() const { return cause_; }
+
+ private:
+  Cause cause_;
 };
 
 void start(const RecorderOptions& options);

@@ -1,6 +1,8 @@
 // Recorder internals shared by recorder.cpp, flusher.cpp and crash.cpp.
 #pragma once
 
+#include <signal.h>
+
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -95,7 +97,22 @@ std::vector<Buffer*>& free_buffers();  // guarded by pool_mutex
 Buffer* allocate_buffer(uint32_t words);
 std::string string_text(uint32_t id);  // "" for unknown ids
 
+// Catches the signals that end the process (crash.cpp), so the file is
+// finished first; remove_crash_handlers() restores what was there.
 void install_crash_handlers();
 void remove_crash_handlers();
+
+// Blocks, in this thread, the signals that end the run from outside, for the
+// object's lifetime (threads started meanwhile inherit the mask).
+class BlockedSignals {
+ public:
+  BlockedSignals();
+  ~BlockedSignals();
+  BlockedSignals(const BlockedSignals&) = delete;
+  BlockedSignals& operator=(const BlockedSignals&) = delete;
+
+ private:
+  sigset_t previous_;
+};
 
 }  // namespace legato::rec::detail

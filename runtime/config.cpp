@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 #include <variant>
 
 namespace legato::rt {
@@ -347,6 +348,15 @@ Config parse_config(const std::vector<std::string>& args, const MachineInfo& mac
                    : kSysmemMiB;
   }
   if (!given(Option::Zcmem)) c.zcmem = c.gpus > 0 ? kZcmemMiB : 0;
+  // GPU memory without GPUs: nothing would use it, so it is not set aside.
+  for (auto [option, flag, member] : {std::tuple{Option::Fbmem, "fbmem", &Config::fbmem},
+                                      std::tuple{Option::Zcmem, "zcmem", &Config::zcmem}}) {
+    if (c.gpus > 0 || !given(option) || c.*member == 0) continue;
+    c.warnings.push_back("--" + std::string(flag) + " " + std::to_string(c.*member) + in +
+                         " has no effect: this run uses no GPUs (--gpus 0); add --gpus N to use "
+                         "it, or leave it out");
+    c.*member = 0;
+  }
   if (!given(Option::Provenance)) c.provenance = c.profile;
   if (!given(Option::ProfileReport)) c.profile_report = c.profile;
   if (c.help) return c;

@@ -101,6 +101,9 @@ struct Config {
   // Options the user set (the rest were chosen automatically).
   std::bitset<static_cast<size_t>(Option::Count)> given;
   bool was_given(Option o) const { return given.test(static_cast<size_t>(o)); }
+  // Settings that were accepted but have no effect, one sentence each (rank 0
+  // prints them as warnings when the run starts).
+  std::vector<std::string> warnings;
 
   uint64_t sysmem_bytes() const { return static_cast<uint64_t>(sysmem) << 20; }
   uint64_t fbmem_bytes() const { return static_cast<uint64_t>(fbmem) << 20; }

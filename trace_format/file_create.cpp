@@ -1,6 +1,7 @@
 #include "trace_format/file_create.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,23 +39,53 @@ int replace_with(const NewFile& file, const std::string& path) {
   return err;
 }
 
-int open_replacing(const std::string& path) {
+bool is_special_file(const std::string& path) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    return fd >= 0 ? fd : -errno;
+  return ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode);
+}
+
+namespace {
+
+// The directory holding path, open for locking.
+int open_directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+// Whether a writer holds the regular file at path (its flock).
+bool held_by_a_writer(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;  // nothing there, or a link: nobody writes through it
+  struct stat st {};
+  bool held = false;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
+}
+
+}  // namespace
+
+int replace_unless_busy(const NewFile& file, const std::string& path) {
+  // Nobody else can hold a lock on a new file: a failure here means a file
+  // system without flock (ENOLCK, EOPNOTSUPP on some network mounts), where
+  // nothing could hold the file at path either, so the check finds it free.
+  (void)::flock(file.fd, LOCK_EX | LOCK_NB);
+  const int dir = open_directory_of(path);
+  const bool dir_locked = dir >= 0 && ::flock(dir, LOCK_EX) == 0;
+  int err = 0;
+  if (held_by_a_writer(path)) {
+    ::unlink(file.temp_path.c_str());
+    err = EBUSY;
+  } else {
+    err = replace_with(file, path);
   }
-  NewFile f;
-  try {
-    f = create_beside(path);
-  } catch (const std::system_error& e) {
-    return -e.code().value();
-  }
-  if (const int err = replace_with(f, path); err != 0) {
-    ::close(f.fd);
-    return -err;
-  }
-  return f.fd;
+  if (dir_locked) ::flock(dir, LOCK_UN);
+  if (dir >= 0) ::close(dir);
+  return err;
 }
 
 }  // namespace legato::trace

@@ -22,10 +22,17 @@ NewFile create_beside(const std::string& path);
 // Returns 0, or the errno of the failure (the new file is then removed).
 int replace_with(const NewFile& file, const std::string& path);
 
-// A file open for writing at `path` from its first byte on: a regular file,
-// a link or nothing there is replaced (create_beside, then replace_with);
-// anything else (a device such as /dev/null, a FIFO) is opened as it is,
-// never through a link. Returns the descriptor, or -errno.
-int open_replacing(const std::string& path);
+// True when `path` names something other than a regular file, a link or
+// nothing (a device such as /dev/null, a FIFO): written in place, never
+// replaced.
+bool is_special_file(const std::string& path);
+
+// Like replace_with for a file that stays open for writing (a trace): the new
+// file is locked (flock) for as long as its descriptor is open, and it
+// replaces `path` only when no live writer holds the file there; otherwise
+// the new file is removed and EBUSY returned. The check and the rename happen
+// under a lock on the directory, so two writers starting together cannot
+// both pass it. Returns 0 or an errno.
+int replace_unless_busy(const NewFile& file, const std::string& path);
 
 }  // namespace legato::trace

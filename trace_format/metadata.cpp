@@ -60,6 +60,101 @@ RunInfo RunInfo::from_json(const nlohmann::json& metadata, std::vector<std::stri
   return r;
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i] (no overlong forms, no
+// surrogates, at most U+10FFFF), or 0 when the byte there does not start one.
+size_t utf8_sequence(std::string_view s, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char b = byte(i);
+  if (b < 0x80) return 1;
+  size_t n;
+  unsigned char lo = 0x80, hi = 0xbf;  // the range of the second byte
+  if (b >= 0xc2 && b <= 0xdf) {
+    n = 2;
+  } else if (b >= 0xe0 && b <= 0xef) {
+    n = 3;
+    if (b == 0xe0) lo = 0xa0;
+    if (b == 0xed) hi = 0x9f;
+  } else if (b >= 0xf0 && b <= 0xf4) {
+    n = 4;
+    if (b == 0xf0) lo = 0x90;
+    if (b == 0xf4) hi = 0x8f;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size() || byte(i + 1) < lo || byte(i + 1) > hi) return 0;
+  for (size_t k = 2; k < n; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xbf) return 0;
+  }
+  return n;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+std::string escape_bytes(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size());
+  for (size_t i = 0; i < bytes.size();) {
+    if (bytes[i] == '\\') {
+      out += "\\\\";
+      ++i;
+      continue;
+    }
+    if (const size_t n = utf8_sequence(bytes, i); n > 0) {
+      out.append(bytes.substr(i, n));
+      i += n;
+      continue;
+    }
+    const auto b = static_cast<unsigned char>(bytes[i++]);
+    out += "\\x";
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+std::string unescape_bytes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\\') {
+      out += '\\';
+      ++i;
+    } else if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x' &&
+               hex_value(text[i + 2]) >= 0 && hex_value(text[i + 3]) >= 0) {
+      out += static_cast<char>(hex_value(text[i + 2]) * 16 + hex_value(text[i + 3]));
+      i += 3;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+nlohmann::json escape_strings(const nlohmann::json& value) {
+  if (value.is_string()) return escape_bytes(value.get_ref<const std::string&>());
+  if (value.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& v : value) out.push_back(escape_strings(v));
+    return out;
+  }
+  if (value.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, v] : value.items()) out[escape_bytes(key)] = escape_strings(v);
+    return out;
+  }
+  return value;
+}
+
 std::string new_run_id() {
   std::random_device rd;
   std::string id;

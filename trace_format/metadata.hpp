@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,5 +29,16 @@ struct RunInfo {
 
 // A fresh run id: 128 random bits as 32 hex digits.
 std::string new_run_id();
+
+// Metadata is UTF-8 JSON, but paths and arguments on Linux are bytes. Every
+// metadata string is stored escaped (FORMAT.md, "Metadata"): a byte that is
+// not part of a valid UTF-8 sequence becomes \xNN and a backslash becomes
+// \\, so any byte string round-trips and the escaped text is what tools show.
+std::string escape_bytes(std::string_view bytes);
+// The bytes escape_bytes() was given; text that is not its output comes back
+// with unknown escapes left as they are.
+std::string unescape_bytes(std::string_view text);
+// A copy of value with every string (object keys included) escaped.
+nlohmann::json escape_strings(const nlohmann::json& value);
 
 }  // namespace legato::trace

@@ -23,7 +23,17 @@ namespace legato::trace {
 // says what to do.
 class TraceError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit TraceError(const std::string& what, int code = 0)
+      : std::runtime_error(what), code_(code) {}
+  // The errno of the failure (0: not a system error). EBUSY: another run's
+  // writer holds the file.
+  int code() const { return code_; }
+  // The disk (or quota, or file size limit) is full. The writer stays usable:
+  // what it holds in reserve is enough to finish the file (see reserve_bytes).
+  bool no_space() const;
+
+ private:
+  int code_ = 0;
 };
 
 struct WriterOptions {
@@ -31,14 +41,27 @@ struct WriterOptions {
   // add() closes the current events frame once its payload reaches this size
   // (at most half the format's frame limit, whatever is asked).
   size_t chunk_bytes = 1 << 20;
+  // add() also closes the frame at this many records, so one damaged frame
+  // costs at most that many (bench_trace_format measures the size cost).
+  uint32_t max_frame_records = 16384;
+  // Disk space kept allocated past the end of the file (fallocate, where the
+  // file system has it), enough for the last frames and the footer: a disk
+  // that fills up stops the trace with a footer instead of cutting it short.
+  // Given back when the file is finished. 0: none.
+  size_t reserve_bytes = 0;
   // Writes Compression::None frames (for tests and debugging).
   bool compress = true;
 };
 
 class TraceWriter {
  public:
-  // Creates (or truncates) path and writes the file header.
-  explicit TraceWriter(const std::string& path, WriterOptions options = {});
+  // Writes the file header and first_metadata (when given) to a new file, then
+  // puts it at path, replacing what is there: an earlier file or a link
+  // (never written through), unless another writer still holds that file
+  // (TraceError with code EBUSY, naming its run). A device such as /dev/null
+  // is written in place. On failure path is left as it was.
+  explicit TraceWriter(const std::string& path, WriterOptions options = {},
+                       const nlohmann::json* first_metadata = nullptr);
   ~TraceWriter();  // finishes the file if finish() was not called
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
@@ -54,7 +77,10 @@ class TraceWriter {
   void add(const R& r) {
     if (failed_) return;
     chunk_.add(r);
-    if ((chunk_.records() & 255) == 0 && chunk_.encoded_bytes() >= chunk_limit_) flush();
+    const uint64_t n = chunk_.records();
+    if (n >= options_.max_frame_records ||
+        ((n & 255) == 0 && chunk_.encoded_bytes() >= chunk_limit_))
+      flush();
   }
 
   // Writes the records added so far as one events frame (nothing if none).
@@ -65,12 +91,16 @@ class TraceWriter {
   const std::string& path() const { return path_; }
   uint64_t bytes_written() const { return offset_; }
   uint64_t frames_written() const { return index_.size(); }
-  // True once a write failed (the error was thrown then); later calls do nothing.
+  // True once a write failed for a reason other than space (the error was
+  // thrown then); later calls do nothing.
   bool failed() const { return failed_; }
 
  private:
   void write_frame(FrameType type, const ByteBuffer& raw, uint32_t records, Time t_min, Time t_max);
   void write_all(const void* a, size_t na, const void* b, size_t nb);
+  void keep_reserve(uint64_t end);
+  void give_back_reserve();
+  void write_footer();
   [[noreturn]] void fail(const std::string& what, int err);
 
   std::string path_;
@@ -80,7 +110,10 @@ class TraceWriter {
   uint64_t offset_ = 0;
   bool failed_ = false;
   bool finished_ = false;
-  void* cctx_ = nullptr;  // ZSTD_CCtx
+  bool reserving_ = false;     // fallocate works here and reserve_bytes > 0
+  bool out_of_space_ = false;  // the reserve could not grow: frames go into it
+  uint64_t reserved_to_ = 0;   // space allocated up to this offset
+  void* cctx_ = nullptr;       // ZSTD_CCtx
   ChunkEncoder chunk_;
   ByteBuffer raw_, compressed_;
   std::vector<ChunkIndexRecord> index_;

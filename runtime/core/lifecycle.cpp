@@ -50,8 +50,41 @@ int launch_rank() {
 // Every rank's trace file.
 std::vector<std::string> trace_paths(const Config& c) {
   std::vector<std::string> out;
-  for (int r = 0; r < comm::size(); ++r) out.push_back(recorder_options(c, r).trace_path());
+  for (int r = 0; r < comm::size(); ++r) {
+    rec::RecorderOptions o;
+    o.logdir = c.logdir;
+    o.name = c.profile_name;
+    o.rank = static_cast<uint32_t>(r);
+    out.push_back(o.trace_path());
+  }
   return out;
+}
+
+std::string report_dir(const Config& c) {
+  return c.logdir + "/legate_prof";
+}
+
+// Starts this rank's recorder. A full disk turns profiling off for the run
+// (the program runs to its end unrecorded); false then.
+bool start_recording(const rec::RecorderOptions& options) {
+  try {
+    rec::start(options);
+    return true;
+  } catch (const rec::RecorderError& e) {
+    switch (e.cause()) {
+      case rec::RecorderError::Cause::NoSpace:
+        std::fprintf(stderr,
+                     "legato: warning: profiling is off for this run: %s. The program runs to its "
+                     "end unrecorded; a trace an earlier run left there is untouched.\n",
+                     e.what());
+        return false;
+      case rec::RecorderError::Cause::Busy:
+        config_error(std::string(e.what()) + " (--logdir DIR or --profile-name NAME)", false);
+      case rec::RecorderError::Cause::Setup:
+        break;
+    }
+    config_error(e.what(), false);
+  }
 }
 
 // The run's shape as configured against the ranks the launcher started
@@ -81,6 +114,9 @@ rec::RecorderOptions recorder_options(const Config& c, int rank) {
   o.config = c.to_json();
   o.rank = static_cast<uint32_t>(rank);
   o.ranks = static_cast<uint32_t>(comm::size());
+  // Rank 0 names the report command after a signal ends the run.
+  if (rank == 0 && c.profile_report)
+    o.report_command = report_command(trace_paths(c), report_dir(c));
   return o;
 }
 
@@ -88,7 +124,7 @@ rec::RecorderOptions recorder_options(const Config& c, int rank) {
 // asks for one; rank 0 writes it once every rank has finished its file.
 void write_run_report(const Config& c) {
   if (!c.profile || !c.profile_report || comm::rank() != 0) return;
-  write_profile_report(trace_paths(c), c.logdir + "/legate_prof");
+  write_profile_report(trace_paths(c), report_dir(c));
 }
 
 // --- public lifecycle ---
@@ -107,6 +143,10 @@ void start() {
     if (launch_rank() == 0) std::fputs(config_help().c_str(), stdout);
     std::exit(0);
   }
+  if (launch_rank() == 0) {
+    for (const std::string& w : c.warnings)
+      std::fprintf(stderr, "legate: warning: %s\n", w.c_str());
+  }
   if (c.show_config && launch_rank() == 0) {
     std::fputs(c.summary().c_str(), stdout);
     std::fflush(stdout);
@@ -119,14 +159,8 @@ void start() {
   check_ranks(c);
   rec::RecorderOptions options = recorder_options(c, comm::rank());
   join_ranks(options);  // collective: every rank, profiling or not
-  if (c.profile) {
-    try {
-      rec::start(options);
-    } catch (const rec::RecorderError& e) {
-      config_error(e.what(), false);
-    }
-    record_clock_alignment();
-  }
+  if (c.profile) c.profile = start_recording(options);
+  if (c.profile) record_clock_alignment();
   try {
     g_runtime = new RuntimeImpl(c);
   } catch (const std::runtime_error& e) {

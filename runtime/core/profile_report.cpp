@@ -13,20 +13,36 @@ extern char** environ;
 namespace legato::rt {
 namespace {
 
+// One shell word: as it is when it holds only plain characters, else in
+// single quotes (a quote inside as '\'').
+std::string shell_word(const std::string& a) {
+  const bool plain = !a.empty() && a.find_first_not_of(
+                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                       "0123456789_-./,:=@%+") == std::string::npos;
+  if (plain) return a;
+  std::string out = "'";
+  for (char ch : a) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
 std::string quoted(const std::vector<std::string>& args) {
   std::string out;
-  for (const std::string& a : args) {
-    if (!out.empty()) out += ' ';
-    const bool plain = a.find_first_of(" \t'\"\\$`") == std::string::npos;
-    out += plain ? a : "'" + a + "'";
-  }
+  for (const std::string& a : args) out += (out.empty() ? "" : " ") + shell_word(a);
   return out;
+}
+
+std::vector<std::string> archive_command(const std::vector<std::string>& traces,
+                                         const std::string& dir) {
+  std::vector<std::string> command = {"legate_prof", "archive"};
+  command.insert(command.end(), traces.begin(), traces.end());
+  command.insert(command.end(), {"-o", dir});
+  return command;
 }
 
 void warn(const std::string& why, const std::vector<std::string>& command) {
   std::fprintf(stderr,
-               "legate: warning: the profile report was not written (%s); the traces are "
-               "complete, write it later with: %s\n",
+               "legate: warning: the profile report was not written (%s); write it later with: "
+               "%s\n",
                why.c_str(), quoted(command).c_str());
   std::fflush(stderr);
 }
@@ -40,11 +56,13 @@ std::string legate_prof_executable() {
   return "legate_prof";
 }
 
+std::string report_command(const std::vector<std::string>& traces, const std::string& dir) {
+  return quoted(archive_command(traces, dir));
+}
+
 bool write_profile_report(const std::vector<std::string>& traces, const std::string& dir) {
   std::string exe = legate_prof_executable();
-  std::vector<std::string> command = {"legate_prof", "archive"};  // as a user would type it
-  command.insert(command.end(), traces.begin(), traces.end());
-  command.insert(command.end(), {"-o", dir});
+  std::vector<std::string> command = archive_command(traces, dir);
   std::vector<char*> argv = {exe.data()};
   for (size_t i = 1; i < command.size(); ++i) argv.push_back(command[i].data());
   argv.push_back(nullptr);

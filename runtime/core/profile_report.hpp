@@ -14,6 +14,9 @@ namespace legato::rt {
 // "legate_prof" from PATH.
 std::string legate_prof_executable();
 
+// `legate_prof archive TRACES... -o DIR` as a user would type it into a shell.
+std::string report_command(const std::vector<std::string>& traces, const std::string& dir);
+
 // Runs `legate_prof archive TRACES... -o DIR` and waits for it; its output
 // goes to stderr so the program's stdout stays its own. Returns whether the
 // report was written; otherwise a warning says why and how to write it later.

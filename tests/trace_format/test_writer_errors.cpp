@@ -24,7 +24,7 @@ TEST_CASE("a full device fails the first write with the reason", "[writer]") {
   CHECK_THROWS_WITH(TraceWriter("/dev/full"), Catch::Contains("No space left on device"));
 }
 
-TEST_CASE("running out of space mid-run leaves every earlier frame readable", "[writer]") {
+TEST_CASE("running out of space mid-run drops only the frame being written", "[writer]") {
   TempDir dir;
   const std::string path = dir.file("full.prof");
   // RLIMIT_FSIZE stands in for a disk that fills up: writes past it fail with EFBIG.
@@ -50,9 +50,14 @@ TEST_CASE("running out of space mid-run leaves every earlier frame readable", "[
     } catch (const TraceError& e) {
       error = e.what();
     }
+    // Out of space, the writer can still try to finish the file (the
+    // footer may fit where the frame did not); here not one byte more fits.
+    CHECK_FALSE(w.failed());
+    small.rlim_cur = w.bytes_written();
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    CHECK_THROWS_AS(w.finish(), TraceError);
     CHECK(w.failed());
     w.add(TaskRecord{});  // ignored once failed: no throw
-    w.finish();
   }
   REQUIRE(setrlimit(RLIMIT_FSIZE, &saved) == 0);
   std::signal(SIGXFSZ, old_handler);
