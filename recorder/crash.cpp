@@ -23,6 +23,7 @@ struct sigaction g_previous[NSIG];
 bool g_caught[NSIG];  // whether on_signal is installed for the signal
 std::atomic<bool> g_installed{false};
 std::atomic<int> g_handling{0};
+std::atomic<bool> g_ended{false};
 
 // The signals whose default action ends the process, other than crashes:
 // kEndSignals and the real-time ones.
@@ -32,23 +33,65 @@ void for_each_end_signal(F&& f) {
   for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) f(sig);
 }
 
+bool is_crash(int sig) {
+  for (int c : kCrashSignals) {
+    if (c == sig) return true;
+  }
+  return false;
+}
+
+// The signal goes on under the disposition the program had before.
+void pass_on(int sig) {
+  sigaction(sig, &g_previous[sig], nullptr);
+  raise(sig);  // delivered when this handler returns
+}
+
+void wait_until_finished(const RecorderImpl& r) {
+  pollfd pfd{r.done_fd, POLLIN, 0};
+  ::poll(&pfd, 1, 10'000);
+}
+
 // Async-signal-safe: atomics, write and poll only. Every handled signal is
-// blocked while it runs, so a burst of them finishes the file once.
+// blocked while it runs.
+//
+// A crash stops its thread here until the flusher has finished the file. A
+// signal from outside only hands over: the handler returns at once, the
+// interrupted thread goes on (it may hold a lock the flusher needs), and the
+// flusher finishes the file and then ends the process with that signal
+// (end_with_signal). Signals that arrive meanwhile add nothing: the file is
+// finished once.
 void on_signal(int sig, siginfo_t*, void*) {
   RecorderImpl* r = g_recorder.load();
-  if (r != nullptr && static_cast<int>(::gettid()) != r->flusher_tid.load()) {
-    if (g_handling.exchange(1) == 0) {
-      r->crash_flush(sig, now());  // the flusher also says so on stderr
-    } else {
-      pollfd pfd{r->done_fd, POLLIN, 0};  // another thread is already finishing the file
-      ::poll(&pfd, 1, 10'000);
-    }
+  if (r == nullptr || static_cast<int>(::gettid()) == r->flusher_tid.load()) return pass_on(sig);
+  const bool crash = is_crash(sig);
+  if (g_handling.exchange(1) == 0) {
+    r->crash_tick = now().count;
+    r->crash_signal = sig;
+    r->wake_flusher();
+    // A flusher that already stopped (the run was finishing) will not see it.
+    if (!crash && !r->flusher_done.load()) return;
+  } else if (!crash) {
+    return;
   }
-  sigaction(sig, &g_previous[sig], nullptr);
-  raise(sig);  // delivered when this handler returns, under the previous disposition
+  wait_until_finished(*r);
+  pass_on(sig);
 }
 
 }  // namespace
+
+void end_with_signal(int sig) {
+  if (g_ended.exchange(true)) return;
+  sigaction(sig, &g_previous[sig], nullptr);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  raise(sig);
+}
+
+bool is_crash_signal(int sig) {
+  return is_crash(sig);
+}
 
 BlockedSignals::BlockedSignals() {
   sigset_t set;
@@ -64,6 +107,7 @@ BlockedSignals::~BlockedSignals() {
 void install_crash_handlers() {
   if (g_installed.exchange(true)) return;
   g_handling = 0;
+  g_ended = false;
   struct sigaction sa {};
   sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO;

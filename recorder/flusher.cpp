@@ -380,6 +380,10 @@ void RecorderImpl::flusher_main() {
   flusher_tid = static_cast<int>(::gettid());
   pthread_setname_np(pthread_self(), "legato-flush");
   Flusher(*this).run();
+  flusher_done = true;
+  // A signal from outside that stopped the run (also one that arrived while
+  // it was finishing) goes on now that the file is finished.
+  if (const int sig = crash_signal.load(); sig != 0 && !is_crash_signal(sig)) end_with_signal(sig);
 }
 
 void RecorderImpl::request_stop() {
@@ -396,14 +400,6 @@ void RecorderImpl::request_stop() {
   g_generation.store(0);
   buffer_freed.notify_all();
   wake_flusher();
-}
-
-void RecorderImpl::crash_flush(int sig, Tick tick) {
-  crash_tick = tick.count;
-  crash_signal = sig;
-  wake_flusher();
-  pollfd pfd{done_fd, POLLIN, 0};
-  ::poll(&pfd, 1, 10'000);
 }
 
 }  // namespace legato::rec::detail

@@ -53,7 +53,6 @@ class RecorderImpl {
   // Flusher side (flusher.cpp).
   void flusher_main();
   void request_stop();
-  void crash_flush(int sig, Tick tick);  // from the signal handler: async-signal-safe
 
   RecorderOptions options;
   const uint32_t generation;
@@ -82,6 +81,7 @@ class RecorderImpl {
   std::atomic<int> crash_signal{0};
   std::atomic<uint64_t> crash_tick{0};
   std::atomic<int> flusher_tid{0};
+  std::atomic<bool> flusher_done{false};  // the flusher finished the file and stopped
   std::thread flusher;
   std::unique_ptr<trace::TraceWriter> writer;
   // Taken in start(), before any event: its first point is the zero time.
@@ -101,6 +101,10 @@ std::string string_text(uint32_t id);  // "" for unknown ids
 // finished first; remove_crash_handlers() restores what was there.
 void install_crash_handlers();
 void remove_crash_handlers();
+bool is_crash_signal(int sig);
+// From the flusher, once the file is finished after a signal from outside:
+// ends the process with that signal, under the program's disposition.
+void end_with_signal(int sig);
 
 // Blocks, in this thread, the signals that end the run from outside, for the
 // object's lifetime (threads started meanwhile inherit the mask).

@@ -17,8 +17,14 @@ ChildResult run_child(const std::function<void()>& body, int kill_after_ms) {
   std::fflush(nullptr);  // nothing buffered twice
   const pid_t pid = fork();
   if (pid == 0) {
-    // A fresh program: default dispositions, not the test framework's handlers.
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, SIG_DFL);
+    // A fresh program: default dispositions (not the test framework's
+    // handlers) and no blocked signals.
+    for (int sig = 1; sig < NSIG; ++sig) {
+      if (sig != SIGKILL && sig != SIGSTOP) signal(sig, SIG_DFL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
     body();
     std::exit(0);
   }

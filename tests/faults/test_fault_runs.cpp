@@ -1,0 +1,146 @@
+// The faults of the `fault` label as a user meets them: `legate --profile`
+// runs of a seed workload on a full disk, two at once in one directory, with
+// GPU memory flags and no GPU, in paths that are not UTF-8, and stopped by a
+// signal.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "faults/small_disk.hpp"
+#include "tools/run_command.hpp"
+#include "trace_format/metadata.hpp"
+
+using namespace legato;
+using legato::testing::bin;
+using legato::testing::run_command;
+using legato::testing::SmallDisk;
+using trace::testing::load_file;
+using trace::testing::TempDir;
+
+namespace {
+
+#define SKIP_WITHOUT(disk)             \
+  if (!(disk).mounted()) {             \
+    WARN("skipped: " << (disk).why()); \
+    return;                            \
+  }
+
+std::string profiled(const std::string& logdir, const std::string& program = "chunked_update") {
+  return bin("legate") + " --cpus 1 --profile --logdir '" + logdir + "' " + bin(program);
+}
+
+}  // namespace
+
+TEST_CASE("a run on a full disk runs to its end unrecorded", "[fault][disk]") {
+  SmallDisk disk(1 << 20);
+  SKIP_WITHOUT(disk);
+  disk.fill();
+  const auto r = run_command(profiled(disk.path()));
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("checksum"));
+  CHECK_THAT(r.err, Catch::Contains("profiling is off for this run") &&
+                        Catch::Contains("No space left on device"));
+  CHECK_FALSE(std::filesystem::exists(disk.file("legate_0.prof")));
+  CHECK_FALSE(std::filesystem::exists(disk.file("legate_prof")));
+}
+
+TEST_CASE("a run whose disk fills up says where its trace stops", "[fault][disk]") {
+  SmallDisk disk(700 << 10);
+  SKIP_WITHOUT(disk);
+  const auto r = run_command(profiled(disk.path()));
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("checksum"));
+  CHECK_THAT(r.err, Catch::Contains("profiling stopped") &&
+                        Catch::Contains("The trace is finished at that point"));
+  CHECK_THAT(r.err, !Catch::Contains("traces are complete") && !Catch::Contains("crashed"));
+  CHECK(load_file(disk.file("legate_0.prof")).clean);
+  // The report was written from what the trace holds, or it says why not
+  // and leaves no empty directory.
+  if (std::filesystem::exists(disk.file("legate_prof"))) {
+    CHECK(std::filesystem::exists(disk.file("legate_prof/index.html")));
+  } else {
+    CHECK_THAT(r.err, Catch::Contains("write it later with: legate_prof archive"));
+  }
+  const auto info = run_command(bin("legate_prof") + " info " + disk.file("legate_0.prof"));
+  CHECK_THAT(info.out, Catch::Contains("finished cleanly"));
+}
+
+TEST_CASE("a second run in the same log directory is refused, naming the first", "[fault][lock]") {
+  TempDir dir;
+  const std::string first_err = dir.file("first.err");
+  const pid_t first = ::fork();
+  if (first == 0) {
+    ::execl("/bin/sh", "sh", "-c",
+            (profiled(dir.path().string()) + " >/dev/null 2>" + first_err).c_str(), nullptr);
+    std::_Exit(127);
+  }
+  // Wait until the first run's trace is in place (it is, before it records).
+  const std::string trace = dir.file("legate_0.prof");
+  for (int i = 0; i < 3000 && !std::filesystem::exists(trace); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(std::filesystem::exists(trace));
+  const auto second = run_command(profiled(dir.path().string()));
+  int status = 0;
+  ::waitpid(first, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(second.status == 1);
+  CHECK_THAT(second.err, Catch::Contains("another run is still writing the trace file '" + trace) &&
+                             Catch::Contains("--logdir DIR or --profile-name NAME"));
+  const trace::testing::Loaded l = load_file(trace);
+  CHECK(l.clean);
+  CHECK_THAT(second.err,
+             Catch::Contains("pid " + std::to_string(l.metadata["run"]["pid"].get<int64_t>())));
+}
+
+TEST_CASE("GPU memory asked for without GPUs is a warning, not a silent setting", "[fault]") {
+  const auto r =
+      run_command("LEGATE_CONFIG='--fbmem 512 --zcmem 64 --show-config' " + bin("chunked_update"));
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("--fbmem 512 in LEGATE_CONFIG has no effect: this run uses "
+                                    "no GPUs") &&
+                        Catch::Contains("--zcmem 64 in LEGATE_CONFIG has no effect"));
+  CHECK_THAT(r.out, !Catch::Contains("512 MiB"));
+}
+
+TEST_CASE("paths and programs that are not UTF-8 are profiled and reported", "[fault][bytes]") {
+  TempDir dir;
+  const std::string logdir = dir.file("logs\xe9\xff");
+  const std::string program = dir.file("prog\xfe");
+  std::filesystem::copy_file(bin("chunked_update"), program);
+  const auto r = run_command(bin("legate") + " --cpus 1 --profile --logdir '" + logdir + "' '" +
+                             program + "'");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("wrote"));
+  const trace::testing::Loaded l = load_file(logdir + "/legate_0.prof");
+  CHECK(l.clean);
+  CHECK(trace::unescape_bytes(l.metadata["run"]["program"].get<std::string>()) == program);
+  CHECK(std::filesystem::exists(logdir + "/legate_prof/index.html"));
+}
+
+TEST_CASE("a run stopped by SIGTERM says how to write its report", "[fault][signal]") {
+  TempDir dir;
+  const std::string err = dir.file("err");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execl("/bin/sh", "sh", "-c",
+            ("exec " + profiled(dir.path().string()) + " >/dev/null 2>" + err).c_str(), nullptr);
+    std::_Exit(127);
+  }
+  const std::string trace = dir.file("legate_0.prof");
+  for (int i = 0; i < 3000 && !std::filesystem::exists(trace); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // into the run
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  const std::string text = legato::testing::slurp(err);
+  CHECK_THAT(text, Catch::Contains("stopped by signal 15") &&
+                       Catch::Contains("write the profile report with: legate_prof archive " +
+                                       trace + " -o " + dir.file("legate_prof")));
+  CHECK(load_file(trace).clean);
+}
