@@ -38,8 +38,13 @@ void print_stats(const Profile& p, size_t top) {
     const std::string node = u.rank == kAllNodes ? "all nodes" : "node " + std::to_string(u.rank);
     std::cout << "  " << padded(node, 11) << padded(std::string(to_string(u.kind)), 24)
               << right(std::to_string(u.lanes), 3)
-              << (is_memory(u.kind) ? " memories  " : " lanes     ") << right(percent(u.average), 7)
-              << " avg " << right(percent(u.peak), 7) << " peak\n";
+              << (is_memory(u.kind) ? " memories  " : " lanes     ");
+    if (u.known) {
+      std::cout << right(percent(u.average), 7) << " avg " << right(percent(u.peak), 7)
+                << " peak\n";
+    } else {
+      std::cout << "unknown (the trace gives no size for these memories)\n";
+    }
   }
   const auto stats = kind_stats(p);
   std::cout << "\n"
