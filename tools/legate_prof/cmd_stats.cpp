@@ -8,6 +8,7 @@
 #include "analysis/units.hpp"
 #include "analysis/utilization.hpp"
 #include "commands.hpp"
+#include "trace_files.hpp"
 
 namespace legato::tools {
 namespace {
@@ -73,21 +74,21 @@ Command add_stats_command(CLI::App& app) {
       "stats", "Per-kind statistics (count, total, mean, min, max) and utilization per node");
   auto files = std::make_shared<std::vector<std::string>>();
   auto top = std::make_shared<size_t>(30);
-  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")->required();
   sub->add_option("--top", *top, "Show the N kinds with the most total time (0: all)")
       ->capture_default_str();
   return {sub, [files, top] {
+            const TraceFiles given = check_trace_files("stats", *files);
+            if (given.readable.empty()) return kExitIncomplete;
             try {
-              const Profile p = load_profile(*files);
+              const Profile p = load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof stats: warning: " << w << "\n";
               print_stats(p, *top == 0 ? SIZE_MAX : *top);
-              return 0;
+              return exit_status(given, p);
             } catch (const LoadError& e) {
               std::cerr << "legate_prof stats: " << e.what() << "\n";
-              return 1;
+              return kExitIncomplete;
             }
           }};
 }
