@@ -51,7 +51,9 @@ class IdMap {
 
 class UidIndex {
  public:
+  // Uid 0 is "none": never added (find(0) is kNone).
   void add(Uid uid, uint32_t index) {
+    if (uid == 0) return;
     const uint32_t rank = trace::rank_of_uid(uid);
     if (rank >= ranks_.size()) ranks_.resize(rank + 1);
     ranks_[rank].add(uid & kSeqMask, index);
