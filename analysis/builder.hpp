@@ -2,8 +2,10 @@
 // analysis/). Steps run in declaration order; each fills part of the profile.
 #pragma once
 
+#include <map>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "analysis/profile.hpp"
@@ -16,24 +18,30 @@ class Builder {
  public:
   Builder(Profile& p, std::vector<RankTrace>& traces) : p_(p), traces_(traces) {}
 
-  void strings();     // global string table, per-rank remaps
-  void lanes();       // one lane per processor, memory and channel
-  void operations();  // operations and their uid index
-  void items();       // intervals onto lanes, stacked into rows
-  void links();       // edges, the mapping that prepared each item, waits, kernels, copies
-  void errors();      // failure markers
-  void tree();        // node -> kind -> lane, the run's span, busy sums
+  void strings();            // global string table, per-rank remaps
+  void lanes();              // one lane per processor, memory and channel
+  void operations();         // operations and their uid index
+  void items();              // intervals onto lanes, stacked into rows
+  void links();              // edges, the mapping that prepared each item, waits, kernels, copies
+  void errors();             // failure markers
+  void tree();               // node -> kind -> lane, the run's span, busy sums
+  void undefined_strings();  // warns about string ids no file defined (after every naming step)
 
  private:
+  // The profile string of a file's string id; a placeholder naming the id
+  // when the file never defined it.
   uint32_t str(size_t rank, uint32_t file_id);
   uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback);
   uint32_t item(Uid uid) const { return item_of_uid_.find(uid); }  // kNone when unknown
   uint32_t op(Uid uid) const { return op_of_uid_.find(uid); }
   void warn_count(uint64_t n, const std::string& what);
+  // A size past 4 PiB, which only a damaged record holds: counted and made 0.
+  uint64_t checked_bytes(uint64_t bytes, ItemKind kind, Uid uid);
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
   std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
+  std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
   std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
   uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
   UidIndex op_of_uid_, item_of_uid_;
@@ -51,8 +59,10 @@ class Builder {
   void place(uint32_t lane);
   // A time of rank r's file on the run's clock, clamped to the model's range.
   Time at(size_t r, Time t);
-  uint64_t bad_times_ = 0, clamped_times_ = 0, undescribed_count_ = 0;
+  uint64_t bad_times_ = 0, clamped_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
   std::string undescribed_;  // the first few such lanes' names
+  uint64_t huge_sizes_ = 0;
+  std::string huge_size_example_;
 };
 
 }  // namespace legato::analysis::detail

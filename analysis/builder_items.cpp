@@ -3,6 +3,7 @@
 #include <queue>
 
 #include "analysis/builder.hpp"
+#include "analysis/details.hpp"
 
 namespace legato::analysis::detail {
 
@@ -87,7 +88,22 @@ std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vec
 }  // namespace
 
 uint32_t Builder::str(size_t rank, uint32_t file_id) {
-  return file_id == 0 ? 0 : string_remap_[rank].find(file_id, 0);
+  if (file_id == 0) return 0;
+  if (const uint32_t s = string_remap_[rank].find(file_id); s != kNone) return s;
+  const auto [it, added] =
+      undefined_.try_emplace({rank, file_id}, static_cast<uint32_t>(p_.strings.size()));
+  if (added) p_.strings.push_back(trace::undefined_string_text(file_id));
+  return it->second;
+}
+
+void Builder::undefined_strings() {
+  if (undefined_.empty()) return;
+  const auto& [where, placeholder] = *undefined_.begin();
+  p_.warnings.push_back(std::to_string(undefined_.size()) +
+                        " string ids are used but never defined in their file, e.g. id " +
+                        std::to_string(where.second) + " in " + traces_[where.first].file +
+                        " (a lost frame or a damaged record?); shown as \"" + p_.str(placeholder) +
+                        "\"");
 }
 
 void Builder::strings() {
@@ -134,7 +150,7 @@ void Builder::lanes() {
 
 // A lane for an id no descriptor named (its descriptor frame was lost).
 uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
-  if (resource == last_resource_) return last_lane_;
+  if (resource == last_resource_ && last_lane_ != kNone) return last_lane_;
   const auto it = lane_of_resource_.find(resource);
   if (it != lane_of_resource_.end()) {
     last_resource_ = resource;
@@ -148,6 +164,7 @@ uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
   l.name = short_name(fallback, resource & 0xffff) + "?";
   if (undescribed_count_ < 3) undescribed_ += (undescribed_.empty() ? "" : ", ") + l.name;
   ++undescribed_count_;
+  if (is_memory(fallback)) ++undescribed_memories_;  // capacity stays 0: unknown
   const auto id = static_cast<uint32_t>(p_.lanes.size());
   lane_of_resource_[resource] = id;
   p_.lanes.push_back(std::move(l));
@@ -173,6 +190,17 @@ void Builder::operations() {
   }
   op_of_uid_.build();
   for (size_t i = 0; i < parents.size(); ++i) p_.operations[i].parent = op(parents[i]);
+  if (const uint64_t n = op_of_uid_.duplicates()) {
+    const DuplicateId d = op_of_uid_.duplicate_example();
+    const auto name = [&](uint32_t o) {
+      const std::string& s = p_.str(p_.operations[o].name);
+      return s.empty() ? std::string("(unnamed)") : "'" + s + "'";
+    };
+    p_.warnings.push_back(std::to_string(n) +
+                          " operations reuse the uid of another operation, e.g. uid " +
+                          std::to_string(d.id) + ": " + name(d.first) + " and " + name(d.second) +
+                          "; items of such a uid belong to the first");
+  }
 }
 
 Time Builder::at(size_t r, Time t) {
@@ -265,7 +293,8 @@ void Builder::items() {
       const bool fill = c.copy_kind == trace::CopyKind::Fill;
       Item it = item(fill ? ItemKind::Fill : ItemKind::Copy, c.start, c.stop, 0, c.op);
       it.extra = static_cast<uint32_t>(p_.copies.size());
-      p_.copies.push_back(CopyInfo{c.bytes, kNone, kNone, c.copy_kind});
+      p_.copies.push_back(
+          CopyInfo{checked_bytes(c.bytes, it.kind, c.uid), kNone, kNone, c.copy_kind});
       copy_instances_.emplace_back(c.src_instance, c.dst_instance);
       stage(lane(r, c.channel, LaneKind::Channel), it, c.uid, at(r, c.ready), at(r, c.create));
     }
@@ -273,8 +302,8 @@ void Builder::items() {
       Item it = item(ItemKind::Instance, in.create, in.destroy, str(r, in.name), in.op);
       it.extra = static_cast<uint32_t>(p_.instances.size());
       if (in.flags & trace::kInstanceAliveAtEnd) it.flags |= kItemAliveAtEnd;
-      p_.instances.push_back(
-          InstanceInfo{in.bytes, in.store, at(r, in.ready), str(r, in.provenance)});
+      p_.instances.push_back(InstanceInfo{checked_bytes(in.bytes, ItemKind::Instance, in.uid),
+                                          in.store, at(r, in.ready), str(r, in.provenance)});
       stage(lane(r, in.memory, LaneKind::SystemMemory), it, in.uid, at(r, in.create),
             at(r, in.create));
     }
@@ -298,13 +327,25 @@ void Builder::items() {
   warn_count(undescribed_count_,
              "processors, memories or channels are used but never described "
              "(a damaged frame?); shown as lanes named like " +
-                 undescribed_);
+                 undescribed_ +
+                 (undescribed_memories_ > 0
+                      ? "; such memories have no known size, so their utilization is unknown"
+                      : ""));
+  warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
+                              huge_size_example_ + "; their size is left out");
   size_t total = 0;
   for (const auto& s : staged_) total += s.size();
   p_.items.reserve(total);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
   item_of_uid_.build();
   staged_.clear();
+  if (const uint64_t n = item_of_uid_.duplicates()) {
+    const DuplicateId d = item_of_uid_.duplicate_example();
+    p_.warnings.push_back(std::to_string(n) + " items reuse the uid of another item, e.g. uid " +
+                          std::to_string(d.id) + ": " + describe(p_, d.first) + " and " +
+                          describe(p_, d.second) +
+                          "; edges and waits naming such a uid go to the first");
+  }
 }
 
 // Sorts a lane's items by start, stacks them into rows and appends them to
@@ -352,6 +393,15 @@ void Builder::place(uint32_t l) {
   }
   s.clear();
   s.shrink_to_fit();
+}
+
+uint64_t Builder::checked_bytes(uint64_t bytes, ItemKind kind, Uid uid) {
+  if (bytes <= uint64_t{1} << 52) return bytes;
+  if (huge_sizes_++ == 0) {
+    huge_size_example_ = std::string(to_string(kind)) + " uid " + std::to_string(uid) + " of " +
+                         std::to_string(bytes) + " bytes";
+  }
+  return 0;
 }
 
 void Builder::warn_count(uint64_t n, const std::string& what) {

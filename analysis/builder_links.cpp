@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analysis/builder.hpp"
+#include "analysis/details.hpp"
 
 namespace legato::analysis::detail {
 
@@ -36,12 +37,17 @@ void Builder::links() {
     uint8_t kind;
   };
   std::vector<Edge> edges;
-  uint64_t dangling = 0;
+  uint64_t dangling = 0, self = 0;
+  std::string self_example;
   for (auto& t : traces_) {
     for (const auto& e : t.all.get<trace::EdgeRecord>()) {
       const uint32_t a = item(e.item), b = item(e.precondition);
       if (a == kNone || b == kNone) {
         ++dangling;
+        continue;
+      }
+      if (a == b) {  // an item cannot wait for itself: a damaged record
+        if (self++ == 0) self_example = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
         continue;
       }
       edges.push_back(Edge{a, b, static_cast<uint8_t>(e.edge_kind)});
@@ -56,6 +62,8 @@ void Builder::links() {
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
   warn_count(dangling, "dependency edges name items missing from the loaded files" + in_flight);
+  warn_count(self, "dependency edges go from an item to itself (damaged records?), e.g. on " +
+                       self_example + "; dropped");
 
   uint64_t lost_waits = 0;
   for (size_t r = 0; r < traces_.size(); ++r) {

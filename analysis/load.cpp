@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <set>
 #include <thread>
 
@@ -13,21 +12,21 @@ namespace legato::analysis {
 
 namespace {
 
-// Orders the traces by rank and reports files of other runs, ranks given
-// twice and ranks missing.
+// Keeps the files of one run: the run of the first file given (the first
+// named on the command line that could be read). Files of other runs and
+// ranks given twice are left out, a warning naming each; then orders the
+// files by rank and reports ranks missing.
 void check_run(Profile& p, std::vector<RankTrace>& traces) {
-  std::map<std::string, size_t> runs;
-  for (const auto& t : traces) ++runs[t.run.id];
-  const auto main_run = std::max_element(runs.begin(), runs.end(), [](auto& a, auto& b) {
-                          return a.second < b.second;
-                        })->first;
-  p.run_id = main_run;
+  const std::string first_file = traces.front().file;
+  p.run_id = traces.front().run.id;
+  const auto shown = [](const std::string& id) { return id.empty() ? "(none)" : id; };
   std::vector<RankTrace> kept;
   std::set<int64_t> seen;
   for (auto& t : traces) {
-    if (t.run.id != main_run) {
-      p.warnings.push_back(t.file + ": belongs to another run (run id " + t.run.id + ", not " +
-                           main_run + "); left out");
+    if (t.run.id != p.run_id) {
+      p.warnings.push_back(t.file + ": left out: it belongs to run " + shown(t.run.id) +
+                           ", not to run " + shown(p.run_id) + " of " + first_file +
+                           " (the first file given decides the run; give the files of one run)");
       continue;
     }
     if (!seen.insert(t.run.rank).second) {
@@ -98,6 +97,7 @@ Profile build_profile(std::vector<RankTrace> traces) {
   std::string unreadable;
   for (auto& t : traces) {
     for (const auto& problem : t.problems) p.warnings.push_back(problem);
+    if (!t.readable || t.data_lost) p.incomplete_files.push_back(t.file);
     if (t.readable) {
       if (!t.finished_cleanly) {
         p.warnings.push_back(t.file +
@@ -146,6 +146,7 @@ Profile build_profile(std::vector<RankTrace> traces) {
   b.errors();
   b.links();  // after errors: a failed run explains its missing items
   b.tree();
+  b.undefined_strings();
   return p;
 }
 

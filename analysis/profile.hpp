@@ -189,6 +189,10 @@ struct Profile {
   std::vector<RankInfo> ranks;
   std::vector<ErrorMark> errors;
   std::vector<std::string> warnings;  // problems found while loading, one line each
+  // Files given that could not be read at all, or only in part (a corrupt
+  // frame, a file cut inside a frame); also reported in warnings. What the
+  // command-line tools' exit status says.
+  std::vector<std::string> incomplete_files;
   std::string run_id;
   std::string program;
   int64_t ranks_expected = 1;

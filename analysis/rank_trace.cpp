@@ -51,6 +51,7 @@ RankTrace read_rank_trace(const std::string& path) {
   for (const auto& p : meta_problems) t.problems.push_back(path + ": metadata: " + p);
   for (const auto& d : reader->diagnostics()) t.problems.push_back(d.format(path));
   t.finished_cleanly = reader->finished_cleanly();
+  t.data_lost = reader->lost_data();
   if (unknown_records > 0) {
     t.problems.push_back(path + ": " + std::to_string(unknown_records) +
                          " records of kinds this version does not know were skipped "

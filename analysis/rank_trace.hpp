@@ -21,6 +21,7 @@ struct RankTrace {
   nlohmann::json metadata;
   trace::RunInfo run;
   bool finished_cleanly = false;
+  bool data_lost = false;  // part of the file could not be used (corrupt or cut-off frames)
   uint64_t records = 0;
   trace::RecordBatch all;  // every record, grouped by kind, in file order
   std::unordered_map<uint32_t, std::string> strings;  // the file's string ids

@@ -60,9 +60,9 @@ std::vector<UtilizationSummary> utilization_summary(const Profile& p) {
     if (lanes == 0) return;
     const UtilizationCurve c = utilization(p, kind, rank);
     const auto slices = c.sample(p.start, p.stop, 100);
-    out.push_back(
-        UtilizationSummary{rank, kind, lanes, c.average(p.start, p.stop),
-                           slices.empty() ? 0.0 : *std::max_element(slices.begin(), slices.end())});
+    out.push_back(UtilizationSummary{
+        rank, kind, lanes, c.average(p.start, p.stop),
+        slices.empty() ? 0.0 : *std::max_element(slices.begin(), slices.end()), c.known()});
   };
   for (const Node& n : p.nodes) {
     for (const KindGroup& g : n.kinds) add(n.rank, g.kind);

@@ -30,6 +30,7 @@ struct UtilizationSummary {
   uint32_t lanes = 0;
   double average = 0;  // over the run's span
   double peak = 0;     // the busiest of 100 equal slices of the run
+  bool known = true;   // false: memories whose size no descriptor gave (average, peak 0)
 };
 // Every kind on every node, then every kind over all nodes when there are several.
 std::vector<UtilizationSummary> utilization_summary(const Profile& p);

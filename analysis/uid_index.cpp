@@ -19,7 +19,11 @@ void IdMap::build() {
     slots_.assign(hi - lo + 1, kEmpty);
     for (const auto& [id, value] : pairs_) {
       uint32_t& slot = slots_[id - lo];
-      if (slot == kEmpty) slot = value;
+      if (slot == kEmpty) {
+        slot = value;
+      } else {
+        found_duplicate(id, slot, value);
+      }
     }
     pairs_.clear();
     pairs_.shrink_to_fit();
@@ -28,6 +32,17 @@ void IdMap::build() {
   // Stable: among equal ids the first added stays first.
   std::stable_sort(pairs_.begin(), pairs_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 1, first = 0; i < pairs_.size(); ++i) {
+    if (pairs_[i].first != pairs_[first].first) {
+      first = i;
+    } else {
+      found_duplicate(pairs_[i].first, pairs_[first].second, pairs_[i].second);
+    }
+  }
+}
+
+void IdMap::found_duplicate(uint64_t id, uint32_t first, uint32_t second) {
+  if (duplicates_++ == 0) example_ = DuplicateId{id, first, second};
 }
 
 uint32_t IdMap::find_sparse(uint64_t id, uint32_t missing) const {

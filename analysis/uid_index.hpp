@@ -14,11 +14,20 @@
 
 namespace legato::analysis::detail {
 
+// An id added more than once: the values of its first two adds.
+struct DuplicateId {
+  uint64_t id = 0;
+  uint32_t first = kNone, second = kNone;
+};
+
 class IdMap {
  public:
   void add(uint64_t id, uint32_t value) { pairs_.emplace_back(id, value); }
   // After the last add. When an id was added twice, the first add wins.
   void build();
+  // After build: how many adds repeated an earlier id, and one of them.
+  uint64_t duplicates() const { return duplicates_; }
+  const DuplicateId& duplicate_example() const { return example_; }
   // `missing` for ids never added.
   uint32_t find(uint64_t id, uint32_t missing = kNone) const {
     if (!slots_.empty()) {
@@ -35,17 +44,38 @@ class IdMap {
   std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // after build: sorted, when not dense
   uint64_t first_ = 0;
   std::vector<uint32_t> slots_;  // value per id - first_; kEmpty: none
+  uint64_t duplicates_ = 0;
+  DuplicateId example_;
+  void found_duplicate(uint64_t id, uint32_t first, uint32_t second);
 };
 
 class UidIndex {
  public:
+  // Uid 0 is "none": never added (find(0) is kNone).
   void add(Uid uid, uint32_t index) {
+    if (uid == 0) return;
     const uint32_t rank = trace::rank_of_uid(uid);
     if (rank >= ranks_.size()) ranks_.resize(rank + 1);
     ranks_[rank].add(uid & kSeqMask, index);
   }
   void build() {
     for (IdMap& m : ranks_) m.build();
+  }
+  // After build: how many adds repeated an earlier uid, and one of them (its
+  // id a uid).
+  uint64_t duplicates() const {
+    uint64_t n = 0;
+    for (const IdMap& m : ranks_) n += m.duplicates();
+    return n;
+  }
+  DuplicateId duplicate_example() const {
+    for (uint32_t r = 0; r < ranks_.size(); ++r) {
+      if (ranks_[r].duplicates() == 0) continue;
+      DuplicateId d = ranks_[r].duplicate_example();
+      d.id = trace::make_uid(r, d.id);
+      return d;
+    }
+    return {};
   }
   // kNone for 0 and for uids never added.
   uint32_t find(Uid uid) const {

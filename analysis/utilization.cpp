@@ -36,7 +36,8 @@ void sort_changes(std::vector<std::pair<Time, int64_t>>& changes) {
 }  // namespace
 
 UtilizationCurve::UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes, double capacity)
-    : capacity_(capacity > 0 ? capacity : 1) {
+    : capacity_(capacity > 0 ? capacity : 1), known_(capacity > 0) {
+  if (!known_) return;
   sort_changes(changes);
   int64_t level = 0;
   double area = 0;
@@ -208,6 +209,7 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
   for (const Lane& lane : p.lanes) {
     if (!selected(lane, kind, rank)) continue;
     if (is_memory(kind)) {
+      if (lane.capacity == 0) continue;  // size unknown: no descriptor gave it
       capacity += static_cast<double>(lane.capacity);
       for (uint32_t i = lane.begin; i < lane.end; ++i) {
         const Item& it = p.items[i];

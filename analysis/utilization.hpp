@@ -1,7 +1,9 @@
 // Utilization ("avg" lines): for a kind of lane on one node or on all nodes,
 // the fraction in use over time. Processors: busy processors / processors of
 // the kind, blocked or ready-to-resume time not counted as busy. Memories:
-// live instance bytes / capacity. Channels: busy channels / channels.
+// live instance bytes / capacity (memories whose capacity no descriptor gave
+// are left out; with none left the utilization is unknown). Channels: busy
+// channels / channels.
 #pragma once
 
 #include <vector>
@@ -15,7 +17,8 @@ namespace legato::analysis {
 class UtilizationCurve {
  public:
   UtilizationCurve() = default;
-  // (time, change) pairs in any order; capacity: what 100% means.
+  // (time, change) pairs in any order; capacity: what 100% means. A
+  // capacity of 0 or less is unknown: known() is false and every value 0.
   UtilizationCurve(std::vector<std::pair<Time, int64_t>> changes, double capacity);
 
   // Average fraction in use over [t0, t1) (0 when t1 <= t0).
@@ -23,6 +26,7 @@ class UtilizationCurve {
   // n averages over equal buckets of [t0, t1): one per pixel column.
   std::vector<float> sample(Time t0, Time t1, int n) const;
   double capacity() const { return capacity_; }
+  bool known() const { return known_; }
   bool empty() const { return steps_.empty(); }
 
  private:
@@ -40,6 +44,7 @@ class UtilizationCurve {
   Time grid_start_ = 0;
   double grid_cells_per_ns_ = 0;
   double capacity_ = 1;
+  bool known_ = true;
 };
 
 // rank: a node's lanes, or kAllNodes for every node.

@@ -144,6 +144,7 @@ void TraceReader::read_trailer(uint64_t remaining) {
                    " bytes into a frame header (a header is " + std::to_string(kFrameHeaderSize) +
                    " bytes): it was cut short, and every complete frame before this offset was "
                    "loaded");
+    ++frames_lost_;  // the frame begun there (its record count unknown)
   }
   done_ = true;
 }
@@ -235,6 +236,10 @@ void TraceReader::decode_records(const FrameHeader& h, uint64_t at, Frame& frame
                  " values too large for their field (first in " + res.out_of_range_field +
                  "); they were truncated");
   }
+  if (h.type == FrameType::Events && res.ok) {
+    check_time_range(h, at, frame.records,
+                     res.unknown_sections == 0 && header_.minor <= kFormatMinor);
+  }
   if (res.unknown_sections > 0 && !unknown_kinds_reported_) {
     unknown_kinds_reported_ = true;
     warn(at, frame_label(h) + ": " + std::to_string(res.unknown_sections) +
@@ -246,6 +251,34 @@ void TraceReader::decode_records(const FrameHeader& h, uint64_t at, Frame& frame
     footer_seen_ = true;
     footer_offset_ = at;
   }
+}
+
+// An events frame header's t_min/t_max must be its records' time range
+// (tools read it for spans and indexes). Records whose times lie outside it
+// contradict it, and so does a wider range when this reader knows every kind
+// and field of the frame (unknown ones may hold the times that widen it).
+// One warning per file, counting the frames, with the first as the example.
+void TraceReader::check_time_range(const FrameHeader& h, uint64_t at, const RecordBatch& records,
+                                   bool all_fields_known) {
+  const auto range = time_range(records);
+  const bool outside = range && (range->first < h.t_min || range->second > h.t_max);
+  const bool wider = all_fields_known && (range ? h.t_min < range->first || h.t_max > range->second
+                                                : h.t_min != 0 || h.t_max != 0);
+  if (!outside && !wider) return;
+  if (bad_time_ranges_++ == 0) {
+    time_range_warning_ = diagnostics_.size();
+    time_range_example_ =
+        frame_label(h) + ": header " + std::to_string(h.t_min) + " to " + std::to_string(h.t_max) +
+        " ns, records " +
+        (range ? std::to_string(range->first) + " to " + std::to_string(range->second) + " ns"
+               : std::string("without times"));
+    warn(at, "");
+  }
+  diagnostics_[time_range_warning_].message =
+      std::to_string(bad_time_ranges_) +
+      " events frames give a time range (header t_min/t_max) that contradicts their records, "
+      "e.g. " +
+      time_range_example_ + "; the records' times are used";
 }
 
 bool TraceReader::read_payload(const FrameHeader& h, uint64_t at, std::vector<uint8_t>& raw) {

@@ -56,6 +56,10 @@ class TraceReader {
   // Frames whose payload could not be used, and the records they claimed.
   uint64_t frames_lost() const { return frames_lost_; }
   uint64_t records_lost() const { return records_lost_; }
+  // Part of the file could not be used: a frame lost (corrupt, or cut short
+  // inside it) or an error reported. A file that merely ends early (no
+  // footer) or holds inconsistent records has warnings only.
+  bool lost_data() const { return frames_lost_ > 0 || has_errors(); }
 
  private:
   TraceReader(std::unique_ptr<ByteSource> source, std::string name);
@@ -68,6 +72,8 @@ class TraceReader {
   bool decode_frame(const FrameHeader& h, uint64_t at, Frame& frame);
   bool decode_metadata(const FrameHeader& h, uint64_t at, Frame& frame);
   void decode_records(const FrameHeader& h, uint64_t at, Frame& frame);
+  void check_time_range(const FrameHeader& h, uint64_t at, const RecordBatch& records,
+                        bool all_fields_known);
   bool resync(uint64_t from);
   void check_footer(const RecordBatch& footer, uint64_t at);
   void warn(uint64_t offset, std::string message);
@@ -86,6 +92,9 @@ class TraceReader {
   uint64_t footer_offset_ = 0;
   int64_t expected_sequence_ = 0;
   uint64_t frames_lost_ = 0, records_lost_ = 0;
+  uint64_t bad_time_ranges_ = 0;   // events frames whose header range contradicts their records
+  size_t time_range_warning_ = 0;  // their diagnostic (one per file), once bad_time_ranges_ > 0
+  std::string time_range_example_;
   std::vector<ChunkIndexRecord> seen_;  // frames read, to check against the footer
   std::vector<uint8_t> stored_, raw_;
   void* dctx_ = nullptr;  // ZSTD_DCtx

@@ -1,8 +1,11 @@
 // Decoded records of one frame, grouped by kind (in file order within a kind).
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "trace_format/records.hpp"
@@ -69,5 +72,27 @@ class RecordBatch {
  private:
   VectorsOf<AllRecordTypes>::type vectors_;
 };
+
+// The smallest and largest time field of the records of known kinds: what
+// the header of the events frame holding them says (t_min, t_max). nullopt
+// when no record has a time.
+inline std::optional<std::pair<Time, Time>> time_range(const RecordBatch& batch) {
+  std::optional<std::pair<Time, Time>> range;
+  batch.for_each_kind([&](const auto& records) {
+    using R = typename std::remove_cvref_t<decltype(records)>::value_type;
+    for (const R& r : records) {
+      for_each_field<R>([&](const auto& f, auto) {
+        using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+        if constexpr (std::is_same_v<M, Time>) {
+          if (f.role != Role::Time) return;
+          const Time t = r.*(f.member);
+          range = range ? std::pair{std::min(range->first, t), std::max(range->second, t)}
+                        : std::pair{t, t};
+        }
+      });
+    }
+  });
+  return range;
+}
 
 }  // namespace legato::trace

@@ -25,7 +25,7 @@ nlohmann::json enum_json(E v) {
 }  // namespace detail
 
 // {"kind":"task","uid":...}. With strings, a string field `name` also gets
-// "name_text" when its id is known.
+// "name_text": its text, or undefined_string_text() for an id never defined.
 template <class R>
 nlohmann::json record_to_json(const R& r, const StringTable* strings = nullptr) {
   nlohmann::json j = nlohmann::json::object();
@@ -42,7 +42,7 @@ nlohmann::json record_to_json(const R& r, const StringTable* strings = nullptr) 
     if constexpr (std::is_same_v<M, uint32_t>) {
       if (strings != nullptr && f.role == Role::String && v != 0) {
         const auto it = strings->find(v);
-        if (it != strings->end()) j[key + "_text"] = it->second;
+        j[key + "_text"] = it != strings->end() ? it->second : undefined_string_text(v);
       }
     }
   });

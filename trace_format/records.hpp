@@ -115,6 +115,12 @@ struct StringRecord {
   }
 };
 
+// What tools show for a string id that no string record of its file
+// defines (a lost frame, a damaged record): "<string 123 undefined>".
+inline std::string undefined_string_text(uint32_t id) {
+  return "<string " + std::to_string(id) + " undefined>";
+}
+
 struct ProcessorRecord {
   LEGATO_RECORD(ProcessorRecord, Processor, "processor");
   uint32_t id = 0;

@@ -1,5 +1,6 @@
 // The details window of the selected item (its times, what it waited for,
 // its preconditions and the critical path as links) and the hover tooltip.
+#include <cmath>
 #include <string>
 
 #include "analysis/units.hpp"
@@ -145,10 +146,11 @@ void App::tooltip(const Pick& pick) {
              human_ns(static_cast<double>(it.duration())) + " from " + at_time(p, it.start);
       if (it.op != kNone && p.operations[it.op].provenance)
         text += "\n" + p.str(p.operations[it.op].provenance);
+      uint64_t bytes = 0;  // none, or a damaged size the model left out
       if (it.kind == analysis::ItemKind::Copy || it.kind == analysis::ItemKind::Fill)
-        text += "\n" + analysis::human_bytes(static_cast<double>(p.copies[it.extra].bytes));
-      if (it.kind == analysis::ItemKind::Instance)
-        text += "\n" + analysis::human_bytes(static_cast<double>(p.instances[it.extra].bytes));
+        bytes = p.copies[it.extra].bytes;
+      if (it.kind == analysis::ItemKind::Instance) bytes = p.instances[it.extra].bytes;
+      if (bytes) text += "\n" + analysis::human_bytes(static_cast<double>(bytes));
       text += "\n(click for details)";
       break;
     }
@@ -160,8 +162,13 @@ void App::tooltip(const Pick& pick) {
     case Pick::Type::Avg: {
       const LayoutRow& row = layout_.rows()[static_cast<size_t>(pick.row)];
       char buf[96];
-      std::snprintf(buf, sizeof buf, "%.1f%% at %s", pick.value * 100,
-                    human_ns(pick.time - camera_.run_start()).c_str());
+      if (std::isnan(pick.value)) {
+        std::snprintf(buf, sizeof buf, "unknown at %s (no size given for these memories)",
+                      human_ns(pick.time - camera_.run_start()).c_str());
+      } else {
+        std::snprintf(buf, sizeof buf, "%.1f%% at %s", pick.value * 100,
+                      human_ns(pick.time - camera_.run_start()).c_str());
+      }
       text = row.text + ": " + buf;
       break;
     }

@@ -222,10 +222,14 @@ void App::stats_window() {
       ImGui::TextUnformatted(std::string(analysis::to_string(u.kind)).c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%u", u.lanes);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f%%", u.average * 100);
-      ImGui::TableNextColumn();
-      ImGui::Text("%.1f%%", u.peak * 100);
+      for (const double v : {u.average, u.peak}) {
+        ImGui::TableNextColumn();
+        if (u.known) {
+          ImGui::Text("%.1f%%", v * 100);
+        } else {
+          ImGui::TextUnformatted("unknown (no size given)");
+        }
+      }
     }
     ImGui::EndTable();
   }

@@ -175,6 +175,11 @@ void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, con
     dl->AddText(ImVec2(left + 6, top + 6), colors::kAxisText, "computing utilization...");
     return;
   }
+  if (!curve->known()) {
+    dl->AddText(ImVec2(left + 6, top + 6), colors::kAxisText,
+                "utilization unknown: the trace gives no size for these memories");
+    return;
+  }
   const int n = std::max(1, static_cast<int>(lanes_width() / 2));
   const std::vector<float> values = curve->sample(static_cast<Time>(std::floor(cam.t0())),
                                                   static_cast<Time>(std::ceil(cam.t1())), n);
@@ -346,8 +351,9 @@ Pick TimelineView::pick(ImVec2 m, const Profile& p, const Layout& layout, const 
     if (const auto* curve = util.get(row.rank, row.kind)) {
       const double px = cam.span() / lanes_width();
       out.type = Pick::Type::Avg;
-      out.value =
-          curve->average(static_cast<Time>(out.time - px), static_cast<Time>(out.time + px));
+      out.value = curve->known() ? curve->average(static_cast<Time>(out.time - px),
+                                                  static_cast<Time>(out.time + px))
+                                 : std::nan("");
     }
   }
   return out;

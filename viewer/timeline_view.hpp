@@ -38,7 +38,7 @@ struct Pick {
   uint32_t count = 0;               // Merged
   analysis::Time start = 0, stop = 0, busy = 0;
   int row = -1;      // layout row (Avg, Label)
-  double value = 0;  // Avg: utilization at the mouse
+  double value = 0;  // Avg: utilization at the mouse (NaN: unknown, memories of no known size)
   size_t error = 0;  // Error: index into Profile::errors
   double time = 0;   // the time under the mouse
 };

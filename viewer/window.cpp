@@ -3,7 +3,6 @@
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
-#include <stb_image_write.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "viewer/headless.hpp"
+#include "viewer/screenshot_file.hpp"
 #include "viewer/script.hpp"
 
 namespace legato::viewer {
@@ -23,8 +23,9 @@ struct Dropped {
   std::vector<std::string> paths;
 };
 
-// The back buffer as a PNG (rows flipped: OpenGL's origin is the bottom left).
-bool write_png(const std::string& path, int w, int h) {
+// The back buffer as a PNG (rows flipped: OpenGL's origin is the bottom
+// left). Empty, or why it could not be written.
+std::string write_png(const std::string& path, int w, int h) {
   std::vector<unsigned char> pixels(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
@@ -34,23 +35,19 @@ bool write_png(const std::string& path, int w, int h) {
   for (int y = 0; y < h; ++y)
     std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row,
                 &flipped[static_cast<size_t>(y) * row]);
-  return stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row)) != 0;
+  return write_png_file(path, w, h, flipped.data());
 }
 
 }  // namespace
 
-int run_window(const ViewOptions& options) {
-  std::optional<Script> script;
-  try {
-    if (!options.script.empty()) {
-      script = Script::load(options.script);
-    } else if (!options.screenshot.empty()) {
-      script = Script::parse("screenshot " + options.screenshot + "\nquit\n", "--screenshot");
-    }
-  } catch (const ScriptError& e) {
-    std::cerr << "legate_prof view: " << e.what() << "\n";
-    return 2;
-  }
+std::optional<Script> session_script(const ViewOptions& options) {
+  if (!options.script.empty()) return Script::load(options.script);
+  if (!options.screenshot.empty())
+    return Script::parse("screenshot " + options.screenshot + "\nquit\n", "--screenshot");
+  return std::nullopt;
+}
+
+int run_window(const ViewOptions& options, std::optional<Script> script) {
   glfwSetErrorCallback([](int, const char* text) { glfw_error = text ? text : "unknown error"; });
   if (!glfwInit()) {
     const char* display = std::getenv("DISPLAY");
@@ -113,10 +110,10 @@ int run_window(const ViewOptions& options) {
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       if (script) {
         if (const std::string png = script->after_frame(app); !png.empty()) {
-          if (write_png(png, w, h)) {
+          if (const std::string why = write_png(png, w, h); why.empty()) {
             std::cout << "wrote " << png << " (" << w << "x" << h << ")\n";
           } else {
-            std::cerr << "legate_prof view: cannot write the screenshot " << png << "\n";
+            std::cerr << "legate_prof view: " << screenshot_error(png, why) << "\n";
             status = 1;
           }
         }
@@ -128,6 +125,8 @@ int run_window(const ViewOptions& options) {
       status = std::max(status, script->status());
       if (app.profile() == nullptr && !app.loading()) status = 1;
     }
+    // A file given that could not be read, or only in part: as every subcommand.
+    if (app.profile() != nullptr && !app.profile()->incomplete_files.empty()) status = 1;
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -174,7 +174,8 @@ class Profile {
 
   // Adds each lane's in-use amount over [t0, t1) into n buckets: processors
   // and channels count busy time (waits excluded, overlaps once), memories
-  // live bytes x time. Returns per-bucket sums.
+  // live bytes x time (those of unknown size, capacity 0, left out).
+  // Returns per-bucket sums.
   accumulate(lanes, t0, t1, n) {
     const out = new Float64Array(n), w = (t1 - t0) / n, tmp = new Float64Array(n);
     const add = (buf, a, b, weight) => {
@@ -188,6 +189,7 @@ class Profile {
     };
     for (const l of lanes) {
       const lane = this.lanes[l], memory = this.isMemory(lane.kind);
+      if (memory && !lane.capacity) continue;
       const overlap = !memory && lane.rowRanges.length > 1;
       const buf = overlap ? tmp.fill(0) : out;
       for (const [b, e] of lane.rowRanges) {
@@ -208,7 +210,7 @@ class Profile {
   capacity(lanes) {
     let c = 0;
     for (const l of lanes) c += this.isMemory(this.lanes[l].kind) ? this.lanes[l].capacity : 1;
-    return c || 1;
+    return c;  // 0: memories whose size the trace does not give
   }
 
   // Items whose name, operation or provenance contains q (case insensitive).
@@ -229,11 +231,14 @@ class Profile {
 class Utilization {
   constructor(profile, lanes) {
     this.p = profile; this.lanes = lanes; this.capacity = profile.capacity(lanes);
+    this.known = this.capacity > 0;  // unknown: every value NaN
+    if (!this.known) this.capacity = 1;
     this.t0 = profile.run.start; this.t1 = Math.max(profile.run.stop, this.t0 + 1);
     this.n = 8192; this.w = (this.t1 - this.t0) / this.n;
     this.fine = profile.accumulate(lanes, this.t0, this.t1, this.n);
   }
   sample(t0, t1, n) {
+    if (!this.known) return new Float64Array(n).fill(NaN);
     const w = (t1 - t0) / n;
     if (w < 4 * this.w) {
       const sums = this.p.accumulate(this.lanes, t0, t1, n);

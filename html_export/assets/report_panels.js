@@ -133,7 +133,9 @@ class Panels {
     if (hit.error) {
       text = `${errorSummary(p, hit.error)}\n(click for the whole message)`;
     } else if (hit.avg) {
-      text = `${hit.avg.text.replace(/^[▸▾] /, '')}: ${(100 * hit.value).toFixed(1)}%`;
+      const value = Number.isNaN(hit.value) ? 'unknown (the trace gives no size for these memories)'
+        : `${(100 * hit.value).toFixed(1)}%`;
+      text = `${hit.avg.text.replace(/^[▸▾] /, '')}: ${value}`;
     } else if (hit.box.count > 1) {
       const b = hit.box, busy = p.busyPrefix[b.first + b.count] - p.busyPrefix[b.first];
       text = `${b.count.toLocaleString()} items merged (zoom in to see them)\n` +

@@ -168,8 +168,14 @@ class Timeline {
 
   paintAvg(g, r, top) {
     const n = Math.max(1, Math.floor(this.w / 2));
-    const values = this.utilization(r).sample(this.t0, this.t1, n);
+    const u = this.utilization(r), values = u.sample(this.t0, this.t1, n);
     const h = r.h - 4, base = top + r.h - 2;
+    this.avgLines.push({top, h: r.h, values, row: r});  // values NaN when unknown
+    if (!u.known) {
+      g.fillStyle = '#666';
+      g.fillText('utilization unknown: the trace gives no size for these memories', 6, top + r.h / 2);
+      return;
+    }
     g.beginPath(); g.moveTo(0, base);
     for (let k = 0; k < n; ++k) {
       const y = base - Math.min(1, values[k]) * h;
@@ -178,7 +184,6 @@ class Timeline {
     g.lineTo(this.w, base); g.closePath();
     g.fillStyle = 'rgba(45,110,200,0.25)'; g.fill();
     g.strokeStyle = 'rgb(45,110,200)'; g.lineWidth = 1; g.stroke();
-    this.avgLines.push({top, h: r.h, values, row: r});
   }
 
   paintLane(g, l, top) {

@@ -1,5 +1,6 @@
 // The id lookups the loader builds: a table for ids handed out in sequence,
-// sorted pairs for stray ids, the first of two adds of one id winning.
+// sorted pairs for stray ids, the first of two adds of one id winning (and
+// counted).
 #include <catch2/catch.hpp>
 
 #include "analysis/uid_index.hpp"
@@ -22,6 +23,10 @@ TEST_CASE("IdMap finds dense and stray ids alike", "[analysis][ids]") {
     CHECK(m.find(0) == kNone);
     CHECK(m.find(101 * stride) == kNone);
     CHECK(m.find(1000 * stride, 0) == 0);  // the caller's missing value
+    CHECK(m.duplicates() == 1);
+    CHECK(m.duplicate_example().id == 7 * stride);
+    CHECK(m.duplicate_example().first == 1007);
+    CHECK(m.duplicate_example().second == 5);
   }
   IdMap empty;
   empty.build();
@@ -40,4 +45,18 @@ TEST_CASE("UidIndex keeps each rank's sequences apart", "[analysis][ids]") {
   CHECK(u.find(trace::make_uid(1, 5)) == kNone);
   CHECK(u.find(trace::make_uid(9, 5)) == kNone);
   CHECK(u.find(0) == kNone);
+  CHECK(u.duplicates() == 0);
+}
+
+TEST_CASE("UidIndex counts uids added twice, never uid 0 (none)", "[analysis][ids]") {
+  UidIndex u;
+  u.add(0, 1);
+  u.add(0, 2);
+  u.add(trace::make_uid(2, 9), 3);
+  u.add(trace::make_uid(2, 9), 4);
+  u.build();
+  CHECK(u.duplicates() == 1);
+  CHECK(u.duplicate_example().id == trace::make_uid(2, 9));
+  CHECK(u.duplicate_example().first == 3);
+  CHECK(u.duplicate_example().second == 4);
 }

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "../analysis/crafted_traces.hpp"
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/details.hpp"
 #include "analysis/load.hpp"
@@ -231,7 +232,7 @@ TEST_CASE("a truncated trace gives a report of what it holds, with a visible war
   const auto r = testing::run_command(testing::bin("legate_prof") + " archive " + path + " -o " +
                                       dir.file("report"));
   INFO(r.err);
-  REQUIRE(r.status == 0);
+  REQUIRE(r.status == 1);  // cut inside a frame: written, but data was lost
   CHECK_THAT(r.err, Catch::Contains("was not finished"));
   chrome.open(url(dir.file("report/index.html")));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
@@ -241,4 +242,31 @@ TEST_CASE("a truncated trace gives a report of what it holds, with a visible war
   const int count = chrome.eval("legatoReport.profile.count");
   CHECK(count >= 100);
   CHECK(count < 300);
+}
+
+TEST_CASE("a memory whose size the trace does not give shows its utilization as unknown",
+          "[browser][fault]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  analysis::testing::write_undeclared_memory_trace(dir.file("legate_0.prof"));
+  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " +
+                                      dir.file("legate_0.prof") + " -o " + dir.file("report"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  chrome.open(url(dir.file("report/index.html")));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  const std::string find =
+      "legatoReport.timeline.avgLines.find((a) => a.row.text.includes('System Memory'))";
+  REQUIRE(chrome.eval(find + " !== undefined") == true);
+  CHECK(chrome.eval("legatoReport.timeline.utilization(" + find + ".row).known") == false);
+  const auto at = chrome.eval("(() => { const a = " + find +
+                              ", r = legatoReport.timeline.canvas.getBoundingClientRect();"
+                              "return [r.left + 40, r.top + a.top + a.h / 2]; })()");
+  chrome.mouse_move(at[0].get<double>(), at[1].get<double>());
+  CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
+             Catch::Contains("unknown (the trace gives no size for these memories)"));
 }

@@ -1,5 +1,6 @@
 #include "trace_format/trace_test_util.hpp"
 
+#include "trace_format/decoder.hpp"
 #include "trace_format/metadata.hpp"
 
 #include <fstream>
@@ -111,6 +112,9 @@ std::vector<uint8_t> forge_events_frame(const ByteBuffer& payload, uint32_t sequ
   h.raw_size = static_cast<uint32_t>(payload.size());
   h.sequence = sequence;
   h.record_count = records;
+  RecordBatch batch;  // the header's time range, as a writer gives it
+  decode_payload(payload.data(), payload.size(), batch);
+  if (const auto range = time_range(batch)) std::tie(h.t_min, h.t_max) = *range;
   return forge_frame(h, std::vector<uint8_t>(payload.data(), payload.data() + payload.size()));
 }
 

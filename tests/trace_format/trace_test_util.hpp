@@ -98,7 +98,8 @@ void write_sample_trace(const std::string& path, int frames, int tasks_per_frame
 // forging damaged or unusual files that still pass the checksums.
 std::vector<uint8_t> forge_frame(FrameHeader header, const std::vector<uint8_t>& payload);
 std::vector<uint8_t> forge_file_header(uint16_t major, uint16_t minor);
-// An uncompressed events frame holding payload.
+// An uncompressed events frame holding payload, its header giving the
+// time range of the records it decodes to.
 std::vector<uint8_t> forge_events_frame(const ByteBuffer& payload, uint32_t sequence = 0,
                                         uint32_t records = 0);
 // A section from plain column values under the given codecs (the encoder's

@@ -5,6 +5,7 @@
 #include "analysis/units.hpp"
 #include "commands.hpp"
 #include "html_export/report.hpp"
+#include "trace_files.hpp"
 
 namespace legato::tools {
 
@@ -13,13 +14,13 @@ Command add_archive_command(CLI::App& app) {
       "archive", "Write a self-contained HTML report (DIR/index.html) that opens offline");
   auto files = std::make_shared<std::vector<std::string>>();
   auto dir = std::make_shared<std::string>("legate_prof");
-  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")->required();
   sub->add_option("-o,--output", *dir, "Directory for index.html")->capture_default_str();
   return {sub, [files, dir] {
+            const TraceFiles given = check_trace_files("archive", *files);
+            if (given.readable.empty()) return kExitIncomplete;
             try {
-              const analysis::Profile p = analysis::load_profile(*files);
+              const analysis::Profile p = analysis::load_profile(given.readable);
               for (const auto& w : p.warnings) {
                 std::cerr << "legate_prof archive: warning: " << w << "\n";
               }
@@ -28,13 +29,13 @@ Command add_archive_command(CLI::App& app) {
                         << analysis::human_bytes(static_cast<double>(r.bytes)) << ", "
                         << analysis::grouped(p.records) << " records from " << p.ranks.size()
                         << " rank(s))\n";
-              return 0;
+              return exit_status(given, p);
             } catch (const analysis::LoadError& e) {
               std::cerr << "legate_prof archive: " << e.what() << "\n";
             } catch (const html::ReportError& e) {
               std::cerr << "legate_prof archive: " << e.what() << "\n";
             }
-            return 1;
+            return kExitIncomplete;
           }};
 }
 

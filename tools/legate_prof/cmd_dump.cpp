@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "trace_files.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/record_json.hpp"
 #include "trace_format/writer.hpp"
@@ -23,12 +24,13 @@ void print(const nlohmann::json& j) {
 }
 
 int dump(const DumpOptions& o) {
+  if (!check_trace_files("dump", {o.path}).all_readable) return kExitIncomplete;
   std::unique_ptr<TraceReader> reader;
   try {
     reader = TraceReader::open(o.path);
   } catch (const TraceError& e) {
     std::cerr << "legate_prof dump: " << e.what() << "\n";
-    return 1;
+    return kExitIncomplete;
   }
   const auto wanted = [&](const nlohmann::json& j) {
     if (o.kinds.empty()) return true;
@@ -62,7 +64,7 @@ int dump(const DumpOptions& o) {
   }
   std::cout.flush();
   for (const Diagnostic& d : reader->diagnostics()) std::cerr << d.format(o.path) << "\n";
-  return reader->has_errors() ? 1 : 0;
+  return reader->lost_data() ? kExitIncomplete : kExitOk;
 }
 
 }  // namespace
@@ -71,9 +73,7 @@ Command add_dump_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "dump", "Print every frame and record of a trace as JSON, one object per line");
   auto o = std::make_shared<DumpOptions>();
-  sub->add_option("file", o->path, "Trace file (legate_<rank>.prof)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  sub->add_option("file", o->path, "Trace file (legate_<rank>.prof)")->required();
   sub->add_option(
       "--kind", o->kinds,
       "Only records of these kinds (task, meta_task, copy, instance, edge, string, metadata, ...)");

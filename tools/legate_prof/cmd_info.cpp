@@ -1,10 +1,12 @@
 // legate_prof info FILE...: what a trace holds, whether it is intact.
+#include <algorithm>
 #include <iostream>
 #include <limits>
 #include <map>
 
 #include "analysis/units.hpp"
 #include "commands.hpp"
+#include "trace_files.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/writer.hpp"
@@ -43,9 +45,11 @@ Summary summarize(TraceReader& reader) {
       continue;
     }
     if (f.header.type != FrameType::Events) continue;
-    if (f.records.size() > 0) {
-      s.t_min = std::min(s.t_min, f.header.t_min);
-      s.t_max = std::max(s.t_max, f.header.t_max);
+    // The records' own times: a frame header's range may contradict them
+    // (the reader warns).
+    if (const auto range = time_range(f.records)) {
+      s.t_min = std::min(s.t_min, range->first);
+      s.t_max = std::max(s.t_max, range->second);
     }
     f.records.for_each_kind([&](const auto& v) {
       using R = typename std::remove_cvref_t<decltype(v)>::value_type;
@@ -142,8 +146,10 @@ void print_file(const std::string& path, TraceReader& reader, const Summary& s) 
               << "\n";
   }
   if (reader.frames_lost() > 0) {
-    std::cout << "  damage       " << reader.frames_lost() << " frames could not be read ("
-              << grouped(reader.records_lost()) << " records lost)\n";
+    std::cout << "  damage       " << reader.frames_lost() << " frames could not be read";
+    if (reader.records_lost() > 0)
+      std::cout << " (" << grouped(reader.records_lost()) << " records lost)";
+    std::cout << "\n";
   }
 }
 
@@ -153,7 +159,7 @@ int info_one(const std::string& path) {
     reader = TraceReader::open(path);
   } catch (const TraceError& e) {
     std::cerr << "legate_prof info: " << e.what() << "\n";
-    return 1;
+    return kExitIncomplete;
   }
   const Summary s = summarize(*reader);
   print_file(path, *reader, s);
@@ -172,7 +178,7 @@ int info_one(const std::string& path) {
       }
     }
   }
-  return reader->has_errors() ? 1 : 0;
+  return reader->lost_data() ? kExitIncomplete : kExitOk;
 }
 
 }  // namespace
@@ -181,14 +187,13 @@ Command add_info_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "info", "Summarize traces: run, rank, record counts, time span, sizes, damage");
   auto files = std::make_shared<std::vector<std::string>>();
-  sub->add_option("files", *files, "Trace files (legate_<rank>.prof)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  sub->add_option("files", *files, "Trace files (legate_<rank>.prof)")->required();
   return {sub, [files] {
-            int status = 0;
-            for (size_t i = 0; i < files->size(); ++i) {
+            const TraceFiles given = check_trace_files("info", *files);
+            int status = given.all_readable ? kExitOk : kExitIncomplete;
+            for (size_t i = 0; i < given.readable.size(); ++i) {
               if (i > 0) std::cout << "\n";
-              status |= info_one((*files)[i]);
+              status = std::max(status, info_one(given.readable[i]));
             }
             return status;
           }};

@@ -8,6 +8,7 @@
 #include "analysis/units.hpp"
 #include "analysis/utilization.hpp"
 #include "commands.hpp"
+#include "trace_files.hpp"
 
 namespace legato::tools {
 namespace {
@@ -38,8 +39,13 @@ void print_stats(const Profile& p, size_t top) {
     const std::string node = u.rank == kAllNodes ? "all nodes" : "node " + std::to_string(u.rank);
     std::cout << "  " << padded(node, 11) << padded(std::string(to_string(u.kind)), 24)
               << right(std::to_string(u.lanes), 3)
-              << (is_memory(u.kind) ? " memories  " : " lanes     ") << right(percent(u.average), 7)
-              << " avg " << right(percent(u.peak), 7) << " peak\n";
+              << (is_memory(u.kind) ? " memories  " : " lanes     ");
+    if (u.known) {
+      std::cout << right(percent(u.average), 7) << " avg " << right(percent(u.peak), 7)
+                << " peak\n";
+    } else {
+      std::cout << "unknown (the trace gives no size for these memories)\n";
+    }
   }
   const auto stats = kind_stats(p);
   std::cout << "\n"
@@ -68,21 +74,21 @@ Command add_stats_command(CLI::App& app) {
       "stats", "Per-kind statistics (count, total, mean, min, max) and utilization per node");
   auto files = std::make_shared<std::vector<std::string>>();
   auto top = std::make_shared<size_t>(30);
-  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")->required();
   sub->add_option("--top", *top, "Show the N kinds with the most total time (0: all)")
       ->capture_default_str();
   return {sub, [files, top] {
+            const TraceFiles given = check_trace_files("stats", *files);
+            if (given.readable.empty()) return kExitIncomplete;
             try {
-              const Profile p = load_profile(*files);
+              const Profile p = load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof stats: warning: " << w << "\n";
               print_stats(p, *top == 0 ? SIZE_MAX : *top);
-              return 0;
+              return exit_status(given, p);
             } catch (const LoadError& e) {
               std::cerr << "legate_prof stats: " << e.what() << "\n";
-              return 1;
+              return kExitIncomplete;
             }
           }};
 }

@@ -1,7 +1,11 @@
 // legate_prof view FILE...: the desktop viewer.
+#include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "commands.hpp"
+#include "trace_files.hpp"
+#include "viewer/screenshot_file.hpp"
 #include "viewer/window.hpp"
 
 namespace legato::tools {
@@ -47,19 +51,43 @@ Command add_view_command(CLI::App& app) {
           o.range = viewer::parse_range(a->range, &error);
           if (!o.range) {
             std::cerr << "legate_prof view: --range " << a->range << ": " << error << "\n";
-            return 2;
+            return kExitUsage;
           }
         }
         if (const std::string bad = viewer::check_expand(o.expand); !bad.empty()) {
           std::cerr << "legate_prof view: --expand " << o.expand << ": " << bad << "\n";
-          return 2;
+          return kExitUsage;
         }
         if (!parse_size(a->size, o.width, o.height)) {
           std::cerr << "legate_prof view: --size " << a->size
                     << ": expected WIDTHxHEIGHT between 320x200 and 16384x16384, e.g. 1600x900\n";
-          return 2;
+          return kExitUsage;
         }
-        return viewer::run_window(o);
+        std::optional<viewer::Script> script;
+        try {
+          script = viewer::session_script(o);
+        } catch (const viewer::ScriptError& e) {
+          std::cerr << "legate_prof view: " << e.what() << "\n";
+          return kExitUsage;
+        }
+        // Before a window opens: a screenshot that cannot be written, and
+        // files that cannot be read, are reported as the other subcommands do.
+        if (!o.screenshot.empty() && o.script.empty()) {
+          if (const std::string why = viewer::check_writable(o.screenshot); !why.empty()) {
+            std::cerr << "legate_prof view: " << viewer::screenshot_error(o.screenshot, why)
+                      << "\n";
+            return kExitIncomplete;
+          }
+        }
+        bool all_readable = true;
+        if (!o.files.empty()) {
+          const TraceFiles given = check_trace_files("view", o.files);
+          if (given.readable.empty()) return kExitIncomplete;
+          o.files = given.readable;
+          all_readable = given.all_readable;
+        }
+        const int status = viewer::run_window(o, std::move(script));
+        return all_readable ? status : std::max(status, kExitIncomplete);
       }};
 }
 

@@ -1,12 +1,29 @@
 // The legate_prof subcommands. Each adds itself to the CLI and returns what
-// runs it; run() returns the exit status: 0 when every file was read without
-// errors (warnings allowed), 1 when a file could not be read or was damaged.
+// runs it; run() returns the exit status, the same rule for every
+// subcommand (kExitStatusHelp says it to users).
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <functional>
 
 namespace legato::tools {
+
+// Every trace file was read completely (warnings allowed) and every output
+// written.
+inline constexpr int kExitOk = 0;
+// A trace file could not be opened or read, part of one was lost (a corrupt
+// frame, a file cut inside a frame), or an output could not be written. The
+// subcommand still shows or writes what it read from the other files.
+inline constexpr int kExitIncomplete = 1;
+// A usage error (an unknown option, a missing or bad argument); nothing was read.
+inline constexpr int kExitUsage = 2;
+
+// The --help footer.
+inline constexpr const char* kExitStatusHelp =
+    "Exit status, for every subcommand: 0 when every trace file was read completely (warnings "
+    "allowed); 1 when a file could not be opened or read, part of one was lost (a corrupt frame, "
+    "a file cut inside a frame) or an output could not be written, after showing what could be "
+    "read; 2 for a usage error.";
 
 struct Command {
   CLI::App* app;

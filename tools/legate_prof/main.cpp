@@ -9,14 +9,20 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "legate_prof 0.1.0 (trace format " +
                                         std::to_string(legato::trace::kFormatMajor) + "." +
                                         std::to_string(legato::trace::kFormatMinor) + ")");
+  app.footer(legato::tools::kExitStatusHelp);  // before the subcommands, which copy it
   app.require_subcommand(1);
   const std::vector<legato::tools::Command> commands = {
       legato::tools::add_info_command(app), legato::tools::add_dump_command(app),
       legato::tools::add_stats_command(app), legato::tools::add_archive_command(app),
       legato::tools::add_view_command(app)};
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" that succeed; the rest are usage errors.
+    return app.exit(e) == 0 ? legato::tools::kExitOk : legato::tools::kExitUsage;
+  }
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();
   }
-  return 2;
+  return legato::tools::kExitUsage;
 }
