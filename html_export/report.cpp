@@ -61,17 +61,6 @@ void replace(std::string& page, const std::string& marker, const std::string& wi
   if (at != std::string::npos) page.replace(at, marker.size(), with);
 }
 
-// Writes all of text to fd; returns 0 or the errno of the failure.
-int write_all(int fd, const std::string& text) {
-  for (size_t at = 0; at < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return n < 0 ? errno : ENOSPC;
-    at += static_cast<size_t>(n);
-  }
-  return 0;
-}
-
 }  // namespace
 
 std::string render_report(const analysis::Profile& p, size_t* data_bytes) {
@@ -103,19 +92,13 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
   };
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
-  trace::NewFile tmp;
-  try {
-    tmp = trace::create_beside(info.path);
-  } catch (const std::system_error& e) {
-    throw fail(e.code().message() + " (is the directory writable?)");
+  if (const int err = trace::write_replacing(info.path, page); err != 0) {
+    const char* hint = err == ENOSPC || err == EDQUOT ? " (is the disk full?)"
+                       : err == EACCES || err == EROFS || err == EPERM
+                           ? " (is the directory writable?)"
+                           : "";
+    throw fail(std::strerror(err) + std::string(hint));
   }
-  int err = write_all(tmp.fd, page);
-  if (::close(tmp.fd) != 0 && err == 0) err = errno;
-  if (err != 0) {
-    ::unlink(tmp.temp_path.c_str());
-    throw fail(std::string(std::strerror(err)) + " (is the disk full or the directory read-only?)");
-  }
-  if ((err = trace::replace_with(tmp, info.path)) != 0) throw fail(std::strerror(err));
   info.bytes = page.size();
   return info;
 }

@@ -46,6 +46,43 @@ bool is_special_file(const std::string& path) {
 
 namespace {
 
+int write_all(int fd, std::string_view bytes) {
+  for (size_t done = 0; done < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : ENOSPC;
+    done += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int write_replacing(const std::string& path, std::string_view bytes) {
+  if (is_special_file(path)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int err = write_all(fd, bytes);
+    if (::close(fd) != 0 && err == 0) err = errno;
+    return err;
+  }
+  NewFile f;
+  try {
+    f = create_beside(path);
+  } catch (const std::system_error& e) {
+    return e.code().value();
+  }
+  int err = write_all(f.fd, bytes);
+  if (::close(f.fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(f.temp_path.c_str());
+    return err;
+  }
+  return replace_with(f, path);
+}
+
+namespace {
+
 // The directory holding path, open for locking.
 int open_directory_of(const std::string& path) {
   const size_t slash = path.rfind('/');

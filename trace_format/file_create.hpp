@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace legato::trace {
 
@@ -21,6 +22,11 @@ NewFile create_beside(const std::string& path);
 // Renames the new file over `path` (atomically, on one file system).
 // Returns 0, or the errno of the failure (the new file is then removed).
 int replace_with(const NewFile& file, const std::string& path);
+
+// Writes `bytes` as the whole content of the file at `path`, replacing what
+// is there through a new file beside it (a device or FIFO is written in
+// place). Returns 0, or the errno of the failure (path is then as it was).
+int write_replacing(const std::string& path, std::string_view bytes);
 
 // True when `path` names something other than a regular file, a link or
 // nothing (a device such as /dev/null, a FIFO): written in place, never

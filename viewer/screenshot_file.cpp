@@ -37,16 +37,8 @@ std::string write_png_file(const std::string& path, int width, int height,
   };
   if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba, width * 4))
     return "the PNG could not be encoded";
-  const int fd = trace::open_replacing(path);
-  if (fd < 0) return std::strerror(-fd);
-  int err = 0;
-  for (size_t done = 0; done < png.size() && err == 0;) {
-    const ssize_t n = ::write(fd, png.data() + done, png.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) err = n < 0 ? errno : ENOSPC;
-    if (n > 0) done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0 && err == 0) err = errno;
+  const int err = trace::write_replacing(
+      path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
   return err == 0 ? "" : std::strerror(err);
 }
 

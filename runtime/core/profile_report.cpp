@@ -1,6 +1,7 @@
 #include "runtime/core/profile_report.hpp"
 
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,6 +72,9 @@ bool write_profile_report(const std::vector<std::string>& traces, const std::str
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO);
   pid_t pid = 0;
+  const std::string report = dir + "/index.html";
+  struct stat before {};
+  const bool existed = ::stat(report.c_str(), &before) == 0;
   const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
@@ -85,6 +89,14 @@ bool write_profile_report(const std::vector<std::string>& traces, const std::str
     }
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  // Status 1 with a new report: written from what loaded, while part of a
+  // trace was lost (legate_prof said what above).
+  struct stat after {};
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 1 && ::stat(report.c_str(), &after) == 0 &&
+      (!existed || after.st_ino != before.st_ino || after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+       after.st_mtim.tv_nsec != before.st_mtim.tv_nsec)) {
+    return true;
+  }
   warn(WIFEXITED(status)
            ? "legate_prof archive failed with exit status " + std::to_string(WEXITSTATUS(status))
            : "legate_prof archive was killed by signal " + std::to_string(WTERMSIG(status)),
