@@ -2,6 +2,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "legion_import/import.hpp"
+#include "legion_logs.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/record_json.hpp"
 #include "trace_format/writer.hpp"
@@ -23,6 +25,7 @@ void print(const nlohmann::json& j) {
 }
 
 int dump(const DumpOptions& o) {
+  if (legion::is_legion_log(o.path)) return legion_dump(o.path, o.kinds, o.resolve);
   std::unique_ptr<TraceReader> reader;
   try {
     reader = TraceReader::open(o.path);
