@@ -203,13 +203,17 @@ class Converter {
     return it == d_.task_names.end() ? "task " + std::to_string(task_id) : it->second.first;
   }
 
+  // Every task id gets a name: its TaskKind's, else "task <id>".
   void names() {
-    for (const auto& [id, name] : d_.task_names)
-      out<trace::TaskKindRecord>().push_back(trace::TaskKindRecord{id, str(name.first)});
+    std::map<uint32_t, bool> ids;
+    for (const auto& [id, name] : d_.task_names) ids[id] = true;
+    for (const auto& [key, name] : d_.variants) ids[key.first] = true;
+    for (const auto& it : d_.items) {
+      if (is_task(it.source)) ids[it.kind] = true;
+    }
+    for (const auto& [id, named] : ids)
+      out<trace::TaskKindRecord>().push_back(trace::TaskKindRecord{id, str(task_name(id))});
     for (const auto& [key, name] : d_.variants) {
-      if (!d_.task_names.count(key.first))
-        out<trace::TaskKindRecord>().push_back(
-            trace::TaskKindRecord{key.first, str(task_name(key.first))});
       out<trace::VariantRecord>().push_back(
           trace::VariantRecord{key.first, key.second, trace::ProcKind::Cpu, str(name)});
     }
@@ -620,7 +624,16 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
                   {"offset_to_reference_ns", 0}}},
                 {"legion", legion}};
   if (d.has_zero_time) t.metadata["clock"]["zero_unix_ns"] = d.zero_time;
-  if (!d.runtime_config.empty()) t.metadata["config"] = d.runtime_config;
+  // RuntimeConfig's debug and safety flags: all in "legion", those set in
+  // "config", which the tools show (legion_prof warns when any is set).
+  if (!d.runtime_config.empty()) {
+    t.metadata["legion"]["runtime_config"] = d.runtime_config;
+    nlohmann::json set = nlohmann::json::object();
+    for (const auto& [flag, on] : d.runtime_config) {
+      if (on) set[flag] = true;
+    }
+    if (!set.empty()) t.metadata["config"] = set;
+  }
   return t;
 }
 

@@ -32,6 +32,14 @@ void RawRecord::set(const std::string& name, uint64_t v) {
   for (size_t i = 0; i < b.size() && i < 8; ++i) b[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
+void RawRecord::set_text(const std::string& name, const std::string& text) {
+  const int k = find(name);
+  if (k < 0) throw std::runtime_error("no field " + name + " in " + kind);
+  auto& b = fields[static_cast<size_t>(k)];
+  b.assign(text.begin(), text.end());
+  b.push_back(0);
+}
+
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + path);
@@ -97,6 +105,19 @@ RecordLayout* LogEditor::layout(const std::string& name) {
     if (l.name == name) return &l;
   }
   throw std::runtime_error("no layout " + name);
+}
+
+RawRecord LogEditor::blank(const std::string& kind) {
+  RawRecord r;
+  r.kind = kind;
+  for (const auto& f : layout(kind)->fields) {
+    if (f.kind != FieldType::String && f.kind != FieldType::Bool && f.kind != FieldType::U32 &&
+        f.kind != FieldType::I32 && f.kind != FieldType::U64 && f.kind != FieldType::I64)
+      throw std::runtime_error("blank(): field " + f.name + " has no fixed integer size");
+    r.names.push_back(f.name);
+    r.fields.emplace_back(f.kind == FieldType::String ? 1 : f.size, 0);
+  }
+  return r;
 }
 
 void LogEditor::drop_kind(const std::string& name) {

@@ -19,6 +19,7 @@ struct RawRecord {
   int find(const std::string& name) const;
   uint64_t get(const std::string& name) const;  // little-endian; 0 if absent
   void set(const std::string& name, uint64_t v);
+  void set_text(const std::string& name, const std::string& text);
 };
 
 class LogEditor {
@@ -29,6 +30,9 @@ class LogEditor {
   RecordLayout* layout(const std::string& name);
   // Drops a kind from the header and the stream.
   void drop_kind(const std::string& name);
+  // A record of a kind in the header with every field zero (strings empty);
+  // set its fields, then append it to records.
+  RawRecord blank(const std::string& kind);
   // Drops a field from a layout (its bytes from every record of the kind).
   void drop_field(const std::string& kind, const std::string& field);
   std::vector<uint8_t> encode() const;

@@ -300,16 +300,34 @@ TEST_CASE("critical paths from the event graph and creator links", "[legion][cri
       }
       CHECK(found);
     }
-    // Meta task of op 7: launched late by the top-level task, its creator.
+    // Whether a meta task of op `op` (0: none) has `pre` on its path.
+    const auto meta_links = [&](uint64_t op, uint32_t pre, trace::EdgeKind kind) {
+      for (uint32_t i = 0; i < p.items.size(); ++i) {
+        const Item& it = p.items[i];
+        if (it.kind != ItemKind::MetaTask || p.str(it.name).rfind("Mapper Call", 0) == 0) continue;
+        if ((it.op == kNone ? 0 : p.operations[it.op].uid) != op) continue;
+        if (precondition(p, i) == std::pair<uint32_t, uint8_t>{pre, static_cast<uint8_t>(kind)})
+          return true;
+      }
+      return false;
+    };
     const uint32_t toplevel = task(1);
-    bool creator_link = false;
+    using K = trace::EdgeKind;
+    CHECK(meta_links(0, toplevel, K::Data));      // gated by the top-level task
+    CHECK(meta_links(7, toplevel, K::Control));   // launched late: its creator
+    CHECK(meta_links(13, toplevel, K::Control));  // likewise
+    // Op 12: gated by op 7's meta task in A and C, launched late in B.
+    bool by_meta7 = false;
     for (uint32_t i = 0; i < p.items.size(); ++i) {
       const Item& it = p.items[i];
-      if (it.kind != ItemKind::MetaTask || it.op == kNone || p.operations[it.op].uid != 7) continue;
-      const auto [pre, kind] = precondition(p, i);
-      if (pre == toplevel && kind == static_cast<uint8_t>(trace::EdgeKind::Control))
-        creator_link = true;
+      if (it.kind == ItemKind::MetaTask && it.op != kNone && p.operations[it.op].uid == 7)
+        by_meta7 = by_meta7 || meta_links(12, i, K::Data);
     }
-    CHECK(creator_link);
+    if (std::string(f) == kB) {
+      CHECK_FALSE(by_meta7);
+      CHECK(meta_links(12, toplevel, K::Control));
+    } else {
+      CHECK(by_meta7);
+    }
   }
 }
