@@ -158,6 +158,7 @@ Collector::Collector(const Header& header) : header_(header) {
       {"ProcMemDesc", k(K::Ignored), 0},
   };
   handlers_.resize(header.layouts.size());
+  counts_.assign(header.layouts.size(), 0);
   for (size_t i = 0; i < header.layouts.size(); ++i) {
     const RecordLayout& l = header.layouts[i];
     Handler& h = handlers_[i];
@@ -173,10 +174,22 @@ Collector::Collector(const Header& header) : header_(header) {
 
 Collector::~Collector() = default;
 
+LogData& Collector::data() {
+  data_.counts.clear();
+  data_.unknown_kinds.clear();
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] == 0) continue;
+    const std::string& name = header_.layouts[i].name;
+    data_.counts[name] = counts_[i];
+    if (handlers_[i].kind == Kind::Unknown) data_.unknown_kinds[name] = counts_[i];
+  }
+  return data_;
+}
+
 void Collector::add(const Record& r) {
   const auto layout = static_cast<size_t>(r.layout - header_.layouts.data());
   const Handler& h = handlers_[layout];
-  ++data_.counts[r.layout->name];
+  ++counts_[layout];
   const auto& f = h.f.at;
   const auto u = [&](size_t field, uint64_t fallback = 0) { return r.get(f[field], fallback); };
   const auto u32 = [&](size_t field) { return static_cast<uint32_t>(r.get(f[field])); };
@@ -187,7 +200,6 @@ void Collector::add(const Record& r) {
     case Kind::Ignored:
       break;
     case Kind::Unknown:
-      ++d.unknown_kinds[r.layout->name];
       break;
     case Kind::MachineDesc:
       d.has_machine = true;

@@ -17,7 +17,8 @@ class Collector {
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
   void add(const Record& r);
-  LogData& data() { return data_; }
+  // After the last add(): the tables, with the records per kind counted.
+  LogData& data();
 
  private:
   enum class Kind : uint8_t;
@@ -25,6 +26,7 @@ class Collector {
   struct Fields;
   struct Handler;
   std::vector<Handler> handlers_;  // per layout (index into header.layouts)
+  std::vector<uint64_t> counts_;   // records per layout
   const Header& header_;
   LogData data_;
 };

@@ -349,3 +349,24 @@ TEST_CASE("two nodes of one run load together", "[legion][robust]") {
   CHECK(has_warning(alone.warnings, "dependency edges name items missing"));
   CHECK(alone.pre.size() < one.pre.size());
 }
+
+TEST_CASE("record order does not matter: descriptors, waits and names resolve after reading",
+          "[legion][robust]") {
+  TempDir dir;
+  LogEditor e(data_file(kA));
+  // Every record in a random order; MaxDimDesc first, as the format needs
+  // it before any index-space record.
+  std::mt19937_64 rng(7);
+  std::shuffle(e.records.begin(), e.records.end(), rng);
+  std::stable_partition(e.records.begin(), e.records.end(),
+                        [](const auto& r) { return r.kind == "MaxDimDesc"; });
+  const std::string path = dir.file("shuffled_records.prof");
+  write_file(path, e.encode());
+  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  CHECK(p.warnings.empty());
+  CHECK(summarize(p) == summarize(a));
+  std::vector<std::string> names_p, names_a;
+  for (const Item& it : p.items) names_p.push_back(p.str(it.name));
+  for (const Item& it : a.items) names_a.push_back(a.str(it.name));
+  CHECK(names_p == names_a);
+}
