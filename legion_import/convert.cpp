@@ -366,22 +366,29 @@ class Converter {
       if (it.source == Source::Meta || it.source == Source::Message)
         metas[{it.op, it.kind}].push_back(i);
     }
+    const auto by_start = [&](size_t a, size_t b) { return d_.items[a].start < d_.items[b].start; };
+    for (auto* m : {&tasks, &metas}) {
+      for (auto& [key, v] : *m) std::stable_sort(v.begin(), v.end(), by_start);
+    }
     uint64_t lost = 0;
     for (const WaitInfo& w : d_.waits) {
-      const auto& candidates = w.meta ? metas[{w.op, w.kind}] : tasks[{w.op, 0}];
-      size_t best = SIZE_MAX;
-      for (size_t i : candidates) {
-        const ProcItem& it = d_.items[i];
-        const bool inside = it.start <= w.start && w.end <= it.stop;
-        const bool before = it.start <= w.start;
-        if (best == SIZE_MAX) {
-          if (before) best = i;
-          continue;
+      const auto found = w.meta ? metas.find({w.op, w.kind}) : tasks.find({w.op, 0});
+      if (found == (w.meta ? metas.end() : tasks.end())) {
+        ++lost;
+        continue;
+      }
+      // The latest-starting candidate that ran over the wait (looking back a
+      // bounded number), else the latest one that started before it.
+      const auto& c = found->second;
+      const auto after = std::upper_bound(
+          c.begin(), c.end(), w.start, [&](uint64_t t, size_t i) { return t < d_.items[i].start; });
+      size_t best = after == c.begin() ? SIZE_MAX : *(after - 1);
+      for (auto it = after; it != c.begin() && after - it < 64;) {
+        --it;
+        if (w.end <= d_.items[*it].stop) {
+          best = *it;
+          break;
         }
-        const ProcItem& b = d_.items[best];
-        const bool best_inside = b.start <= w.start && w.end <= b.stop;
-        if ((inside && !best_inside) || (inside == best_inside && before && it.start > b.start))
-          best = i;
       }
       if (best == SIZE_MAX) {
         ++lost;
