@@ -587,6 +587,13 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
     t.problems.push_back(path + ": skipped " + std::to_string(n) +
                          " records of kinds this importer does not know: " + kinds);
   }
+  if (d.node > 0xffff || d.nodes > 0x10000) {  // Realm ids hold 16 bits of node
+    t.problems.push_back(path + ": MachineDesc gives an absurd node " + std::to_string(d.node) +
+                         " of " + std::to_string(d.nodes) +
+                         " (a damaged file?); read as node 0 of 1");
+    d.node = 0;
+    d.nodes = 1;
+  }
   Converter(d, t).run();
 
   trace::RunInfo& run = t.run;

@@ -226,6 +226,17 @@ TEST_CASE("random and hostile bytes never crash or hang", "[legion][robust]") {
   RankTrace t = legion::import_log(path);
   CHECK(t.readable);
   CHECK(has_warning(t.problems, "absurd max_dim"));
+  // A node count no Realm id can hold: node 0 of 1, and a warning.
+  LogEditor nodes(data_file(kA));
+  for (auto& r : nodes.records) {
+    if (r.kind == "MachineDesc") r.set("num_nodes", 0xffffffff);
+  }
+  write_file(path, nodes.encode());
+  t = legion::import_log(path);
+  CHECK(t.readable);
+  CHECK(t.run.ranks == 1);
+  CHECK(has_warning(t.problems, "absurd node"));
+  CHECK_NOTHROW(load_profile({path}));
   const std::string machine("\x0a\0\0\0\0\0\0\0\x01\0\0\0\x10\x27\0\0host", 20);
   std::string cut(header.begin(), header.end());
   cut += machine;  // a MachineDesc whose hostname runs to the end of the file
@@ -264,6 +275,16 @@ TEST_CASE("an older layout without critical-path data loads with creator links",
                            "CopyInfo", "FillInfo", "PartitionInfo"})
     e.drop_field(kind, "critical");
   e.drop_field("PartitionInfo", "fevent");
+  // Before 1004, MapperCallInfo named its mapper `mapper` and had no mapper_proc.
+  e.drop_field("MapperCallInfo", "mapper_proc");
+  for (auto& f : e.layout("MapperCallInfo")->fields) {
+    if (f.name == "mapper_id") f.name = "mapper";
+  }
+  for (auto& r : e.records) {
+    if (r.kind != "MapperCallInfo") continue;
+    const int k = r.find("mapper_id");
+    if (k >= 0) r.names[static_cast<size_t>(k)] = "mapper";
+  }
   for (const char* kind : {"EventMergerInfo", "EventTriggerInfo", "EventPoisonInfo",
                            "BarrierArrivalInfo", "ReservationAcquireInfo", "CompletionQueueInfo",
                            "InstanceReadyInfo", "InstanceRedistrictInfo"})
