@@ -106,11 +106,12 @@ struct LogReader::Input {
 };
 
 FileKind sniff_file(const std::string& path) {
-  unsigned char magic[2] = {0, 0};
+  unsigned char magic[8] = {0};
   if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    const size_t n = std::fread(magic, 1, 2, f);
+    const size_t n = std::fread(magic, 1, 8, f);
     std::fclose(f);
-    if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return FileKind::Gzip;
+    if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return FileKind::Gzip;
+    if (n == 8 && std::memcmp(magic, "LGTOPROF", 8) == 0) return FileKind::Other;  // Legato's own
   } else {
     return FileKind::Other;
   }

@@ -179,6 +179,12 @@ TEST_CASE("files that are not binary Legion logs are clear errors", "[legion][ro
              Catch::Contains("ascii.log:1: a text-format Legion Prof log"));
   CHECK_THAT(error_of("later.log", "Legion starting\nmore\n[0 - 7f] {4}{legion_prof}: Prof\n"),
              Catch::Contains("later.log:3: a text-format"));
+  // Legato's own traces are never taken for Legion logs, whatever they hold.
+  const std::string legato = dir.file("legate_0.prof");
+  const std::string fake = "LGTOPROF... {legion_prof}: Prof Task Info";
+  write_file(legato, std::vector<uint8_t>(fake.begin(), fake.end()));
+  CHECK_FALSE(legion::is_legion_log(legato));
+  CHECK_FALSE(legion::is_legion_log(dir.file("missing.prof")));
   // A malformed header of a 2023-09..2024-01 development build (§1.6).
   CHECK_THAT(
       error_of("dev.prof",
