@@ -292,6 +292,7 @@ void Collector::add(const Record& r) {
         case Source::Meta:
         case Source::Message:
           it.kind = u32(ix("lg_id"));
+          it.extra = u(ix("spawn"));  // messages: when the sender sent it
           break;
         case Source::MapperCall:
           it.kind = u32(ix("kind"));

@@ -74,6 +74,26 @@ MemMap mem_map(int32_t k) {
   }
 }
 
+// Realm's dependent-partitioning operation kinds (DepPartOpKind).
+std::string dep_part_name(uint32_t k) {
+  static constexpr const char* kNames[] = {"Union",
+                                           "Unions",
+                                           "Union Reduction",
+                                           "Intersection",
+                                           "Intersections",
+                                           "Intersection Reduction",
+                                           "Difference",
+                                           "Differences",
+                                           "Equal Partition",
+                                           "Partition by Field",
+                                           "Partition by Image",
+                                           "Partition by Image Range",
+                                           "Partition by Preimage",
+                                           "Partition by Preimage Range",
+                                           "Association"};
+  return k < std::size(kNames) ? kNames[k] : "Dependent Partition " + std::to_string(k);
+}
+
 trace::OpKind op_kind(const std::string& name) {
   const auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
   if (has("Fill")) return trace::OpKind::Fill;
@@ -98,6 +118,7 @@ class Converter {
     names();
     operations();
     items();
+    message_latencies();
     waits();
     instances();
     channels();
@@ -328,6 +349,23 @@ class Converter {
     }
   }
 
+  // legion_prof's check: a message's spawn is stamped on the sending node,
+  // so slow messages show network trouble or clocks that disagree.
+  void message_latencies() {
+    uint64_t messages = 0, slow = 0;
+    for (const ProcItem& it : d_.items) {
+      if (it.source != Source::Message || it.extra == 0) continue;
+      ++messages;
+      if (it.create > it.extra + 1'000'000) ++slow;  // over 1 ms
+    }
+    if (messages > 0 && slow * 20 > messages) {
+      t_.problems.push_back(t_.file + ": " + std::to_string(slow) + " of " +
+                            std::to_string(messages) +
+                            " messages took over 1 ms from sender to receiver (more than 5%): "
+                            "a slow network, or nodes' clocks that disagree");
+    }
+  }
+
   // Calls nest in the item whose fevent they carry, and in each other; each
   // becomes a wait of what it nests in, and every recorded wait goes to the
   // innermost call containing it, so no time counts twice (§3.1).
@@ -480,9 +518,9 @@ class Converter {
           out<trace::ProcessorRecord>().push_back(trace::ProcessorRecord{
               lane, trace::ProcKind::DepPart, 0, str("dp0"), trace::kNoResource});
         }
-        out<trace::DepPartRecord>().push_back(trace::DepPartRecord{
-            uid, c.op, lane, str("Dependent Partition op " + std::to_string(c.part_op)),
-            to_time(c.start), to_time(c.stop), to_time(c.ready), to_time(c.create)});
+        out<trace::DepPartRecord>().push_back(
+            trace::DepPartRecord{uid, c.op, lane, str(dep_part_name(c.part_op)), to_time(c.start),
+                                 to_time(c.stop), to_time(c.ready), to_time(c.create)});
         channel_uids_.push_back(uid);
         continue;
       }

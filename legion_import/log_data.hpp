@@ -65,7 +65,8 @@ struct ProcItem {
   uint64_t create = 0, ready = 0, start = 0, stop = 0, gpu_start = 0, gpu_stop = 0;
   uint32_t kind = 0;     // task_id, lg_id, mapping/runtime call kind
   uint32_t variant = 0;  // task variant; mapper id of mapper calls
-  uint64_t extra = 0;    // mapper_proc of mapper calls, provenance of application calls
+  uint64_t extra = 0;    // mapper_proc of mapper calls, provenance of application calls,
+                         // spawn of messages
 };
 
 struct WaitInfo {

@@ -198,6 +198,29 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   REQUIRE(dp->end - dp->begin == 1);
   CHECK(p.items[dp->begin].kind == ItemKind::DepPart);
   CHECK(p.items[dp->begin].start == 16100);
+  CHECK(p.str(p.items[dp->begin].name) == "Union Reduction");
+}
+
+TEST_CASE("messages slow from sender to receiver are a warning", "[legion][items]") {
+  TempDir dir;
+  LogEditor e(data_file(kA));
+  for (uint64_t k = 0; k < 10; ++k) {
+    RawRecord m = e.blank("MessageInfo");
+    m.set("proc_id", kUtil0);
+    m.set("spawn", 1000 + k * 10000);
+    // One in ten arrives 2 ms after it was sent: over legion_prof's 5%.
+    m.set("create", 1000 + k * 10000 + (k == 3 ? 2000000 : 500));
+    m.set("ready", m.get("create"));
+    m.set("start", m.get("create") + 100);
+    m.set("stop", m.get("create") + 200);
+    m.set("fevent", 0x8000000000e00000 + k);
+    e.records.push_back(m);
+  }
+  const std::string path = dir.file("messages.prof");
+  write_file(path, e.encode());
+  const RankTrace t = legion::import_log(path);
+  REQUIRE(t.problems.size() == 1);
+  CHECK_THAT(t.problems[0], Catch::Contains("1 of 10 messages took over 1 ms"));
 }
 
 TEST_CASE("record ids come from the header: renumbered kinds import the same", "[legion][items]") {
