@@ -232,7 +232,7 @@ void Collector::add(const Record& r) {
       break;
     case Kind::TaskKind: {
       // Logged first as "unnamed_task_<id>" without overwrite, later with
-      // the real name and overwrite (§1.7).
+      // the real name and overwrite (LEGION_FORMAT.md §5).
       const uint32_t id = u32(ix("task_id"));
       const bool overwrite = f[ix("overwrite")] < 0 || u(ix("overwrite")) != 0;
       const auto it = d.task_names.find(id);

@@ -1,6 +1,6 @@
 // The critical path of Legion items from the log's event graph (1007+:
 // `critical` fields and Event*Info records) or, without it, from `creator`
-// links, as legion_prof_logs.md §3.5 describes.
+// links (LEGION_FORMAT.md §7).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The header of a Legion Prof binary log ("FileType: BinaryLegionProf"): one
 // line per record kind giving its id and its fields in order. Everything the
 // decoder knows about a file's layout comes from here, never from a table of
-// Legion versions (legion_prof_logs.md §1.2).
+// Legion versions (LEGION_FORMAT.md §2).
 #pragma once
 
 #include <cstdint>
@@ -66,7 +66,7 @@ inline constexpr std::string_view kBinaryFirstLine = "FileType: BinaryLegionProf
 
 // Parses the header lines (without their '\n', the empty line excluded).
 // Throws ImportError naming `file` and the 1-based line on any line that
-// does not fit the grammar of §1.2.
+// does not fit the grammar of LEGION_FORMAT.md §2.
 Header parse_header_lines(const std::vector<std::string>& lines, const std::string& file);
 
 }  // namespace legato::legion

@@ -3,7 +3,7 @@
 // overwritten as the log says). References between records (waits to their
 // task, calls to their item, copies to their instances) are resolved only
 // after the whole file is read, because the writer guarantees no order
-// (legion_prof_logs.md §1.7).
+// (LEGION_FORMAT.md §5).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 namespace legato::legion {
 
-// Realm id layouts (legion_prof_logs.md §1.4).
+// Realm id layouts (LEGION_FORMAT.md §3).
 inline uint32_t node_of_proc(uint64_t proc) {
   return static_cast<uint32_t>((proc >> 40) & 0xffff);
 }

@@ -3,7 +3,7 @@
 // one record at a time through a bounded buffer: the file is never inflated
 // or held whole. A file cut anywhere ends at its last complete record, and
 // an undeclared record id or an absurd size stops decoding there; each is a
-// problem naming the byte offset (legion_prof_logs.md §1, §4.2-4.3).
+// problem naming the byte offset (LEGION_FORMAT.md §1, §9).
 #pragma once
 
 #include <cstdint>

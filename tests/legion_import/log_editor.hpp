@@ -1,7 +1,6 @@
-// Builds the robustness fixtures of legion_prof_logs.md §5.6 from the real
-// logs inside the tests: a log decoded into raw fields per record, edited
-// (layouts renamed, fields moved or dropped, kinds removed, values changed)
-// and encoded again.
+// Builds the robustness fixtures from the real logs inside the tests: a log
+// decoded into raw fields per record, edited (layouts renamed, fields moved
+// or dropped, kinds removed, values changed) and encoded again.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Decoding the three real Legion Prof logs (legion_prof_logs.md §5.1): the
+// Decoding the three real Legion Prof logs (data/README.md): the
 // header, every record, the machine, and the header grammar's errors.
 #include <catch2/catch.hpp>
 
@@ -82,7 +82,7 @@ TEST_CASE("the three real logs decode completely", "[legion][decode]") {
     if (e.meta_waits) CHECK(n.at("MetaWaitInfo") == e.meta_waits);
     CHECK(n.at("EventTriggerInfo") == e.event_triggers);
     CHECK(n.at("EventWaitInfo") == e.event_waits);
-    // The same in every file (§2).
+    // The same in every file.
     CHECK(n.at("MetaDesc") == 422);
     CHECK(n.at("ProcMDesc") == 1010);
     CHECK(n.at("MemDesc") == 57);
@@ -104,7 +104,7 @@ TEST_CASE("the three real logs decode completely", "[legion][decode]") {
     CHECK(n.at("CompletionQueueInfo") == 4);
     CHECK(n.at("PhysicalInstDimOrderDesc") == 12);
     CHECK(n.at("IndexSpaceRectDesc") == 1);
-    // Descriptors deduplicated, names overwritten (§1.7).
+    // Descriptors deduplicated, names overwritten (LEGION_FORMAT.md §5).
     CHECK(d.data.procs.size() == 20);
     CHECK(d.data.mems.size() == 6);
     CHECK(d.data.task_names.size() == 23);
@@ -134,7 +134,7 @@ TEST_CASE("header lines that do not fit the grammar are errors naming file and l
     return "";
   };
   const std::string first = "FileType: BinaryLegionProf v: 1.0";
-  // Malformed lines of 2023-09..2024-01 development snapshots (§1.6).
+  // Malformed lines of 2023-09..2024-01 development snapshots.
   CHECK_THAT(error_of({first, "MachineDesc {id:10, hostid::uint64_t8}"}),
              Catch::Contains("f.prof:2:"));
   CHECK_THAT(error_of({first, "ProcDesc {id:6, proc_id:ProcID:8, uuid:array1}"}),

@@ -1,4 +1,4 @@
-// The three real logs as a profile (legion_prof_logs.md §5.2-5.5): lanes,
+// The three real logs as a profile (data/README.md): lanes,
 // items, waits, instances, utilization with legion_prof's definitions, and
 // the critical path.
 #include <cmath>
@@ -31,7 +31,7 @@ bool starts_with(const std::string& s, const char* prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-// What legion_prof shows on a processor lane (§5.4 "of which").
+// What legion_prof shows on a processor lane (the "of which" of its figures).
 std::string entry_kind(const Profile& p, uint32_t i) {
   const Item& it = p.items[i];
   if (it.kind == ItemKind::Task) return "Task";

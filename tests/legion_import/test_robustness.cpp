@@ -1,6 +1,6 @@
-// legion_prof_logs.md §5.6: fixtures built from the real logs here, in the
-// test: gzip, truncation, unknown kinds and ids, bad headers, shuffled and
-// older layouts, two runs, two nodes, random bytes. None may crash.
+// Fixtures built from the real logs in the tests: gzip, truncation, unknown
+// kinds and ids, bad headers, shuffled and older layouts, two runs, two nodes,
+// random bytes. None may crash.
 #include <random>
 
 #include <catch2/catch.hpp>
@@ -185,7 +185,7 @@ TEST_CASE("files that are not binary Legion logs are clear errors", "[legion][ro
   write_file(legato, std::vector<uint8_t>(fake.begin(), fake.end()));
   CHECK_FALSE(legion::is_legion_log(legato));
   CHECK_FALSE(legion::is_legion_log(dir.file("missing.prof")));
-  // A malformed header of a 2023-09..2024-01 development build (§1.6).
+  // A malformed header of a 2023-09..2024-01 development build (LEGION_FORMAT.md §2).
   CHECK_THAT(
       error_of("dev.prof",
                "FileType: BinaryLegionProf v: 1.0\nMachineDesc {id:10, hostid::uint64_t8}\n\n"),
