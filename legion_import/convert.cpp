@@ -129,8 +129,11 @@ void Converter::processors() {
 }
 
 void Converter::memories() {
-  std::unordered_map<uint64_t, bool> used;
-  for (const auto& in : d_.instances) used[in.mem] = true;
+  std::unordered_map<uint64_t, uint64_t> used;  // memory -> bytes of its instances
+  for (const auto& in : d_.instances) {
+    uint64_t& bytes = used[in.mem];
+    bytes = in.size > ~uint64_t{0} - bytes ? ~uint64_t{0} : bytes + in.size;
+  }
   for (const auto& [id, kc] : d_.mems) {
     MemMap m = mem_map(kc.first);
     if (*m.prefix == '\0') {
@@ -141,6 +144,12 @@ void Converter::memories() {
     r.id = mem_res(id);
     r.mem_kind = m.kind;
     r.capacity = kc.second;
+    // Unknown capacity (0) or a GPU's dynamic pool: what its instances take,
+    // as legion_prof computes it.
+    if (kc.second == 0 || kc.first == kGpuDynamicMem) {
+      const auto u = used.find(id);
+      r.capacity = u == used.end() ? 0 : u->second;
+    }
     const std::string name = std::string(m.prefix) + std::to_string(index_of_mem(id));
     r.name = str(name);
     mem_name_[id] = name;

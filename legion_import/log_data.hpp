@@ -28,7 +28,7 @@ inline uint32_t index_of_mem(uint64_t mem) {
   return static_cast<uint32_t>(mem & 0xff);
 }
 
-// Legion's ProcKind and MemKind values.
+// Legion's ProcKind values, and the MemKind values the importer singles out.
 enum LegionProcKind : int32_t {
   kGpuProc = 1,
   kCpuProc = 2,
@@ -39,6 +39,7 @@ enum LegionProcKind : int32_t {
   kOmpProc = 7,
   kPyProc = 8
 };
+inline constexpr int32_t kGpuDynamicMem = 14;
 
 // Everything that occupies time on a processor.
 enum class Source : uint8_t {

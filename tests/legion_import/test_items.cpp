@@ -141,6 +141,14 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
                         {"start", 16100},
                         {"stop", 17000},
                         {"fevent", ev + 7}});
+  // An instance in the GPU's dynamic pool, whose capacity becomes its size.
+  add("InstTimelineInfo", {{"inst_uid", ev + 8},
+                           {"inst_id", 0x4000000000000009},
+                           {"mem_id", 0x1e00000000000003},
+                           {"size", 4000},
+                           {"create", 20000},
+                           {"ready", 20100},
+                           {"destroy", 30000}});
   const std::string path = dir.file("more.prof");
   write_file(path, e.encode());
   const Profile p = load_profile({path});
@@ -199,6 +207,10 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   CHECK(p.items[dp->begin].kind == ItemKind::DepPart);
   CHECK(p.items[dp->begin].start == 16100);
   CHECK(p.str(p.items[dp->begin].name) == "Union Reduction");
+  const Lane* dyn = lane_named(p, "dynmem3");
+  REQUIRE(dyn != nullptr);
+  CHECK(dyn->capacity == 4000);
+  CHECK(dyn->end - dyn->begin == 1);
 }
 
 TEST_CASE("messages slow from sender to receiver are a warning", "[legion][items]") {

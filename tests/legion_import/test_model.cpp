@@ -139,6 +139,9 @@ TEST_CASE("machine model of the real logs", "[legion][model]") {
     const Lane* sysmem = lane_named(p, "sysmem0");
     REQUIRE(sysmem != nullptr);
     CHECK(sysmem->capacity == 268435456);
+    // A GPU's dynamic pool has the capacity its instances take: none here.
+    REQUIRE(lane_named(p, "dynmem3") != nullptr);
+    CHECK(lane_named(p, "dynmem3")->capacity == 0);
     CHECK(sysmem->end - sysmem->begin == 4);
     uint64_t bytes = 0;
     for (uint32_t i = sysmem->begin; i < sysmem->end; ++i)
