@@ -1,5 +1,7 @@
 // Decoding the three real Legion Prof logs (data/README.md): the
 // header, every record, the machine, and the header grammar's errors.
+#include <set>
+
 #include <catch2/catch.hpp>
 
 #include "legion_import/collect.hpp"
@@ -49,12 +51,12 @@ TEST_CASE("the three real logs decode completely", "[legion][decode]") {
     const char* host;
     uint32_t pid;
     int64_t zero, calibration;
-    uint64_t meta, meta_waits, event_triggers, event_waits;
+    uint64_t meta, meta_waits, event_triggers, event_waits, event_graph;
   };
   const Expect cases[] = {
-      {kA, 100304, 2167, "dubliner", 3941588, 1769621188808901136, -39494, 47, 5, 35, 8},
-      {kB, 88923, 2150, "dubliner", 3926932, 1769620858276529273, -21395, 49, 0, 30, 3},
-      {kC, 95963, 2154, "dubliner", 4024707, 1769622906828537529, -24752, 50, 1, 30, 4},
+      {kA, 100304, 2167, "dubliner", 3941588, 1769621188808901136, -39494, 47, 5, 35, 8, 49},
+      {kB, 88923, 2150, "dubliner", 3926932, 1769620858276529273, -21395, 49, 0, 30, 3, 44},
+      {kC, 95963, 2154, "dubliner", 4024707, 1769622906828537529, -24752, 50, 1, 30, 4, 44},
   };
   for (const Expect& e : cases) {
     INFO(e.file);
@@ -104,6 +106,33 @@ TEST_CASE("the three real logs decode completely", "[legion][decode]") {
     CHECK(n.at("CompletionQueueInfo") == 4);
     CHECK(n.at("PhysicalInstDimOrderDesc") == 12);
     CHECK(n.at("IndexSpaceRectDesc") == 1);
+    // The event graph: its records, 41 precondition edges, and 11 items
+    // gated by a recorded event, every one produced in the file.
+    CHECK(d.data.events.size() == e.event_graph);
+    size_t edges = 0;
+    std::set<uint64_t> produced;
+    for (const auto& ev : d.data.events) {
+      produced.insert(ev.result);
+      for (uint64_t p : ev.pre) edges += p != 0;
+    }
+    CHECK(edges == 41);
+    size_t critical = 0, resolved = 0, creators = 0, creators_resolved = 0;
+    std::set<uint64_t> fevents;
+    for (const auto& it : d.data.items) fevents.insert(it.fevent);
+    for (const auto& it : d.data.items) {
+      if (it.critical != 0) {
+        ++critical;
+        resolved += produced.count(it.critical) + fevents.count(it.critical) > 0;
+      }
+      if ((is_task(it.source) || it.source == Source::Meta) && it.creator != 0) {
+        ++creators;
+        creators_resolved += fevents.count(it.creator);
+      }
+    }
+    CHECK(critical == 11);
+    CHECK(resolved == 11);
+    CHECK(creators_resolved == creators);
+    if (std::string(e.file) == kA) CHECK(creators == 51);
     // Descriptors deduplicated, names overwritten (LEGION_FORMAT.md §5).
     CHECK(d.data.procs.size() == 20);
     CHECK(d.data.mems.size() == 6);
