@@ -111,11 +111,12 @@ RawRecord LogEditor::blank(const std::string& kind) {
   RawRecord r;
   r.kind = kind;
   for (const auto& f : layout(kind)->fields) {
-    if (f.kind != FieldType::String && f.kind != FieldType::Bool && f.kind != FieldType::U32 &&
-        f.kind != FieldType::I32 && f.kind != FieldType::U64 && f.kind != FieldType::I64)
+    if (f.kind == FieldType::Point || f.kind == FieldType::Array || f.kind == FieldType::Opaque)
       throw std::runtime_error("blank(): field " + f.name + " has no fixed integer size");
     r.names.push_back(f.name);
-    r.fields.emplace_back(f.kind == FieldType::String ? 1 : f.size, 0);
+    // A string is its NUL; a uuid is empty (its uuid_size field is 0).
+    const size_t n = f.kind == FieldType::String ? 1 : f.kind == FieldType::Uuid ? 0 : f.size;
+    r.fields.emplace_back(n, 0);
   }
   return r;
 }

@@ -29,7 +29,8 @@ class LogEditor {
   RecordLayout* layout(const std::string& name);
   // Drops a kind from the header and the stream.
   void drop_kind(const std::string& name);
-  // A record of a kind in the header with every field zero (strings empty);
+  // A record of a kind in the header with every field zero (strings and
+  // uuids empty);
   // set its fields, then append it to records.
   RawRecord blank(const std::string& kind);
   // Drops a field from a layout (its bytes from every record of the kind).

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/load.hpp"
+#include "analysis/utilization.hpp"
 #include "legion_import/import.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -211,6 +212,44 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   REQUIRE(dyn != nullptr);
   CHECK(dyn->capacity == 4000);
   CHECK(dyn->end - dyn->begin == 1);
+}
+
+TEST_CASE("OpenMP and Python processors get lanes of their kinds", "[legion][items]") {
+  TempDir dir;
+  LogEditor e(data_file(kA));
+  const uint64_t omp = 0x1d00000000000014, py = 0x1d00000000000015;
+  for (const auto& [id, kind] : {std::pair<uint64_t, uint64_t>{omp, 7}, {py, 8}}) {
+    RawRecord r = e.blank("ProcDesc");
+    r.set("proc_id", id);
+    r.set("kind", kind);
+    e.records.push_back(r);
+  }
+  // The top-level task of a Python program runs on the Python processor.
+  RawRecord t = e.blank("TaskInfo");
+  t.set("op_id", 1);
+  t.set("proc_id", py);
+  t.set("create", 100);
+  t.set("ready", 100);
+  t.set("start", 200);
+  t.set("stop", 900);
+  t.set("fevent", 0x8000000000d00001);
+  e.records.push_back(t);
+  const std::string path = dir.file("kinds.prof");
+  write_file(path, e.encode());
+  const Profile p = load_profile({path});
+  CHECK(p.warnings.empty());
+  const Lane* o = lane_named(p, "omp20");
+  const Lane* y = lane_named(p, "py21");
+  REQUIRE(o != nullptr);
+  REQUIRE(y != nullptr);
+  CHECK(o->kind == LaneKind::OpenMp);
+  CHECK(y->kind == LaneKind::Python);
+  CHECK(y->end - y->begin == 1);
+  CHECK(to_string(LaneKind::Python) == "Python");
+  // Python is its own utilization group, apart from the CPUs.
+  const auto u = utilization(p, LaneKind::Python, 0);
+  CHECK(u.capacity() == 1);
+  CHECK(u.average(200, 900) == Approx(1.0));
 }
 
 TEST_CASE("messages slow from sender to receiver are a warning", "[legion][items]") {
