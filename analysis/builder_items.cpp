@@ -23,6 +23,8 @@ LaneKind lane_kind(trace::ProcKind k) {
       return LaneKind::GpuDevice;
     case trace::ProcKind::OpenMp:
       return LaneKind::OpenMp;
+    case trace::ProcKind::Python:
+      return LaneKind::Python;
     case trace::ProcKind::DepPart:
       return LaneKind::DepPart;
     case trace::ProcKind::Profiler:
@@ -49,9 +51,9 @@ LaneKind lane_kind(trace::MemKind k) {
 
 // Short lane names when a trace gives none: c0, u1, io0, g0d, sysmem...
 std::string short_name(LaneKind k, uint32_t index) {
-  static constexpr const char* kPrefix[] = {"c",     "g",     "g",         "u",   "io",
-                                            "omp",   "dp",    "prof",      "t",   "sysmem",
-                                            "fbmem", "zcmem", "socketmem", "chan"};
+  static constexpr const char* kPrefix[] = {"c",      "g",     "g",     "u",         "io",
+                                            "omp",    "py",    "dp",    "prof",      "t",
+                                            "sysmem", "fbmem", "zcmem", "socketmem", "chan"};
   static_assert(std::size(kPrefix) == kLaneKinds, "one prefix for each LaneKind, in its order");
   std::string n = kPrefix[static_cast<int>(k)] + std::to_string(index);
   if (k == LaneKind::GpuDevice) n += "d";

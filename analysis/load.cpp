@@ -7,6 +7,7 @@
 
 #include "analysis/builder.hpp"
 #include "analysis/units.hpp"
+#include "legion_import/import.hpp"
 
 namespace legato::analysis {
 
@@ -164,6 +165,7 @@ Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& o
   for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  legion::unify_runs(traces);  // Legion logs carry no run id
   return build_profile(std::move(traces));
 }
 

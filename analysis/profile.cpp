@@ -13,6 +13,7 @@ std::string_view to_string(LaneKind k) {
                                                 "Utility",
                                                 "IO",
                                                 "OpenMP",
+                                                "Python",
                                                 "Dependent Partitioning",
                                                 "Profiler",
                                                 "Threads",

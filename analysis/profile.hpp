@@ -42,6 +42,7 @@ enum class LaneKind : uint8_t {
   Utility,
   Io,
   OpenMp,
+  Python,
   DepPart,
   Profiler,
   Thread,

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "legion_import/import.hpp"
 #include "trace_format/reader.hpp"
 
 namespace legato::analysis {
@@ -21,6 +22,7 @@ void append(std::vector<R>& to, std::vector<R>& from) {
 }  // namespace
 
 RankTrace read_rank_trace(const std::string& path) {
+  if (legion::is_legion_log(path)) return legion::import_log(path);  // told apart by content
   RankTrace t;
   t.file = path;
   std::unique_ptr<trace::TraceReader> reader;

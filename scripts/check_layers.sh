@@ -11,6 +11,7 @@
 #   runtime/         includes nothing from arrays/ or the profile's readers above it
 #   analysis/, viewer/, html_export/   include nothing from runtime/ or recorder/
 #   recorder/        includes trace_format/ and recorder/ only
+#   legion_import/   includes trace_format/, analysis/rank_trace.hpp and legion_import/ only
 #   trace_format/    includes trace_format/ only
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -30,7 +31,7 @@ violation() {
 # Every project include ("...") of the checked folders, as FILE:LINE:PATH.
 includes() {
   local dirs=()
-  for d in arrays runtime recorder trace_format analysis viewer html_export; do
+  for d in arrays runtime recorder trace_format analysis viewer html_export legion_import; do
     [ -d "$d" ] && dirs+=("$d")
   done
   [ ${#dirs[@]} -eq 0 ] && return
@@ -84,6 +85,12 @@ while IFS=: read -r file line inc; do
       case "$inc" in
         recorder/* | trace_format/*) ;;
         *) violation "$file" "$line" "$inc" "recorder/ includes only trace_format/" ;;
+      esac
+      ;;
+    legion_import/*)
+      case "$inc" in
+        legion_import/* | trace_format/* | analysis/rank_trace.hpp) ;;
+        *) violation "$file" "$line" "$inc" "legion_import/ produces analysis/rank_trace.hpp's input from trace_format/ types only" ;;
       esac
       ;;
     trace_format/*)

@@ -41,6 +41,8 @@ std::string_view to_string(ProcKind k) {
       return "profiler";
     case ProcKind::Thread:
       return "thread";
+    case ProcKind::Python:
+      return "python";
   }
   return "unknown";
 }

@@ -48,7 +48,8 @@ enum class ProcKind : uint8_t {
   OpenMp = 6,
   DepPart = 7,
   Profiler = 8,
-  Thread = 9,  // a program thread that is not a runtime processor
+  Thread = 9,   // a program thread that is not a runtime processor
+  Python = 10,  // a Python interpreter processor (Legion logs)
 };
 enum class MemKind : uint8_t { System = 1, Framebuffer = 2, ZeroCopy = 3, Socket = 4 };
 enum class ChannelKind : uint8_t {

@@ -206,7 +206,7 @@ class Profile {
     }
     return out;
   }
-  isMemory(kind) { return kind >= 9 && kind <= 12; }
+  isMemory(kind) { return kind >= 10 && kind <= 13; }
   capacity(lanes) {
     let c = 0;
     for (const l of lanes) c += this.isMemory(this.lanes[l].kind) ? this.lanes[l].capacity : 1;

@@ -19,7 +19,8 @@ runtime/core/engine.cpp:3: includes "arrays/array.hpp"
 analysis/model.cpp:2: includes "recorder/recorder.hpp"
 viewer/view.cpp:2: includes "runtime/legato.hpp"
 recorder/flush.cpp:2: includes "runtime/types.hpp"
-trace_format/frame.cu:2: includes "recorder/clock.hpp"'
+trace_format/frame.cu:2: includes "recorder/clock.hpp"
+legion_import/convert.cpp:3: includes "analysis/profile.hpp"'
 got=$(echo "$out" | grep ': includes ' | sed -E 's/(includes "[^"]+"):.*/\1/' | sort)
 want=$(echo "$expected" | sort)
 if [ "$got" != "$want" ]; then

@@ -3,6 +3,8 @@
 
 #include "commands.hpp"
 #include "trace_files.hpp"
+#include "legion_import/import.hpp"
+#include "legion_logs.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/record_json.hpp"
 #include "trace_format/writer.hpp"
@@ -25,6 +27,7 @@ void print(const nlohmann::json& j) {
 
 int dump(const DumpOptions& o) {
   if (!check_trace_files("dump", {o.path}).all_readable) return kExitIncomplete;
+  if (legion::is_legion_log(o.path)) return legion_dump(o.path, o.kinds, o.resolve);
   std::unique_ptr<TraceReader> reader;
   try {
     reader = TraceReader::open(o.path);

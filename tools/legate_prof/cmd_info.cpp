@@ -7,6 +7,8 @@
 #include "analysis/units.hpp"
 #include "commands.hpp"
 #include "trace_files.hpp"
+#include "legion_import/import.hpp"
+#include "legion_logs.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/writer.hpp"
@@ -154,6 +156,7 @@ void print_file(const std::string& path, TraceReader& reader, const Summary& s) 
 }
 
 int info_one(const std::string& path) {
+  if (legion::is_legion_log(path)) return legion_info(path);  // told apart by content
   std::unique_ptr<TraceReader> reader;
   try {
     reader = TraceReader::open(path);

@@ -1,0 +1,375 @@
+#include "legion_import/collect.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace legato::legion {
+
+enum class Collector::Kind : uint8_t {
+  Ignored,  // known, not needed for the timeline (shapes, affinities, backtraces)
+  Unknown,
+  MachineDesc,
+  ZeroTime,
+  CalibrationErr,
+  MaxDimDesc,
+  RuntimeConfig,
+  ProcDesc,
+  MemDesc,
+  TaskKind,
+  TaskVariant,
+  MetaDesc,
+  MapperCallDesc,
+  RuntimeCallDesc,
+  MapperName,
+  OpDesc,
+  Provenance,
+  OperationInstance,
+  MultiTask,
+  ProcItem,  // with a Source
+  TaskWait,
+  MetaWait,
+  Instance,
+  ChannelItem,  // with a ChannelItem::Type
+  CopyInst,
+  FillInst,
+  Event,  // with an EventNode::Type
+};
+
+namespace {
+
+// Every name the field lookups below use, in one list.
+constexpr std::array kFieldNames = {
+    "op_id",      "task_id",     "variant_id", "proc_id",    "create",
+    "ready",      "start",       "stop",       "gpu_start",  "gpu_stop",
+    "creator",    "critical",    "fevent",     "lg_id",      "kind",
+    "mapper_id",  "mapper_proc", "mapper",     "wait_start", "wait_ready",
+    "wait_end",   "wait_event",  "inst_uid",   "inst_id",    "mem_id",
+    "size",       "destroy",     "src",        "dst",        "src_inst",
+    "dst_inst",   "indirect",    "part_op",    "result",     "performed",
+    "pre0",       "pre1",        "pre2",       "pre3",       "precondition",
+    "name",       "overwrite",   "message",    "capacity",   "parent_id",
+    "provenance", "prov",        "node_id",    "num_nodes",  "version",
+    "hostname",   "host_id",     "process_id", "zero_time",  "calibration_err",
+    "max_dim",    "spawn"};
+constexpr size_t kNumFields = kFieldNames.size();
+
+consteval size_t ix(std::string_view name) {
+  for (size_t i = 0; i < kNumFields; ++i) {
+    if (kFieldNames[i] == name) return i;
+  }
+  throw "unknown field name";  // a compile-time error
+}
+
+}  // namespace
+
+struct Collector::Fields {
+  std::array<int, kNumFields> at{};
+};
+
+struct Collector::Handler {
+  Kind kind = Kind::Unknown;
+  uint8_t sub = 0;  // Source, ChannelItem::Type or EventNode::Type
+  Fields f;
+};
+
+namespace {
+
+struct Named {
+  std::string_view name;
+  uint8_t kind;
+  uint8_t sub;
+};
+
+}  // namespace
+
+Collector::Collector(const Header& header) : header_(header) {
+  using K = Kind;
+  const auto k = [](K x) { return static_cast<uint8_t>(x); };
+  const auto s = [](auto x) { return static_cast<uint8_t>(x); };
+  const Named known[] = {
+      {"MachineDesc", k(K::MachineDesc), 0},
+      {"ZeroTime", k(K::ZeroTime), 0},
+      {"CalibrationErr", k(K::CalibrationErr), 0},
+      {"MaxDimDesc", k(K::MaxDimDesc), 0},
+      {"RuntimeConfig", k(K::RuntimeConfig), 0},
+      {"ProcDesc", k(K::ProcDesc), 0},
+      {"MemDesc", k(K::MemDesc), 0},
+      {"TaskKind", k(K::TaskKind), 0},
+      {"TaskVariant", k(K::TaskVariant), 0},
+      {"MetaDesc", k(K::MetaDesc), 0},
+      {"MapperCallDesc", k(K::MapperCallDesc), 0},
+      {"RuntimeCallDesc", k(K::RuntimeCallDesc), 0},
+      {"MapperName", k(K::MapperName), 0},
+      {"OpDesc", k(K::OpDesc), 0},
+      {"Provenance", k(K::Provenance), 0},
+      {"OperationInstance", k(K::OperationInstance), 0},
+      {"MultiTask", k(K::MultiTask), 0},
+      {"TaskInfo", k(K::ProcItem), s(Source::Task)},
+      {"ImplicitTaskInfo", k(K::ProcItem), s(Source::ImplicitTask)},
+      {"GPUTaskInfo", k(K::ProcItem), s(Source::GpuTask)},
+      {"MetaInfo", k(K::ProcItem), s(Source::Meta)},
+      {"MessageInfo", k(K::ProcItem), s(Source::Message)},
+      {"MapperCallInfo", k(K::ProcItem), s(Source::MapperCall)},
+      {"RuntimeCallInfo", k(K::ProcItem), s(Source::RuntimeCall)},
+      {"ApplicationCallInfo", k(K::ProcItem), s(Source::ApplicationCall)},
+      {"ProfTaskInfo", k(K::ProcItem), s(Source::ProfTask)},
+      {"TaskWaitInfo", k(K::TaskWait), 0},
+      {"MetaWaitInfo", k(K::MetaWait), 0},
+      {"InstTimelineInfo", k(K::Instance), 0},
+      {"CopyInfo", k(K::ChannelItem), s(ChannelItem::Copy)},
+      {"FillInfo", k(K::ChannelItem), s(ChannelItem::Fill)},
+      {"PartitionInfo", k(K::ChannelItem), s(ChannelItem::DepPart)},
+      {"CopyInstInfo", k(K::CopyInst), 0},
+      {"FillInstInfo", k(K::FillInst), 0},
+      {"EventMergerInfo", k(K::Event), s(EventNode::Merge)},
+      {"EventTriggerInfo", k(K::Event), s(EventNode::Trigger)},
+      {"EventPoisonInfo", k(K::Event), s(EventNode::Poison)},
+      {"BarrierArrivalInfo", k(K::Event), s(EventNode::Barrier)},
+      {"ReservationAcquireInfo", k(K::Event), s(EventNode::Reservation)},
+      {"InstanceReadyInfo", k(K::Event), s(EventNode::Instance)},
+      {"InstanceRedistrictInfo", k(K::Event), s(EventNode::Instance)},
+      {"CompletionQueueInfo", k(K::Event), s(EventNode::CompletionQueue)},
+      // Known, and not needed for the timeline: instance shapes and fields,
+      // processor-memory affinity, index launches' slices, backtraces of
+      // waits, Realm-only (prealm) records, kinds of older versions.
+      {"ProcMDesc", k(K::Ignored), 0},
+      {"IndexSpacePointDesc", k(K::Ignored), 0},
+      {"IndexSpaceRectDesc", k(K::Ignored), 0},
+      {"IndexSpaceEmptyDesc", k(K::Ignored), 0},
+      {"FieldDesc", k(K::Ignored), 0},
+      {"FieldSpaceDesc", k(K::Ignored), 0},
+      {"PartDesc", k(K::Ignored), 0},
+      {"IndexSpaceDesc", k(K::Ignored), 0},
+      {"IndexSubSpaceDesc", k(K::Ignored), 0},
+      {"IndexPartitionDesc", k(K::Ignored), 0},
+      {"IndexSpaceSizeDesc", k(K::Ignored), 0},
+      {"LogicalRegionDesc", k(K::Ignored), 0},
+      {"PhysicalInstRegionDesc", k(K::Ignored), 0},
+      {"PhysicalInstLayoutDesc", k(K::Ignored), 0},
+      {"PhysicalInstDimOrderDesc", k(K::Ignored), 0},
+      {"PhysicalInstanceUsage", k(K::Ignored), 0},
+      {"SliceOwner", k(K::Ignored), 0},
+      {"BacktraceDesc", k(K::Ignored), 0},
+      {"EventWaitInfo", k(K::Ignored), 0},
+      {"LocalLockAcquireInfo", k(K::Ignored), 0},
+      {"SpawnInfo", k(K::Ignored), 0},
+      {"ExternalEventInfo", k(K::Ignored), 0},
+      {"MessageDesc", k(K::Ignored), 0},
+      {"ProcMemDesc", k(K::Ignored), 0},
+  };
+  handlers_.resize(header.layouts.size());
+  counts_.assign(header.layouts.size(), 0);
+  for (size_t i = 0; i < header.layouts.size(); ++i) {
+    const RecordLayout& l = header.layouts[i];
+    Handler& h = handlers_[i];
+    for (const Named& n : known) {
+      if (n.name == l.name) {
+        h.kind = static_cast<Kind>(n.kind);
+        h.sub = n.sub;
+      }
+    }
+    for (size_t f = 0; f < kNumFields; ++f) h.f.at[f] = l.field(kFieldNames[f]);
+  }
+}
+
+Collector::~Collector() = default;
+
+LogData& Collector::data() {
+  data_.counts.clear();
+  data_.unknown_kinds.clear();
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    if (counts_[i] == 0) continue;
+    const std::string& name = header_.layouts[i].name;
+    data_.counts[name] = counts_[i];
+    if (handlers_[i].kind == Kind::Unknown) data_.unknown_kinds[name] = counts_[i];
+  }
+  return data_;
+}
+
+void Collector::add(const Record& r) {
+  const auto layout = static_cast<size_t>(r.layout - header_.layouts.data());
+  const Handler& h = handlers_[layout];
+  ++counts_[layout];
+  const auto& f = h.f.at;
+  const auto u = [&](size_t field, uint64_t fallback = 0) { return r.get(f[field], fallback); };
+  const auto u32 = [&](size_t field) { return static_cast<uint32_t>(r.get(f[field])); };
+  const auto i32 = [&](size_t field) { return static_cast<int32_t>(r.get(f[field])); };
+  const auto text = [&](size_t field) { return r.text(f[field]); };
+  LogData& d = data_;
+  switch (h.kind) {
+    case Kind::Ignored:
+      break;
+    case Kind::Unknown:
+      break;
+    case Kind::MachineDesc:
+      d.has_machine = true;
+      d.node = u32(ix("node_id"));
+      d.nodes = u32(ix("num_nodes"));
+      d.version = u32(ix("version"));
+      d.hostname = text(ix("hostname"));
+      d.host_id = u(ix("host_id"));
+      d.process_id = u32(ix("process_id"));
+      break;
+    case Kind::ZeroTime:
+      d.has_zero_time = true;
+      d.zero_time = static_cast<int64_t>(u(ix("zero_time")));
+      break;
+    case Kind::CalibrationErr:
+      d.calibration_err = static_cast<int64_t>(u(ix("calibration_err")));
+      break;
+    case Kind::MaxDimDesc:
+      d.max_dim = u32(ix("max_dim"));
+      break;
+    case Kind::RuntimeConfig:
+      for (size_t i = 0; i < r.layout->fields.size(); ++i)
+        d.runtime_config[r.layout->fields[i].name] = r.values[i] != 0;
+      break;
+    case Kind::ProcDesc:
+      d.procs[u(ix("proc_id"))] = i32(ix("kind"));
+      break;
+    case Kind::MemDesc:
+      d.mems[u(ix("mem_id"))] = {i32(ix("kind")), u(ix("capacity"))};
+      break;
+    case Kind::TaskKind: {
+      // Logged first as "unnamed_task_<id>" without overwrite, later with
+      // the real name and overwrite (LEGION_FORMAT.md §5).
+      const uint32_t id = u32(ix("task_id"));
+      const bool overwrite = f[ix("overwrite")] < 0 || u(ix("overwrite")) != 0;
+      const auto it = d.task_names.find(id);
+      if (it == d.task_names.end() || overwrite) d.task_names[id] = {text(ix("name")), overwrite};
+      break;
+    }
+    case Kind::TaskVariant:
+      d.variants[{u32(ix("task_id")), u32(ix("variant_id"))}] = text(ix("name"));
+      break;
+    case Kind::MetaDesc:
+      d.meta_names[u32(ix("kind"))] = {text(ix("name")), u(ix("message")) != 0};
+      break;
+    case Kind::MapperCallDesc:
+      d.mapper_calls[u32(ix("kind"))] = text(ix("name"));
+      break;
+    case Kind::RuntimeCallDesc:
+      d.runtime_calls[u32(ix("kind"))] = text(ix("name"));
+      break;
+    case Kind::MapperName:
+      d.mapper_names[{u32(ix("mapper_id")), u(ix("mapper_proc"))}] = text(ix("name"));
+      break;
+    case Kind::OpDesc:
+      d.op_kinds[u32(ix("kind"))] = text(ix("name"));
+      break;
+    case Kind::Provenance:
+      d.provenances[u(ix("provenance"))] = text(ix("prov"));
+      break;
+    case Kind::OperationInstance:
+      d.ops.push_back(OpInfo{u(ix("op_id")), u(ix("parent_id"), ~uint64_t{0}), u(ix("provenance")),
+                             u32(ix("kind"))});
+      break;
+    case Kind::MultiTask:
+      d.multi_tasks[u(ix("op_id"))] = u32(ix("task_id"));
+      break;
+    case Kind::ProcItem: {
+      ProcItem it;
+      it.source = static_cast<Source>(h.sub);
+      it.proc = u(ix("proc_id"));
+      it.op = u(ix("op_id"));
+      it.fevent = u(ix("fevent"));
+      it.creator = u(ix("creator"));
+      it.critical = u(ix("critical"));
+      it.start = u(ix("start"));
+      it.stop = u(ix("stop"));
+      // Calls and prof tasks have no create/ready: they start when created.
+      it.ready = u(ix("ready"), it.start);
+      it.create = u(ix("create"), it.ready);
+      it.gpu_start = u(ix("gpu_start"));
+      it.gpu_stop = u(ix("gpu_stop"));
+      switch (it.source) {
+        case Source::Task:
+        case Source::ImplicitTask:
+        case Source::GpuTask:
+          it.kind = u32(ix("task_id"));
+          it.variant = u32(ix("variant_id"));
+          break;
+        case Source::Meta:
+        case Source::Message:
+          it.kind = u32(ix("lg_id"));
+          it.extra = u(ix("spawn"));  // messages: when the sender sent it
+          break;
+        case Source::MapperCall:
+          it.kind = u32(ix("kind"));
+          it.variant = f[ix("mapper_id")] >= 0 ? u32(ix("mapper_id")) : u32(ix("mapper"));
+          it.extra = u(ix("mapper_proc"));
+          break;
+        case Source::RuntimeCall:
+          it.kind = u32(ix("kind"));
+          break;
+        case Source::ApplicationCall:
+          it.extra = u(ix("provenance"));
+          break;
+        case Source::ProfTask:
+          break;
+      }
+      d.items.push_back(it);
+      break;
+    }
+    case Kind::TaskWait:
+    case Kind::MetaWait: {
+      WaitInfo w;
+      w.meta = h.kind == Kind::MetaWait;
+      w.op = u(ix("op_id"));
+      w.kind = w.meta ? u32(ix("lg_id")) : u32(ix("task_id"));
+      w.start = u(ix("wait_start"));
+      w.ready = u(ix("wait_ready"));
+      w.end = u(ix("wait_end"));
+      w.event = u(ix("wait_event"));
+      d.waits.push_back(w);
+      break;
+    }
+    case Kind::Instance:
+      d.instances.push_back(InstInfo{
+          u(ix("inst_uid")), u(ix("inst_id")), u(ix("mem_id")), u(ix("size")), u(ix("op_id")),
+          u(ix("create")), u(ix("ready"), u(ix("create"))), u(ix("destroy")), u(ix("creator"))});
+      break;
+    case Kind::ChannelItem: {
+      ChannelItem c;
+      c.type = static_cast<ChannelItem::Type>(h.sub);
+      c.op = u(ix("op_id"));
+      c.size = u(ix("size"));
+      c.fevent = u(ix("fevent"));
+      c.creator = u(ix("creator"));
+      c.critical = u(ix("critical"));
+      c.start = u(ix("start"));
+      c.stop = u(ix("stop"));
+      c.ready = u(ix("ready"), c.start);
+      c.create = u(ix("create"), c.ready);
+      c.part_op = u32(ix("part_op"));
+      d.channel_items.push_back(c);
+      break;
+    }
+    case Kind::CopyInst:
+      d.inst_refs.push_back(InstRef{u(ix("fevent")), u(ix("src")), u(ix("dst")), u(ix("src_inst")),
+                                    u(ix("dst_inst")), u(ix("indirect")) != 0});
+      break;
+    case Kind::FillInst:
+      d.inst_refs.push_back(InstRef{u(ix("fevent")), 0, u(ix("dst")), 0, u(ix("dst_inst")), false});
+      break;
+    case Kind::Event: {
+      EventNode e;
+      e.type = static_cast<EventNode::Type>(h.sub);
+      e.result = u(ix("result"));
+      e.performer = u(ix("fevent"));
+      e.performed = u(ix("performed"));
+      if (f[ix("pre0")] >= 0) {
+        e.pre[0] = u(ix("pre0"));
+        e.pre[1] = u(ix("pre1"));
+        e.pre[2] = u(ix("pre2"));
+        e.pre[3] = u(ix("pre3"));
+      } else {
+        e.pre[0] = u(ix("precondition"));
+      }
+      d.events.push_back(e);
+      break;
+    }
+  }
+}
+
+}  // namespace legato::legion

@@ -1,0 +1,374 @@
+// LogData -> analysis::RankTrace: Legion's processors, memories, names,
+// operations and processor items as Legato records (LEGION_FORMAT.md §6),
+// and the run's identity and metadata.
+#include <algorithm>
+
+#include "legion_import/converter.hpp"
+
+namespace legato::legion {
+
+namespace detail {
+
+namespace {
+
+constexpr uint64_t kNoParent = ~uint64_t{0};
+
+// Legion MemKind -> Legato's memory kind and a lane name prefix; nullopt-like
+// (prefix empty) for kinds Legato does not draw unless they hold instances.
+struct MemMap {
+  trace::MemKind kind;
+  const char* prefix;
+  bool device;
+};
+MemMap mem_map(int32_t k) {
+  switch (k) {
+    case 2:
+      return {trace::MemKind::System, "sysmem", false};
+    case 3:
+      return {trace::MemKind::System, "regmem", false};
+    case 4:
+      return {trace::MemKind::Socket, "socketmem", false};
+    case 5:
+      return {trace::MemKind::ZeroCopy, "zcmem", false};
+    case 6:
+      return {trace::MemKind::Framebuffer, "fbmem", true};
+    case 13:
+      return {trace::MemKind::Framebuffer, "uvmmem", true};
+    case 14:
+      return {trace::MemKind::Framebuffer, "dynmem", true};
+    default:
+      return {trace::MemKind::System, "", false};
+  }
+}
+
+trace::OpKind op_kind(const std::string& name) {
+  const auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
+  if (has("Fill")) return trace::OpKind::Fill;
+  if (has("Copy")) return trace::OpKind::Copy;
+  if (has("Partition")) return trace::OpKind::Partition;
+  if (has("Attach") || has("Detach")) return trace::OpKind::Attach;
+  if (has("Deletion")) return trace::OpKind::Collect;
+  if (has("Reduc")) return trace::OpKind::Reduction;
+  if (has("Fence") || has("Barrier") || has("Collective") || has("All Reduce"))
+    return trace::OpKind::Collective;
+  return trace::OpKind::Task;
+}
+
+}  // namespace
+
+void Converter::run() {
+  node_ = d_.node;
+  processors();
+  memories();
+  names();
+  operations();
+  items();
+  message_latencies();
+  waits();
+  instances();
+  channels();
+  links();
+}
+
+uint32_t Converter::str(const std::string& s) {
+  if (s.empty()) return 0;
+  auto [it, added] = strings_.try_emplace(s, static_cast<uint32_t>(strings_.size() + 1));
+  if (added) t_.strings[it->second] = s;
+  return it->second;
+}
+
+void Converter::processors() {
+  for (const auto& [id, kind] : d_.procs) {
+    const uint32_t idx = index_of_proc(id), node = node_of_proc(id);
+    trace::ProcessorRecord p;
+    p.id = proc_res(id);
+    p.index = idx;
+    const std::string n = std::to_string(idx);
+    switch (kind) {
+      case kGpuProc: {
+        trace::ProcessorRecord dev = p;
+        dev.id = trace::make_resource_id(node, kDeviceLane | idx);
+        dev.proc_kind = trace::ProcKind::GpuDevice;
+        dev.name = str("g" + n + "d");
+        dev.peer = p.id;
+        p.proc_kind = trace::ProcKind::GpuHost;
+        p.name = str("g" + n + "h");
+        p.peer = dev.id;
+        out<trace::ProcessorRecord>().push_back(p);
+        out<trace::ProcessorRecord>().push_back(dev);
+        continue;
+      }
+      case kCpuProc:
+        p.proc_kind = trace::ProcKind::Cpu;
+        p.name = str("c" + n);
+        break;
+      case kUtilProc:
+        p.proc_kind = trace::ProcKind::Utility;
+        p.name = str("u" + n);
+        break;
+      case kIoProc:
+        p.proc_kind = trace::ProcKind::Io;
+        p.name = str("i" + n);
+        break;
+      case kOmpProc:
+        p.proc_kind = trace::ProcKind::OpenMp;
+        p.name = str("omp" + n);
+        break;
+      case kPyProc:
+        p.proc_kind = trace::ProcKind::Python;
+        p.name = str("py" + n);
+        break;
+      default:  // groups and sets never run items; other kinds: as CPUs
+        if (kind == kProcGroup || kind == kProcSet) continue;
+        p.proc_kind = trace::ProcKind::Cpu;
+        p.name = str("p" + n);
+        break;
+    }
+    out<trace::ProcessorRecord>().push_back(p);
+  }
+}
+
+void Converter::memories() {
+  std::unordered_map<uint64_t, uint64_t> used;  // memory -> bytes of its instances
+  for (const auto& in : d_.instances) {
+    uint64_t& bytes = used[in.mem];
+    bytes = in.size > ~uint64_t{0} - bytes ? ~uint64_t{0} : bytes + in.size;
+  }
+  for (const auto& [id, kc] : d_.mems) {
+    MemMap m = mem_map(kc.first);
+    if (*m.prefix == '\0') {
+      if (!used.count(id)) continue;  // a disk, file or cache memory without instances
+      m.prefix = "mem";
+    }
+    trace::MemoryRecord r;
+    r.id = mem_res(id);
+    r.mem_kind = m.kind;
+    r.capacity = kc.second;
+    // Unknown capacity (0) or a GPU's dynamic pool: what its instances take,
+    // as legion_prof computes it.
+    if (kc.second == 0 || kc.first == kGpuDynamicMem) {
+      const auto u = used.find(id);
+      r.capacity = u == used.end() ? 0 : u->second;
+    }
+    const std::string name = std::string(m.prefix) + std::to_string(index_of_mem(id));
+    r.name = str(name);
+    mem_name_[id] = name;
+    mem_device_[id] = m.device;
+    out<trace::MemoryRecord>().push_back(r);
+  }
+}
+
+std::string Converter::task_name(uint32_t task_id) const {
+  const auto it = d_.task_names.find(task_id);
+  return it == d_.task_names.end() ? "task " + std::to_string(task_id) : it->second.first;
+}
+
+// Every task id gets a name: its TaskKind's, else "task <id>".
+void Converter::names() {
+  std::map<uint32_t, bool> ids;
+  for (const auto& [id, name] : d_.task_names) ids[id] = true;
+  for (const auto& [key, name] : d_.variants) ids[key.first] = true;
+  for (const auto& it : d_.items) {
+    if (is_task(it.source)) ids[it.kind] = true;
+  }
+  for (const auto& [id, named] : ids)
+    out<trace::TaskKindRecord>().push_back(trace::TaskKindRecord{id, str(task_name(id))});
+  for (const auto& [key, name] : d_.variants) {
+    out<trace::VariantRecord>().push_back(
+        trace::VariantRecord{key.first, key.second, trace::ProcKind::Cpu, str(name)});
+  }
+}
+
+void Converter::operations() {
+  std::unordered_map<uint64_t, uint32_t> task_of_op;
+  for (const auto& it : d_.items) {
+    if (is_task(it.source)) task_of_op.try_emplace(it.op, it.kind);
+  }
+  for (const auto& [op, task] : d_.multi_tasks) task_of_op.try_emplace(op, task);
+  for (const auto& o : d_.ops) {
+    trace::OperationRecord r;
+    r.uid = o.op;
+    r.parent = o.parent == kNoParent ? 0 : o.parent;
+    const auto kind = d_.op_kinds.find(o.kind);
+    const std::string kind_name =
+        kind == d_.op_kinds.end() ? "operation kind " + std::to_string(o.kind) : kind->second;
+    r.op_kind = op_kind(kind_name);
+    const auto task = task_of_op.find(o.op);
+    if (task != task_of_op.end()) {
+      r.op_kind = trace::OpKind::Task;
+      r.task_kind = task->second;
+      r.name = str(task_name(task->second));
+    } else {
+      r.name = str(kind_name);
+    }
+    if (o.provenance != 0) {
+      const auto p = d_.provenances.find(o.provenance);
+      if (p != d_.provenances.end()) r.provenance = str(p->second);
+    }
+    out<trace::OperationRecord>().push_back(r);
+  }
+}
+
+std::string Converter::item_name(const ProcItem& it) const {
+  const auto lookup = [](const std::map<uint32_t, std::string>& m, uint32_t k) {
+    const auto f = m.find(k);
+    return f == m.end() ? "kind " + std::to_string(k) : f->second;
+  };
+  switch (it.source) {
+    case Source::Meta:
+    case Source::Message: {
+      const auto f = d_.meta_names.find(it.kind);
+      return f == d_.meta_names.end() ? "meta task " + std::to_string(it.kind) : f->second.first;
+    }
+    case Source::MapperCall:
+      return "Mapper Call " + lookup(d_.mapper_calls, it.kind);
+    case Source::RuntimeCall:
+      return "Runtime Call " + lookup(d_.runtime_calls, it.kind);
+    case Source::ApplicationCall: {
+      const auto p = d_.provenances.find(it.extra);
+      return p == d_.provenances.end() ? "Application Call" : p->second;
+    }
+    case Source::ProfTask:
+      return "ProfTask";
+    default:
+      return task_name(it.kind);
+  }
+}
+
+void Converter::items() {
+  uids_.resize(d_.items.size());
+  for (size_t i = 0; i < d_.items.size(); ++i) {
+    const ProcItem& it = d_.items[i];
+    // Calls share their item's fevent and prof tasks point at another's.
+    const bool owns_event = !is_call(it.source) && it.source != Source::ProfTask;
+    const Uid uid = owns_event && it.fevent != 0 && !seen_events_.count(it.fevent)
+                        ? event_uid(it.fevent)
+                        : synthetic_uid();
+    if (owns_event && it.fevent != 0) seen_events_.emplace(it.fevent, i);
+    uids_[i] = uid;
+    const uint32_t proc = proc_res(it.proc);
+    if (is_task(it.source)) {
+      trace::TaskRecord r{uid,
+                          it.op,
+                          proc,
+                          it.kind,
+                          it.variant,
+                          to_time(it.start),
+                          to_time(it.stop),
+                          to_time(it.ready),
+                          to_time(it.create)};
+      out<trace::TaskRecord>().push_back(r);
+      if (it.source == Source::GpuTask) {
+        // The device side: gpu_start..gpu_stop on the GPU's device lane
+        // (legion_prof clamps gpu_start > gpu_stop to gpu_stop - 1 ns).
+        const uint64_t gstart =
+            it.gpu_start <= it.gpu_stop ? it.gpu_start : (it.gpu_stop > 0 ? it.gpu_stop - 1 : 0);
+        out<trace::GpuKernelRecord>().push_back(trace::GpuKernelRecord{
+            uid,
+            trace::make_resource_id(node_of_proc(it.proc), kDeviceLane | index_of_proc(it.proc)),
+            str(task_name(it.kind)), 0, to_time(gstart), to_time(it.gpu_stop)});
+      }
+    } else {
+      trace::MetaTaskRecord r;
+      r.uid = uid;
+      r.processor = proc;
+      r.meta_kind = str(item_name(it));
+      // Only meta tasks and mapper calls serve an operation; a prof task
+      // only reports on one after the fact.
+      r.op = it.source == Source::Meta || it.source == Source::Message ||
+                     it.source == Source::MapperCall
+                 ? it.op
+                 : 0;
+      r.start = to_time(it.start);
+      r.stop = to_time(it.stop);
+      r.ready = to_time(it.ready);
+      r.create = to_time(it.create);
+      out<trace::MetaTaskRecord>().push_back(r);
+    }
+  }
+}
+
+}  // namespace detail
+
+analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts) {
+  analysis::RankTrace t;
+  t.file = path;
+  t.readable = true;
+  t.records = facts.records;
+  t.problems = facts.problems;
+  t.finished_cleanly = facts.clean_end;
+  if (!d.unknown_kinds.empty()) {
+    std::string kinds;
+    uint64_t n = 0;
+    for (const auto& [name, count] : d.unknown_kinds) {
+      kinds += (kinds.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")";
+      n += count;
+    }
+    t.problems.push_back(path + ": skipped " + std::to_string(n) +
+                         " records of kinds this importer does not know: " + kinds);
+  }
+  if (d.node > 0xffff || d.nodes > 0x10000) {  // Realm ids hold 16 bits of node
+    t.problems.push_back(path + ": MachineDesc gives an absurd node " + std::to_string(d.node) +
+                         " of " + std::to_string(d.nodes) +
+                         " (a damaged file?); read as node 0 of 1");
+    d.node = 0;
+    d.nodes = 1;
+  }
+  detail::Converter(d, t).run();
+
+  trace::RunInfo& run = t.run;
+  run.rank = d.node;
+  run.ranks = std::max<uint32_t>(1, d.nodes);
+  if (run.rank >= run.ranks) {
+    t.problems.push_back(path + ": MachineDesc names node " + std::to_string(d.node) + " of " +
+                         std::to_string(d.nodes) + "; read as node " + std::to_string(d.node) +
+                         " of " + std::to_string(d.node + 1));
+    run.ranks = d.node + 1;
+  }
+  run.host = d.hostname;
+  run.pid = d.process_id;
+  run.start_unix_ns = d.zero_time;
+  if (d.has_zero_time) {
+    run.id = "legion-" + std::to_string(run.ranks) + "n-" + std::to_string(d.zero_time);
+  } else {
+    run.id = "legion-" + (d.hostname.empty() ? std::string("unknown") : d.hostname) + "-" +
+             std::to_string(d.process_id);
+  }
+  nlohmann::json legion = {{"format", facts.first_line},
+                           {"record_layouts", facts.layouts},
+                           {"header_bytes", facts.header_bytes},
+                           {"records", facts.records},
+                           {"bytes_decoded", facts.bytes},
+                           {"compressed", facts.compressed},
+                           {"damaged", facts.damaged},
+                           {"node_id", d.node},
+                           {"num_nodes", d.nodes},
+                           {"host_id", detail::hex(d.host_id)},
+                           {"process_id", d.process_id},
+                           {"max_dim", d.max_dim},
+                           {"record_counts", d.counts}};
+  if (d.has_machine) legion["version"] = d.version;
+  if (d.has_zero_time) legion["zero_time_ns"] = d.zero_time;
+  legion["calibration_err_ns"] = d.calibration_err;
+  t.metadata = {{"run", run.to_json()},
+                {"clock",
+                 {{"units", "ns"},
+                  {"source", "legion"},
+                  // Realm puts every node on one zero: never shifted (LEGION_FORMAT.md §8).
+                  {"offset_to_reference_ns", 0}}},
+                {"legion", legion}};
+  if (d.has_zero_time) t.metadata["clock"]["zero_unix_ns"] = d.zero_time;
+  // RuntimeConfig's debug and safety flags: all in "legion", those set in
+  // "config", which the tools show (legion_prof warns when any is set).
+  if (!d.runtime_config.empty()) {
+    t.metadata["legion"]["runtime_config"] = d.runtime_config;
+    nlohmann::json set = nlohmann::json::object();
+    for (const auto& [flag, on] : d.runtime_config) {
+      if (on) set[flag] = true;
+    }
+    if (!set.empty()) t.metadata["config"] = set;
+  }
+  return t;
+}
+
+}  // namespace legato::legion

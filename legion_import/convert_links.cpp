@@ -1,0 +1,277 @@
+// Converter steps that link items: waits and call nesting, instances,
+// copies, fills and partitions on their lanes, and the critical path.
+#include <algorithm>
+
+#include "legion_import/converter.hpp"
+#include "legion_import/critical_path.hpp"
+
+namespace legato::legion::detail {
+
+namespace {
+
+// Realm's dependent-partitioning operation kinds (DepPartOpKind).
+std::string dep_part_name(uint32_t k) {
+  static constexpr const char* kNames[] = {"Union",
+                                           "Unions",
+                                           "Union Reduction",
+                                           "Intersection",
+                                           "Intersections",
+                                           "Intersection Reduction",
+                                           "Difference",
+                                           "Differences",
+                                           "Equal Partition",
+                                           "Partition by Field",
+                                           "Partition by Image",
+                                           "Partition by Image Range",
+                                           "Partition by Preimage",
+                                           "Partition by Preimage Range",
+                                           "Association"};
+  return k < std::size(kNames) ? kNames[k] : "Dependent Partition " + std::to_string(k);
+}
+
+}  // namespace
+
+// legion_prof's check: a message's spawn is stamped on the sending node,
+// so slow messages show network trouble or clocks that disagree.
+void Converter::message_latencies() {
+  uint64_t messages = 0, slow = 0;
+  for (const ProcItem& it : d_.items) {
+    if (it.source != Source::Message || it.extra == 0) continue;
+    ++messages;
+    if (it.create > it.extra + 1'000'000) ++slow;  // over 1 ms
+  }
+  if (messages > 0 && slow * 20 > messages) {
+    t_.problems.push_back(t_.file + ": " + std::to_string(slow) + " of " +
+                          std::to_string(messages) +
+                          " messages took over 1 ms from sender to receiver (more than 5%): "
+                          "a slow network, or nodes' clocks that disagree");
+  }
+}
+
+// Calls nest in the item whose fevent they carry, and in each other; each
+// becomes a wait of what it nests in, and every recorded wait goes to the
+// innermost call containing it, so no time counts twice (LEGION_FORMAT.md §6).
+void Converter::waits() {
+  std::unordered_map<uint64_t, std::vector<size_t>> calls_of;  // owner item -> calls
+  for (size_t i = 0; i < d_.items.size(); ++i) {
+    const ProcItem& c = d_.items[i];
+    if (!is_call(c.source) || c.fevent == 0) continue;
+    const auto owner = seen_events_.find(c.fevent);
+    if (owner == seen_events_.end() || d_.items[owner->second].proc != c.proc) continue;
+    calls_of[owner->second].push_back(i);
+  }
+  std::vector<uint32_t> depth(d_.items.size(), 0);
+  for (auto& [owner, calls] : calls_of) {
+    std::sort(calls.begin(), calls.end(), [&](size_t a, size_t b) {
+      const ProcItem &x = d_.items[a], &y = d_.items[b];
+      return x.start < y.start || (x.start == y.start && x.stop > y.stop);
+    });
+    std::vector<size_t> open;
+    for (size_t c : calls) {
+      const ProcItem& call = d_.items[c];
+      while (!open.empty() && d_.items[open.back()].stop < call.stop) open.pop_back();
+      const size_t parent = open.empty() ? owner : open.back();
+      depth[c] = open.empty() ? 1 : depth[parent] + 1;
+      add_wait(parent, call.start, call.stop, call.stop, 0);
+      open.push_back(c);
+    }
+  }
+  // Recorded waits: a TaskWaitInfo belongs to the task of its op_id, a
+  // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
+  // ran over the wait (record order does not matter).
+  std::map<std::pair<uint64_t, uint32_t>, std::vector<size_t>> tasks, metas;
+  for (size_t i = 0; i < d_.items.size(); ++i) {
+    const ProcItem& it = d_.items[i];
+    if (is_task(it.source)) tasks[{it.op, 0}].push_back(i);
+    if (it.source == Source::Meta || it.source == Source::Message)
+      metas[{it.op, it.kind}].push_back(i);
+  }
+  const auto by_start = [&](size_t a, size_t b) { return d_.items[a].start < d_.items[b].start; };
+  for (auto* m : {&tasks, &metas}) {
+    for (auto& [key, v] : *m) std::stable_sort(v.begin(), v.end(), by_start);
+  }
+  uint64_t lost = 0;
+  for (const WaitInfo& w : d_.waits) {
+    const auto found = w.meta ? metas.find({w.op, w.kind}) : tasks.find({w.op, 0});
+    if (found == (w.meta ? metas.end() : tasks.end())) {
+      ++lost;
+      continue;
+    }
+    // The latest-starting candidate that ran over the wait (looking back a
+    // bounded number), else the latest one that started before it.
+    const auto& c = found->second;
+    const auto after = std::upper_bound(
+        c.begin(), c.end(), w.start, [&](uint64_t t, size_t i) { return t < d_.items[i].start; });
+    size_t best = after == c.begin() ? SIZE_MAX : *(after - 1);
+    for (auto it = after; it != c.begin() && after - it < 64;) {
+      --it;
+      if (w.end <= d_.items[*it].stop) {
+        best = *it;
+        break;
+      }
+    }
+    if (best == SIZE_MAX) {
+      ++lost;
+      continue;
+    }
+    size_t owner = best;
+    if (const auto c = calls_of.find(best); c != calls_of.end()) {
+      for (size_t call : c->second) {
+        const ProcItem& x = d_.items[call];
+        if (x.start <= w.start && w.end <= x.stop && (owner == best || depth[call] > depth[owner]))
+          owner = call;
+      }
+    }
+    add_wait(owner, w.start, w.ready, w.end, w.event);
+  }
+  if (lost > 0)
+    t_.problems.push_back(t_.file + ": " + std::to_string(lost) +
+                          " waits name no task or meta task of this file; left out");
+}
+
+void Converter::add_wait(size_t item, uint64_t start, uint64_t ready, uint64_t end,
+                         uint64_t event) {
+  out<trace::WaitRecord>().push_back(
+      trace::WaitRecord{uids_[item], to_time(start), to_time(std::max(ready, start)),
+                        to_time(std::max(end, start)), event_uid(event)});
+}
+
+void Converter::instances() {
+  for (const InstInfo& in : d_.instances) {
+    trace::InstanceRecord r;
+    r.uid = in.inst_uid != 0 ? event_uid(in.inst_uid) : synthetic_uid();
+    r.memory = mem_res(in.mem);
+    r.op = in.op;
+    r.bytes = in.size;
+    r.store = in.inst_id;
+    r.name = str("Instance " + hex(in.inst_id));
+    r.create = to_time(in.create);
+    r.ready = to_time(std::max(in.ready, in.create));
+    r.destroy = to_time(std::max(in.destroy, in.ready));
+    out<trace::InstanceRecord>().push_back(r);
+  }
+}
+
+std::string Converter::mem_label(uint64_t mem) const {
+  const auto n = mem_name_.find(mem);
+  return n != mem_name_.end() ? n->second : "mem " + hex(mem);
+}
+
+uint32_t Converter::channel(trace::ChannelKind kind, uint64_t src, uint64_t dst,
+                            const std::string& name) {
+  const auto key = std::make_tuple(static_cast<int>(kind), src, dst);
+  const auto it = channels_.find(key);
+  if (it != channels_.end()) return it->second;
+  const uint32_t seq = std::min<uint32_t>(static_cast<uint32_t>(channels_.size()), kMaxChannels);
+  const uint32_t id = trace::make_resource_id(node_, kChannelLane + seq);
+  channels_[key] = id;
+  out<trace::ChannelRecord>().push_back(trace::ChannelRecord{
+      id, kind, src ? mem_res(src) : mem_res(dst), mem_res(dst ? dst : src), str(name)});
+  return id;
+}
+
+trace::ChannelKind Converter::copy_channel_kind(uint64_t src, uint64_t dst) const {
+  if (src && dst && node_of_mem(src) != node_of_mem(dst)) return trace::ChannelKind::Network;
+  const auto dev = [&](uint64_t m) {
+    const auto f = mem_device_.find(m);
+    return f != mem_device_.end() && f->second;
+  };
+  const bool s = dev(src), t = dev(dst);
+  if (s && t) return trace::ChannelKind::DeviceToDevice;
+  if (s) return trace::ChannelKind::DeviceToHost;
+  if (t) return trace::ChannelKind::HostToDevice;
+  return trace::ChannelKind::HostCopy;
+}
+
+// Copies and fills go on channels chosen by their CopyInstInfo /
+// FillInstInfo (one item per run of the same src, dst and indirection;
+// none without any), partitions on the node's dependent-partitioning lane.
+void Converter::channels() {
+  std::unordered_map<uint64_t, std::vector<const InstRef*>> refs;
+  for (const InstRef& r : d_.inst_refs) refs[r.fevent].push_back(&r);
+  bool dep_lane = false;
+  for (const ChannelItem& c : d_.channel_items) {
+    const Uid uid =
+        c.fevent != 0 && !seen_events_.count(c.fevent) ? event_uid(c.fevent) : synthetic_uid();
+    seen_events_.emplace(c.fevent, SIZE_MAX);
+    if (c.type == ChannelItem::DepPart) {
+      const uint32_t lane = trace::make_resource_id(node_, kDepPartLane);
+      if (!dep_lane) {
+        dep_lane = true;
+        out<trace::ProcessorRecord>().push_back(trace::ProcessorRecord{
+            lane, trace::ProcKind::DepPart, 0, str("dp0"), trace::kNoResource});
+      }
+      out<trace::DepPartRecord>().push_back(
+          trace::DepPartRecord{uid, c.op, lane, str(dep_part_name(c.part_op)), to_time(c.start),
+                               to_time(c.stop), to_time(c.ready), to_time(c.create)});
+      channel_uids_.push_back(uid);
+      continue;
+    }
+    const auto found = refs.find(c.fevent);
+    Uid item_uid = uid;
+    if (found != refs.end()) {
+      const InstRef* prev = nullptr;
+      for (const InstRef* r : found->second) {
+        if (prev && !r->indirect && !prev->indirect && r->src == prev->src && r->dst == prev->dst)
+          continue;  // the same run
+        prev = r;
+        trace::CopyRecord cr;
+        cr.uid = item_uid;
+        cr.op = c.op;
+        cr.bytes = c.size;
+        cr.src_instance = event_uid(r->src_inst);
+        cr.dst_instance = event_uid(r->dst_inst);
+        cr.start = to_time(c.start);
+        cr.stop = to_time(c.stop);
+        cr.ready = to_time(c.ready);
+        cr.create = to_time(c.create);
+        if (c.type == ChannelItem::Fill) {
+          cr.copy_kind = trace::CopyKind::Fill;
+          cr.channel =
+              channel(trace::ChannelKind::Fill, r->dst, r->dst, "fill " + mem_label(r->dst));
+        } else if (r->indirect && r->src) {
+          cr.copy_kind = trace::CopyKind::Gather;
+          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
+                               "gather " + mem_label(r->src) + " -> " + mem_label(r->dst));
+        } else if (r->indirect) {
+          cr.copy_kind = trace::CopyKind::Scatter;
+          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
+                               "scatter " + mem_label(r->src) + " -> " + mem_label(r->dst));
+        } else {
+          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
+                               mem_label(r->src) + " -> " + mem_label(r->dst));
+        }
+        out<trace::CopyRecord>().push_back(cr);
+        item_uid = synthetic_uid();
+      }
+    }
+    channel_uids_.push_back(found == refs.end() ? 0 : uid);  // not drawn without its memories
+  }
+}
+
+// One edge per item: the item that determined its start (LEGION_FORMAT.md §7).
+void Converter::links() {
+  std::vector<TimedItem> timed;
+  std::vector<Uid> uid_of;
+  for (size_t i = 0; i < d_.items.size(); ++i) {
+    const ProcItem& it = d_.items[i];
+    if (is_call(it.source) || it.source == Source::ProfTask) continue;
+    timed.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
+    uid_of.push_back(uids_[i]);
+  }
+  for (size_t i = 0; i < d_.channel_items.size(); ++i) {
+    const ChannelItem& c = d_.channel_items[i];
+    timed.push_back(TimedItem{c.fevent, c.creator, c.critical, c.create, c.stop});
+    uid_of.push_back(channel_uids_[i]);
+  }
+  const std::vector<PathStep> steps = critical_path_steps(timed, d_.events);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (uid_of[i] == 0 || steps[i].fevent == 0) continue;
+    const Uid pre = event_uid(steps[i].fevent);
+    if (pre == uid_of[i]) continue;
+    out<trace::EdgeRecord>().push_back(trace::EdgeRecord{
+        uid_of[i], pre, steps[i].from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+  }
+}
+
+}  // namespace legato::legion::detail

@@ -1,0 +1,31 @@
+// The critical path of Legion items from the log's event graph (1007+:
+// `critical` fields and Event*Info records) or, without it, from `creator`
+// links (LEGION_FORMAT.md §7).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "legion_import/log_data.hpp"
+
+namespace legato::legion {
+
+// An item that owns its completion event (fevent).
+struct TimedItem {
+  uint64_t fevent = 0, creator = 0, critical = 0;
+  uint64_t create = 0, stop = 0;
+};
+
+// Per item: the fevent of the item that determined its start (0: none),
+// and whether it came from the event graph (else from the creator link).
+struct PathStep {
+  uint64_t fevent = 0;
+  bool from_critical = false;
+};
+
+// Never recurses on the graph (iterative), so any depth is safe; a cycle
+// is cut where it closes.
+std::vector<PathStep> critical_path_steps(const std::vector<TimedItem>& items,
+                                          const std::vector<EventNode>& events);
+
+}  // namespace legato::legion

@@ -1,0 +1,72 @@
+// The header of a Legion Prof binary log ("FileType: BinaryLegionProf"): one
+// line per record kind giving its id and its fields in order. Everything the
+// decoder knows about a file's layout comes from here, never from a table of
+// Legion versions (LEGION_FORMAT.md §2).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace legato::legion {
+
+// A file that cannot be imported at all (not a Legion log, a text-format
+// log, a header that does not parse); what() names the file and the line.
+class ImportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How a field's bytes are read. Fixed-size kinds take the header's size;
+// the variable ones are special-cased by the decoder.
+enum class FieldType : uint8_t {
+  Bool,    // 1 byte, != 0
+  U32,     // unsigned 32-bit (ids, enums, counts)
+  I32,     // signed 32-bit (ProcKind, MemKind, maxdim, ...)
+  U64,     // unsigned 64-bit (ids, events, sizes, timestamps)
+  I64,     // signed 64-bit (zero_time, calibration_err)
+  Opaque,  // a type this importer does not know, with a fixed size: skipped
+  String,  // NUL-terminated
+  Point,   // max_dim x i64 (MaxDimDesc)
+  Array,   // 2 x max_dim x i64
+  Uuid,    // uuid_size raw bytes (the preceding uuid_size field)
+};
+
+struct FieldLayout {
+  std::string name;
+  std::string type;  // as written, e.g. "unsigned long long"
+  FieldType kind = FieldType::U64;
+  uint32_t size = 0;  // bytes, for fixed-size kinds
+};
+
+struct RecordLayout {
+  uint32_t id = 0;
+  std::string name;
+  std::vector<FieldLayout> fields;
+  // The index of a field by name, or -1.
+  int field(std::string_view name) const;
+};
+
+struct Header {
+  std::string first_line;  // "FileType: BinaryLegionProf v: 1.0"
+  std::vector<RecordLayout> layouts;
+  uint64_t size = 0;  // bytes up to and including the empty line: the first record's offset
+  // The layout of a record id, or nullptr.
+  const RecordLayout* find(uint32_t id) const;
+  const RecordLayout* find(std::string_view name) const;
+
+ private:
+  friend Header parse_header_lines(const std::vector<std::string>&, const std::string&);
+  std::vector<int32_t> by_id_;  // index into layouts, -1 for none (ids < 65536)
+};
+
+inline constexpr std::string_view kBinaryFirstLine = "FileType: BinaryLegionProf";
+
+// Parses the header lines (without their '\n', the empty line excluded).
+// Throws ImportError naming `file` and the 1-based line on any line that
+// does not fit the grammar of LEGION_FORMAT.md §2.
+Header parse_header_lines(const std::vector<std::string>& lines, const std::string& file);
+
+}  // namespace legato::legion

@@ -1,0 +1,80 @@
+#include "legion_import/import.hpp"
+
+#include <algorithm>
+#include <exception>
+
+#include "legion_import/collect.hpp"
+#include "legion_import/log_reader.hpp"
+
+namespace legato::legion {
+
+bool is_legion_log(const std::string& path) {
+  return sniff_file(path) != FileKind::Other;
+}
+
+analysis::RankTrace import_log(const std::string& path) {
+  try {
+    const auto reader = LogReader::open(path);
+    Collector collector(reader->header());
+    Record r;
+    while (reader->next(r)) collector.add(r);
+    DecodeFacts facts;
+    facts.first_line = reader->header().first_line;
+    facts.layouts = reader->header().layouts.size();
+    facts.header_bytes = reader->header().size;
+    facts.records = reader->records();
+    facts.bytes = reader->offset();
+    facts.compressed = reader->compressed();
+    facts.clean_end = reader->clean_end();
+    facts.damaged = reader->damaged();
+    facts.problems = reader->problems();
+    return convert(collector.data(), path, facts);
+  } catch (const std::exception& e) {  // ImportError, or bad_alloc on a hostile file
+    analysis::RankTrace t;
+    t.file = path;
+    t.problems.push_back(e.what());
+    return t;
+  }
+}
+
+void unify_runs(std::vector<analysis::RankTrace>& traces) {
+  struct Entry {
+    int64_t zero;
+    size_t index;
+  };
+  std::vector<Entry> legion;
+  for (size_t i = 0; i < traces.size(); ++i) {
+    const auto& t = traces[i];
+    if (!t.readable) continue;
+    const auto l = t.metadata.find("legion");
+    if (l == t.metadata.end() || !l->is_object()) continue;
+    const auto z = l->find("zero_time_ns");
+    if (z == l->end() || !z->is_number_integer()) continue;
+    legion.push_back(Entry{z->get<int64_t>(), i});
+  }
+  std::sort(legion.begin(), legion.end(),
+            [](const Entry& a, const Entry& b) { return a.zero < b.zero; });
+  constexpr int64_t kSameRun = 1'000'000'000;  // ns between nodes' ZeroTimes
+  std::vector<size_t> group;
+  const auto close = [&] {
+    for (size_t i : group) {
+      auto& t = traces[i];
+      t.run.id = traces[group.front()].run.id;
+      t.metadata["run"]["id"] = t.run.id;
+    }
+    group.clear();
+  };
+  for (size_t k = 0; k < legion.size(); ++k) {
+    const auto& t = traces[legion[k].index];
+    bool fits = !group.empty() && legion[k].zero - legion[k - 1].zero < kSameRun;
+    for (size_t i : group) {
+      const auto& g = traces[i];
+      fits = fits && g.run.ranks == t.run.ranks && g.run.rank != t.run.rank;
+    }
+    if (!fits) close();
+    group.push_back(legion[k].index);
+  }
+  close();
+}
+
+}  // namespace legato::legion

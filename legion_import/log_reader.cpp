@@ -1,0 +1,310 @@
+#include "legion_import/log_reader.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace legato::legion {
+
+namespace {
+
+constexpr size_t kChunk = 64 * 1024;
+constexpr size_t kMaxHeaderLine = 64 * 1024;
+constexpr size_t kMaxHeaderLines = 4096;
+constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
+constexpr size_t kSniffBytes = 4096;
+
+std::string at_offset(uint64_t offset) {
+  return "byte offset " + std::to_string(offset);
+}
+
+}  // namespace
+
+const std::string& Record::text(int field) const {
+  static const std::string kEmpty;
+  return field < 0 ? kEmpty : texts[static_cast<size_t>(field)];
+}
+
+// The (decompressed) bytes of the file through a window that refills from
+// zlib's gz reader, which passes plain files through unchanged.
+struct LogReader::Input {
+  gzFile gz = nullptr;
+  std::vector<char> buf;
+  size_t pos = 0, end = 0;
+  uint64_t base = 0;  // stream offset of buf[0]
+  bool eof = false;
+  std::string error;  // zlib's reason when the stream ended in an error
+
+  ~Input() {
+    if (gz) gzclose(gz);
+  }
+  uint64_t offset() const { return base + pos; }
+  size_t available() const { return end - pos; }
+  // At least n bytes in the window unless the stream ends first.
+  bool fill(size_t n) {
+    if (available() >= n) return true;
+    if (pos > 0) {
+      std::memmove(buf.data(), buf.data() + pos, available());
+      base += pos;
+      end -= pos;
+      pos = 0;
+    }
+    if (buf.size() < std::max(n, kChunk)) buf.resize(std::max(n, kChunk));
+    while (!eof && end < n) {
+      const int got = gzread(gz, buf.data() + end, static_cast<unsigned>(buf.size() - end));
+      if (got > 0) {
+        end += static_cast<size_t>(got);
+        continue;
+      }
+      eof = true;
+      int code = Z_OK;
+      const char* msg = gzerror(gz, &code);
+      if (got < 0 || (code != Z_OK && code != Z_STREAM_END)) error = msg ? msg : "read error";
+    }
+    return available() >= n;
+  }
+  bool read(void* dst, size_t n) {
+    if (!fill(n)) return false;
+    std::memcpy(dst, buf.data() + pos, n);
+    pos += n;
+    return true;
+  }
+  bool skip(size_t n) {
+    while (n > 0) {
+      if (!fill(1)) return false;
+      const size_t k = std::min(n, available());
+      pos += k;
+      n -= k;
+    }
+    return true;
+  }
+  // Up to and excluding the terminator; false when the stream ends first or
+  // the text passes `limit` bytes (then too_long is set).
+  bool read_until(char terminator, std::string& out, size_t limit, bool& too_long) {
+    out.clear();
+    too_long = false;
+    for (;;) {
+      if (!fill(1)) return false;
+      const char* from = buf.data() + pos;
+      const void* hit = std::memchr(from, terminator, available());
+      const size_t n =
+          hit ? static_cast<size_t>(static_cast<const char*>(hit) - from) : available();
+      if (out.size() + n > limit) {
+        too_long = true;
+        return false;
+      }
+      out.append(from, n);
+      pos += n;
+      if (hit) {
+        ++pos;
+        return true;
+      }
+    }
+  }
+};
+
+FileKind sniff_file(const std::string& path) {
+  unsigned char magic[8] = {0};
+  if (FILE* f = std::fopen(path.c_str(), "rb")) {
+    const size_t n = std::fread(magic, 1, 8, f);
+    std::fclose(f);
+    if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return FileKind::Gzip;
+    if (n == 8 && std::memcmp(magic, "LGTOPROF", 8) == 0) return FileKind::Other;  // Legato's own
+  } else {
+    return FileKind::Other;
+  }
+  gzFile gz = gzopen(path.c_str(), "rb");
+  if (!gz) return FileKind::Other;
+  std::string head(kSniffBytes, '\0');
+  const int got = gzread(gz, head.data(), static_cast<unsigned>(head.size()));
+  gzclose(gz);
+  head.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  if (head.rfind("FileType:", 0) == 0) return FileKind::LegionBinary;
+  if (head.find("{legion_prof}") != std::string::npos) return FileKind::LegionText;
+  return FileKind::Other;
+}
+
+LogReader::LogReader(std::string path, std::unique_ptr<Input> in)
+    : path_(std::move(path)), in_(std::move(in)) {}
+LogReader::~LogReader() = default;
+
+uint64_t LogReader::offset() const {
+  return in_->offset();
+}
+
+std::unique_ptr<LogReader> LogReader::open(const std::string& path) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw ImportError(path + ": cannot open: " + std::strerror(errno));
+  unsigned char magic[2] = {0, 0};
+  const bool gzip = std::fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  std::fclose(f);
+  auto in = std::make_unique<Input>();
+  in->gz = gzopen(path.c_str(), "rb");
+  if (!in->gz) throw ImportError(path + ": cannot open");
+  gzbuffer(in->gz, kChunk);
+  std::unique_ptr<LogReader> r(new LogReader(path, std::move(in)));
+  r->compressed_ = gzip;
+  r->read_header();
+  return r;
+}
+
+void LogReader::read_header() {
+  std::vector<std::string> lines;
+  std::string line;
+  bool too_long = false;
+  for (;;) {
+    const size_t number = lines.size() + 1;
+    const bool got = in_->read_until('\n', line, kMaxHeaderLine, too_long);
+    if (number == 1 && line.rfind(kBinaryFirstLine, 0) != 0) {
+      // A text-format log (-lg:serializer ascii): its profiling lines carry
+      // "{legion_prof}", usually from the first line on.
+      std::string probe = line;
+      bool more = got;
+      for (size_t n = 1; n <= 64; ++n) {
+        if (probe.find("{legion_prof}") != std::string::npos) {
+          throw ImportError(path_ + ":" + std::to_string(n) +
+                            ": a text-format Legion Prof log (-lg:serializer ascii); only binary "
+                            "logs can be read: rerun with the default binary serializer");
+        }
+        if (!more) break;
+        more = in_->read_until('\n', probe, kMaxHeaderLine, too_long);
+      }
+      if (!in_->error.empty())
+        throw ImportError(path_ + ":1: the gzip stream cannot be read (" + in_->error + ")");
+      std::string shown = line.substr(0, 60);
+      for (char& c : shown) {
+        if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) c = '?';
+      }
+      throw ImportError(path_ + ":1: not a BinaryLegionProf log (it starts \"" + shown + "\")");
+    }
+    if (!got) {
+      throw ImportError(path_ + ":" + std::to_string(number) + ": " +
+                        (too_long              ? "a header line is longer than 64 KiB"
+                         : !in_->error.empty() ? "the stream cannot be read (" + in_->error + ")"
+                                               : std::string("the file ends inside the header")));
+    }
+    if (line.empty()) break;
+    lines.push_back(line);
+    if (lines.size() > kMaxHeaderLines || in_->offset() > kMaxHeaderBytes)
+      throw ImportError(path_ + ":" + std::to_string(number) +
+                        ": the header has more than 4096 lines or 1 MiB (no empty line ends it)");
+  }
+  header_ = parse_header_lines(lines, path_);
+  header_.size = in_->offset();  // the empty line included: where the records start
+}
+
+void LogReader::stop(const std::string& problem, bool damage) {
+  problems_.push_back(path_ + ": " + problem);
+  damaged_ = damaged_ || damage;
+  done_ = true;
+}
+
+bool LogReader::read_field(const FieldLayout& f, size_t k, Record& r) {
+  r.values[k] = 0;
+  r.texts[k].clear();
+  switch (f.kind) {
+    case FieldType::Bool:
+    case FieldType::U32:
+    case FieldType::I32:
+    case FieldType::U64:
+    case FieldType::I64: {
+      unsigned char b[8] = {0};
+      if (!in_->read(b, f.size)) return false;
+      uint64_t v = 0;
+      for (uint32_t i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(b[i]) << (8 * i);
+      const bool is_signed = f.kind == FieldType::I32 || f.kind == FieldType::I64;
+      if (is_signed && f.size < 8 && (v >> (8 * f.size - 1)) & 1) v |= ~uint64_t{0} << (8 * f.size);
+      if (f.kind == FieldType::Bool) v = v != 0;
+      r.values[k] = v;
+      return true;
+    }
+    case FieldType::Opaque:
+      return in_->skip(f.size);
+    case FieldType::String: {
+      bool too_long = false;
+      if (in_->read_until('\0', r.texts[k], kMaxString, too_long)) return true;
+      if (too_long)
+        stop(at_offset(r.offset) + ": a " + r.layout->name + " record has a string field " +
+             f.name + " longer than 16 MiB (a damaged file?); the rest of the file is not read");
+      return false;
+    }
+    case FieldType::Point:
+    case FieldType::Array:
+      if (max_dim_ == 0) {
+        stop(at_offset(r.offset) + ": a " + r.layout->name +
+             " record comes before MaxDimDesc, so its size is unknown; the rest of the file is "
+             "not read");
+        return false;
+      }
+      return in_->skip(size_t{8} * max_dim_ * (f.kind == FieldType::Array ? 2 : 1));
+    case FieldType::Uuid: {
+      const uint64_t n = r.values[k - 1];  // the uuid_size field before it (header.cpp checks)
+      if (n > 4096) {
+        stop(at_offset(r.offset) + ": a " + r.layout->name + " record has an absurd uuid_size " +
+             std::to_string(n) + "; the rest of the file is not read");
+        return false;
+      }
+      return in_->skip(n);
+    }
+  }
+  return false;
+}
+
+bool LogReader::next(Record& r) {
+  if (done_) return false;
+  r.offset = in_->offset();
+  if (!in_->fill(1)) {
+    done_ = true;
+    clean_end_ = in_->error.empty();
+    if (!clean_end_)
+      stop(at_offset(r.offset) + ": the gzip stream ends early (" + in_->error + "); loaded the " +
+               std::to_string(records_) + " records before it",
+           in_->error.find("unexpected end") == std::string::npos);  // else only cut short
+    return false;
+  }
+  unsigned char idb[4];
+  const RecordLayout* layout = nullptr;
+  bool complete = in_->read(idb, 4);
+  if (complete) {
+    const uint32_t id = static_cast<uint32_t>(idb[0]) | static_cast<uint32_t>(idb[1]) << 8 |
+                        static_cast<uint32_t>(idb[2]) << 16 | static_cast<uint32_t>(idb[3]) << 24;
+    layout = header_.find(id);
+    if (!layout) {
+      stop(at_offset(r.offset) + ": record id " + std::to_string(id) +
+           " is not declared in the header, so the rest of the file cannot be decoded; loaded "
+           "the " +
+           std::to_string(records_) + " records before it");
+      return false;
+    }
+    r.layout = layout;
+    r.values.resize(layout->fields.size());
+    r.texts.resize(layout->fields.size());
+    for (size_t k = 0; complete && k < layout->fields.size(); ++k)
+      complete = read_field(layout->fields[k], k, r);
+  }
+  if (!complete) {
+    if (done_) return false;  // read_field said why
+    const std::string what = layout ? "a " + layout->name + " record" : "a record id";
+    stop(at_offset(r.offset) + ": the file is cut off inside " + what +
+             (in_->error.empty() ? "" : " (" + in_->error + ")") + "; loaded the " +
+             std::to_string(records_) + " complete records before it",
+         false);
+    return false;
+  }
+  if (layout->name == "MaxDimDesc") {
+    const uint64_t d = r.get(layout->field("max_dim"));
+    if (d >= 1 && d <= kMaxDim) {
+      max_dim_ = static_cast<uint32_t>(d);
+    } else {
+      stop(at_offset(r.offset) + ": MaxDimDesc gives an absurd max_dim " + std::to_string(d) +
+           "; the rest of the file is not read");
+      return false;
+    }
+  }
+  ++records_;
+  return true;
+}
+
+}  // namespace legato::legion

@@ -1,0 +1,104 @@
+// legate_prof info, dump, stats and archive on Legion Prof logs as a user
+// runs them: output, exit status and the one-line reasons.
+#include <filesystem>
+
+#include <catch2/catch.hpp>
+
+#include "log_editor.hpp"
+#include "tools/run_command.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato::testing;
+using legato::legion::testing::data_file;
+using legato::legion::testing::gzip;
+using legato::legion::testing::read_file;
+using legato::legion::testing::write_file;
+using legato::trace::testing::TempDir;
+
+namespace {
+const char* const kA = "legatejl_85d792a6_legate_0.prof";
+const char* const kB = "legatejl_97c70b58_legate_0.prof";
+bool has(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+}  // namespace
+
+TEST_CASE("legate_prof info describes a Legion log, plain or gzip", "[cli][legion]") {
+  TempDir dir;
+  const std::string gz = dir.file("prof_0.gz");
+  write_file(gz, gzip(read_file(data_file(kA))));
+  for (const std::string& path : {data_file(kA), gz}) {
+    INFO(path);
+    const auto r = run_command(bin("legate_prof") + " info " + path);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(has(r.out, "Legion Prof log, FileType: BinaryLegionProf v: 1.0, version 1008"));
+    CHECK(has(r.out, "node 0 of 1 on dubliner (pid 3941588)"));
+    CHECK(has(r.out, "processors   16 cpu, 2 utility, 1 io, 1 gpu_host, 1 gpu_device"));
+    CHECK(has(r.out, "records      2,167\n"));
+    CHECK(has(r.out, "    ProcMDesc               1,010\n"));
+    CHECK(has(r.out, "6 tasks"));
+    CHECK(has(r.out, path.size() > 3 && path.substr(path.size() - 3) == ".gz"
+                         ? "decompressed from gzip"
+                         : "(plain)"));
+  }
+}
+
+TEST_CASE("legate_prof on damaged and foreign Legion logs", "[cli][legion]") {
+  TempDir dir;
+  auto bytes = read_file(data_file(kA));
+  const std::string cut = dir.file("cut.prof");
+  write_file(cut, {bytes.begin(), bytes.begin() + 50000});
+  auto r = run_command(bin("legate_prof") + " info " + cut);
+  CHECK(r.status == 0);  // cut short, like an unfinished trace: a warning
+  CHECK(has(r.out, "records      1,156\n"));
+  CHECK(has(r.err, "warning: " + cut + ": byte offset "));
+  CHECK(has(r.err, "cut off"));
+
+  bytes.insert(bytes.end(), {0x63, 0, 0, 0, 0xff, 0xff});
+  const std::string bad = dir.file("id99.prof");
+  write_file(bad, bytes);
+  r = run_command(bin("legate_prof") + " info " + bad);
+  CHECK(r.status == 1);  // damaged
+  CHECK(has(r.err, "byte offset 100304: record id 99 is not declared"));
+
+  const std::string text = dir.file("ascii.log");
+  const std::string line = "[0 - 7f3c] {4}{legion_prof}: Prof Task Info 1 2 3\n";
+  write_file(text, {line.begin(), line.end()});
+  for (const char* cmd : {"info", "dump", "stats"}) {
+    r = run_command(bin("legate_prof") + " " + cmd + " " + text);
+    CHECK(r.status == 1);
+    CHECK(has(r.err, text + ":1: a text-format Legion Prof log"));
+  }
+}
+
+TEST_CASE("legate_prof dump prints what a Legion log became", "[cli][legion]") {
+  const auto r = run_command(bin("legate_prof") + " dump --strings --kind task " + data_file(kA));
+  CHECK(r.status == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 6);
+  CHECK(has(r.out, "\"start\":2672636469,\"stop\":2910192273"));
+  const auto kinds = run_command(bin("legate_prof") + " dump --kind task_kind " + data_file(kA));
+  CHECK(std::count(kinds.out.begin(), kinds.out.end(), '\n') == 23);
+  const auto metas =
+      run_command(bin("legate_prof") + " dump --strings --kind meta_task " + data_file(kA));
+  CHECK(has(metas.out, "\"meta_kind_text\":\"Trigger Ready\""));
+  const auto meta = run_command(bin("legate_prof") + " dump --kind metadata " + data_file(kA));
+  CHECK(has(meta.out, "\"zero_time_ns\":1769621188808901136"));
+}
+
+TEST_CASE("legate_prof stats and archive on Legion logs", "[cli][legion]") {
+  TempDir dir;
+  auto r = run_command(bin("legate_prof") + " stats " + data_file(kA));
+  CHECK(r.status == 0);
+  CHECK(has(r.out, "2,167 records"));
+  CHECK(has(r.out, "ufi::JuliaCustomTask"));
+  CHECK(has(r.out, "node 0     IO                        1 lanes      100.0% avg"));
+  // Two runs: a warning, and only one of them is shown.
+  r = run_command(bin("legate_prof") + " stats " + data_file(kA) + " " + data_file(kB));
+  CHECK(r.status == 0);
+  CHECK(has(r.err, "belongs to another run"));
+  CHECK(has(r.out, "1 of 1 rank(s)"));
+  r = run_command(bin("legate_prof") + " archive " + data_file(kA) + " -o " + dir.file("report"));
+  CHECK(r.status == 0);
+  CHECK(std::filesystem::file_size(dir.file("report") + "/index.html") > 10000);
+}

@@ -1,0 +1,107 @@
+// legate_prof view on Legion Prof logs in a real window under Xvfb: a gzip
+// log opens with its lanes, a Julia task's critical-path link goes to the
+// task before it, and a log cut short opens with its warning. Skipped with a
+// message without xvfb-run.
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "analysis/load.hpp"
+#include "analysis/stats.hpp"
+#include "log_editor.hpp"
+#include "tools/run_command.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using legion::testing::data_file;
+using legion::testing::gzip;
+using legion::testing::read_file;
+using legion::testing::write_file;
+using nlohmann::json;
+using trace::testing::TempDir;
+
+namespace {
+
+bool have_xvfb() {
+  return testing::run_command("command -v xvfb-run").status == 0;
+}
+
+testing::CommandResult view(const std::string& file, const std::string& script_text,
+                            const TempDir& dir) {
+  const std::string script = dir.file("script.txt");
+  std::ofstream(script) << script_text;
+  return testing::run_command("xvfb-run -a -s '-screen 0 1600x1000x24' " +
+                              testing::bin("legate_prof") + " view " + file + " --script " +
+                              script + " --size 1400x800");
+}
+
+json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legion]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const std::string gz = dir.file("prof_0.gz");
+  write_file(gz, gzip(read_file(data_file("legatejl_85d792a6_legate_0.prof"))));
+  // The last Julia task (op 6 on c2), found as the viewer's search finds it
+  // (its meta tasks match too: they serve its operation).
+  const analysis::Profile p = analysis::load_profile({gz});
+  uint32_t op6 = analysis::kNone, op5 = analysis::kNone;
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    if (p.items[i].kind != analysis::ItemKind::Task || p.items[i].op == analysis::kNone) continue;
+    if (p.operations[p.items[i].op].uid == 6) op6 = i;
+    if (p.operations[p.items[i].op].uid == 5) op5 = i;
+  }
+  const auto hits = analysis::search(p, "ufi::JuliaCustomTask");
+  const auto at = std::find(hits.begin(), hits.end(), op6);
+  REQUIRE(at != hits.end());
+  const std::string nth = std::to_string(at - hits.begin());  // select counts from 0
+  const auto r =
+      view(gz,
+           "dump " + dir.file("all.json") + "\nselect ufi::JuliaCustomTask " + nth + "\nwait 2\n" +
+               "dump " + dir.file("before.json") + "\nclick-ui critical\nwait 2\ndump " +
+               dir.file("after.json") + "\nquit\n",
+           dir);
+  INFO("select match " << nth << ": " << r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json all = read_json(dir.file("all.json"));
+  std::string texts;
+  for (const auto& row : all["rows"]) texts += row["text"].get<std::string>() + "|";
+  CHECK_THAT(texts, Catch::Contains("|c2|") && Catch::Contains("|u0|") &&
+                        Catch::Contains("|i19|") && Catch::Contains("|g18h|") &&
+                        Catch::Contains("|sysmem0|"));
+  CHECK(all["warnings"].empty());
+  const json before = read_json(dir.file("before.json")), after = read_json(dir.file("after.json"));
+  REQUIRE(before.contains("selected"));
+  CHECK(before["selected"]["item"] == op6);
+  CHECK(before["selected"]["name"] == "ufi::JuliaCustomTask");
+  CHECK(before["selected"]["critical"] == op5);
+  CHECK(after["selected"]["item"] == op5);
+  CHECK(after["selected"]["name"] == "ufi::JuliaCustomTask");
+}
+
+TEST_CASE("a Legion log cut short opens with its warning", "[gui][legion]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  auto bytes = read_file(data_file("legatejl_85d792a6_legate_0.prof"));
+  bytes.resize(50000);
+  const std::string cut = dir.file("cut.prof");
+  write_file(cut, bytes);
+  const auto r = view(cut, "dump " + dir.file("cut.json") + "\nquit\n", dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json st = read_json(dir.file("cut.json"));
+  CHECK_THAT(st["warnings"].dump(), Catch::Contains("cut off"));
+}
