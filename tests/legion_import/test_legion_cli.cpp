@@ -96,7 +96,7 @@ TEST_CASE("legate_prof stats and archive on Legion logs", "[cli][legion]") {
   // Two runs: a warning, and only one of them is shown.
   r = run_command(bin("legate_prof") + " stats " + data_file(kA) + " " + data_file(kB));
   CHECK(r.status == 0);
-  CHECK(has(r.err, "belongs to another run"));
+  CHECK(has(r.err, "left out: it belongs to run"));
   CHECK(has(r.out, "1 of 1 rank(s)"));
   r = run_command(bin("legate_prof") + " archive " + data_file(kA) + " -o " + dir.file("report"));
   CHECK(r.status == 0);
