@@ -110,7 +110,7 @@ void install_crash_handlers() {
   g_ended = false;
   struct sigaction sa {};
   sa.sa_sigaction = on_signal;
-  sa.sa_flags = SA_SIGINFO;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;  // the program goes on meanwhile: no EINTR
   sigemptyset(&sa.sa_mask);
   for (int sig : kCrashSignals) sigaddset(&sa.sa_mask, sig);
   for_each_end_signal([&](int sig) { sigaddset(&sa.sa_mask, sig); });
