@@ -31,3 +31,11 @@ class SmallDisk {
 };
 
 }  // namespace legato::testing
+
+// In a Catch2 test: ends it with a warning that says why when the machine
+// cannot mount the disk.
+#define LEGATO_SKIP_WITHOUT(disk)      \
+  if (!(disk).mounted()) {             \
+    WARN("skipped: " << (disk).why()); \
+    return;                            \
+  }

@@ -22,12 +22,6 @@ using trace::testing::TempDir;
 
 namespace {
 
-#define SKIP_WITHOUT(disk)             \
-  if (!(disk).mounted()) {             \
-    WARN("skipped: " << (disk).why()); \
-    return;                            \
-  }
-
 std::string profiled(const std::string& logdir, const std::string& program = "chunked_update") {
   return bin("legate") + " --cpus 1 --profile --logdir '" + logdir + "' " + bin(program);
 }
@@ -36,7 +30,7 @@ std::string profiled(const std::string& logdir, const std::string& program = "ch
 
 TEST_CASE("a run on a full disk runs to its end unrecorded", "[fault][disk]") {
   SmallDisk disk(1 << 20);
-  SKIP_WITHOUT(disk);
+  LEGATO_SKIP_WITHOUT(disk);
   disk.fill();
   const auto r = run_command(profiled(disk.path()));
   CHECK(r.status == 0);
@@ -49,7 +43,7 @@ TEST_CASE("a run on a full disk runs to its end unrecorded", "[fault][disk]") {
 
 TEST_CASE("a run whose disk fills up says where its trace stops", "[fault][disk]") {
   SmallDisk disk(700 << 10);
-  SKIP_WITHOUT(disk);
+  LEGATO_SKIP_WITHOUT(disk);
   const auto r = run_command(profiled(disk.path()));
   CHECK(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("checksum"));

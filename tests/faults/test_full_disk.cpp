@@ -18,12 +18,6 @@ using trace::testing::TempDir;
 
 namespace {
 
-#define SKIP_WITHOUT(disk)             \
-  if (!(disk).mounted()) {             \
-    WARN("skipped: " << (disk).why()); \
-    return;                            \
-  }
-
 size_t entries(const std::string& dir) {
   return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(dir),
                                            std::filesystem::directory_iterator()));
@@ -51,7 +45,7 @@ void record_tasks(uint32_t cpu, uint64_t first, uint64_t count) {
 
 TEST_CASE("a full disk refuses a new trace and leaves an earlier one as it was", "[fault][disk]") {
   SmallDisk disk(1 << 20);
-  SKIP_WITHOUT(disk);
+  LEGATO_SKIP_WITHOUT(disk);
   const std::string path = disk.file("legate_0.prof");
   trace::testing::write_bytes(path, {'o', 'l', 'd'});
   disk.fill();
@@ -68,7 +62,7 @@ TEST_CASE("a full disk refuses a new trace and leaves an earlier one as it was",
 
 TEST_CASE("the recorder on a full disk says so and does not start", "[fault][disk]") {
   SmallDisk disk(1 << 20);
-  SKIP_WITHOUT(disk);
+  LEGATO_SKIP_WITHOUT(disk);
   disk.fill();
   try {
     rec::start(options_on(disk));
@@ -86,7 +80,7 @@ TEST_CASE("the recorder on a full disk says so and does not start", "[fault][dis
 TEST_CASE("a disk that fills mid-run: the trace is finished where recording stopped",
           "[fault][disk]") {
   SmallDisk disk(3 << 20);
-  SKIP_WITHOUT(disk);
+  LEGATO_SKIP_WITHOUT(disk);
   const std::string path = disk.file("legate_0.prof");
   rec::start(options_on(disk));
   const uint32_t cpu = rec::add_processor(trace::ProcKind::Cpu, 0, "c0");
@@ -137,7 +131,7 @@ TEST_CASE("a disk that fills mid-run: the trace is finished where recording stop
 
 TEST_CASE("a report that cannot be written leaves no directory behind", "[fault][disk]") {
   SmallDisk disk(1 << 20);
-  SKIP_WITHOUT(disk);
+  LEGATO_SKIP_WITHOUT(disk);
   TempDir dir;
   rec::RecorderOptions o;
   o.logdir = dir.path().string();
