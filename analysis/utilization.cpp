@@ -198,6 +198,35 @@ void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Tim
 
 }  // namespace
 
+Time busy_time(const Profile& p, const Lane& lane) {
+  std::vector<std::pair<Time, int64_t>> steps;
+  add_busy_lane(p, lane, steps);
+  std::sort(steps.begin(), steps.end());
+  Time busy = 0, since = 0;
+  int64_t depth = 0;
+  for (const auto& [t, d] : steps) {
+    if (depth == 0 && d > 0) since = t;
+    depth += d;
+    if (depth == 0) busy += t - since;
+  }
+  return busy;
+}
+
+uint64_t peak_bytes(const Profile& p, const Lane& lane) {
+  std::vector<std::pair<Time, int64_t>> changes;
+  for (uint32_t i = lane.begin; i < lane.end; ++i) {
+    const Item& it = p.items[i];
+    if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
+    const auto bytes = static_cast<int64_t>(p.instances[it.extra].bytes);
+    changes.emplace_back(it.start, bytes);
+    changes.emplace_back(it.stop, -bytes);
+  }
+  std::sort(changes.begin(), changes.end());  // frees before allocations at one time
+  int64_t held = 0, peak = 0;
+  for (const auto& [t, d] : changes) peak = std::max(peak, held += d);
+  return static_cast<uint64_t>(peak);
+}
+
 bool has_lanes(const Profile& p, LaneKind kind, uint32_t rank) {
   return std::any_of(p.lanes.begin(), p.lanes.end(),
                      [&](const Lane& l) { return selected(l, kind, rank); });

@@ -51,6 +51,13 @@ class UtilizationCurve {
 inline constexpr uint32_t kAllNodes = 0xffffffff;
 UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
 
+// The time a lane was busy: its items minus their waits, overlapping items
+// counted once (what utilization counts for it).
+Time busy_time(const Profile& p, const Lane& lane);
+
+// The most bytes a memory lane's instances held at once.
+uint64_t peak_bytes(const Profile& p, const Lane& lane);
+
 // Whether a kind has any lane on the node (kAllNodes: anywhere).
 bool has_lanes(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
 

@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
 
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
@@ -101,4 +103,31 @@ TEST_CASE("legate_prof stats and archive on Legion logs", "[cli][legion]") {
   r = run_command(bin("legate_prof") + " archive " + data_file(kA) + " -o " + dir.file("report"));
   CHECK(r.status == 0);
   CHECK(std::filesystem::file_size(dir.file("report") + "/index.html") > 10000);
+}
+
+TEST_CASE("legate_prof stats --json gives Legion Prof's busy time per lane", "[cli][legion]") {
+  const auto r = run_command(bin("legate_prof") + " stats --json " + data_file(kA));
+  CHECK(r.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<std::string, int64_t> busy;
+  std::map<std::string, nlohmann::json> items;
+  for (const auto& lane : j["lanes"]) {
+    busy[lane["name"]] = lane["busy_ns"].get<int64_t>();
+    items[lane["name"]] = lane["items"];
+  }
+  // legion_prof_logs.md §5.4, log A.
+  CHECK(busy["u0"] == 144009893);
+  CHECK(busy["u0"] + busy["u1"] == 284190419);
+  CHECK(busy["i19"] == 2737591127);
+  CHECK(items["u0"]["runtime work"] == 47);
+  CHECK(items["i19"]["task"] == 2);
+  bool sysmem = false;
+  for (const auto& m : j["memories"]) {
+    if (m["name"] != "sysmem0") continue;
+    sysmem = true;
+    CHECK(m["instances"] == 4);
+    CHECK(m["peak_bytes"].get<uint64_t>() > 0);
+    CHECK(m["peak_bytes"].get<uint64_t>() <= 1600);
+  }
+  CHECK(sysmem);
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -139,6 +140,28 @@ TEST_CASE("legate_prof stats prints utilization and per-kind statistics", "[cli]
   CHECK(stats_count(r.out, "sum", "task") == 3);
   CHECK(stats_count(r.out, "TopLevelTask", "task") == 1);
   CHECK(r.out.find("Mapping") != std::string::npos);
+  // --json: the same run for scripts, lane by lane.
+  const auto json = run_command(bin("legate_prof") + " stats --json " + dir.file("legate_0.prof"));
+  CHECK(json.status == 0);
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  const int64_t span = j["run"]["stop_ns"].get<int64_t>() - j["run"]["start_ns"].get<int64_t>();
+  int cpu_lanes = 0, tasks = 0;
+  for (const auto& lane : j["lanes"]) {
+    if (lane["kind"] != "CPU") continue;
+    ++cpu_lanes;
+    tasks += lane["items"].value("task", 0);
+    CHECK(lane["busy_ns"].get<int64_t>() <= span);
+    CHECK(lane["node"] == 0);
+  }
+  CHECK(cpu_lanes == 3);
+  CHECK(tasks == 15);  // 12 sqrt_plus_one and 3 sum points
+  REQUIRE(j["memories"].size() == 1);
+  const auto& sysmem = j["memories"][0];
+  CHECK(sysmem["kind"] == "System Memory");
+  CHECK(sysmem["instances"].get<int>() > 0);
+  CHECK(sysmem["peak_bytes"].get<uint64_t>() > 0);
+  CHECK(sysmem["peak_bytes"].get<uint64_t>() <= sysmem["capacity_bytes"].get<uint64_t>());
+  CHECK(j["channels"].is_array());
   // --top limits the table.
   const auto top = run_command(bin("legate_prof") + " stats --top 2 " + dir.file("legate_0.prof"));
   CHECK(top.out.find("more kinds (--top 0 shows all)") != std::string::npos);

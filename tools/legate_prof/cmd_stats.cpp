@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
@@ -67,6 +69,45 @@ void print_stats(const Profile& p, size_t top) {
   }
 }
 
+// One JSON object for scripts: the run, then per node and lane its kind,
+// name, item counts by kind and busy time; per memory its instances and peak
+// bytes; per channel its items.
+nlohmann::json stats_json(const Profile& p) {
+  nlohmann::json lanes = nlohmann::json::array(), memories = nlohmann::json::array(),
+                 channels = nlohmann::json::array();
+  for (const Lane& l : p.lanes) {
+    nlohmann::json items = nlohmann::json::object();
+    for (uint32_t i = l.begin; i < l.end; ++i) {
+      auto& n = items[std::string(to_string(p.items[i].kind))];
+      n = n.is_null() ? 1 : n.get<uint64_t>() + 1;
+    }
+    nlohmann::json lane = {{"node", l.rank},
+                           {"kind", std::string(to_string(l.kind))},
+                           {"name", l.name},
+                           {"items", items}};
+    if (is_memory(l.kind)) {
+      lane["instances"] = items.value("instance", uint64_t{0});
+      lane["peak_bytes"] = peak_bytes(p, l);
+      lane["capacity_bytes"] = l.capacity;
+      memories.push_back(std::move(lane));
+    } else {
+      lane["busy_ns"] = busy_time(p, l);
+      (l.kind == LaneKind::Channel ? channels : lanes).push_back(std::move(lane));
+    }
+  }
+  return {{"run",
+           {{"program", p.program},
+            {"ranks", p.ranks.size()},
+            {"ranks_expected", p.ranks_expected},
+            {"records", p.records},
+            {"start_ns", p.start},
+            {"stop_ns", p.stop}}},
+          {"lanes", lanes},
+          {"memories", memories},
+          {"channels", channels},
+          {"warnings", p.warnings}};
+}
+
 }  // namespace
 
 Command add_stats_command(CLI::App& app) {
@@ -74,17 +115,26 @@ Command add_stats_command(CLI::App& app) {
       "stats", "Per-kind statistics (count, total, mean, min, max) and utilization per node");
   auto files = std::make_shared<std::vector<std::string>>();
   auto top = std::make_shared<size_t>(30);
+  auto json = std::make_shared<bool>(false);
   sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")->required();
   sub->add_option("--top", *top, "Show the N kinds with the most total time (0: all)")
       ->capture_default_str();
-  return {sub, [files, top] {
+  sub->add_flag("--json", *json,
+                "Print one JSON object instead: per node and lane its kind, name, item counts by "
+                "kind and busy time; per memory its instances and peak bytes; per channel its "
+                "items");
+  return {sub, [files, top, json] {
             const TraceFiles given = check_trace_files("stats", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
               const Profile p = load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof stats: warning: " << w << "\n";
-              print_stats(p, *top == 0 ? SIZE_MAX : *top);
+              if (*json) {
+                std::cout << stats_json(p).dump(1) << "\n";
+              } else {
+                print_stats(p, *top == 0 ? SIZE_MAX : *top);
+              }
               return exit_status(given, p);
             } catch (const LoadError& e) {
               std::cerr << "legate_prof stats: " << e.what() << "\n";
