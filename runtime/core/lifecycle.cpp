@@ -74,7 +74,7 @@ bool start_recording(const rec::RecorderOptions& options) {
     switch (e.cause()) {
       case rec::RecorderError::Cause::NoSpace:
         std::fprintf(stderr,
-                     "legato: warning: profiling is off for this run: %s. The program runs to its "
+                     "legate: warning: profiling is off for this run: %s. The program runs to its "
                      "end unrecorded; a trace an earlier run left there is untouched.\n",
                      e.what());
         return false;
