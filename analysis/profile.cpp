@@ -7,21 +7,11 @@
 namespace legato::analysis {
 
 std::string_view to_string(LaneKind k) {
-  static constexpr std::string_view kNames[] = {"CPU",
-                                                "GPU Device",
-                                                "GPU Host",
-                                                "Utility",
-                                                "IO",
-                                                "OpenMP",
-                                                "Python",
-                                                "Dependent Partitioning",
-                                                "Profiler",
-                                                "Threads",
-                                                "System Memory",
-                                                "Framebuffer",
-                                                "Zero-Copy",
-                                                "Socket Memory",
-                                                "Channel"};
+  static constexpr std::string_view kNames[] = {
+      "CPU",       "GPU Device",    "GPU Host",      "Utility",
+      "IO",        "OpenMP",        "Python",        "Dependent Partitioning",
+      "Profiler",  "Threads",       "System Memory", "Framebuffer",
+      "Zero-Copy", "Socket Memory", "Channel"};
   static_assert(std::size(kNames) == kLaneKinds, "one name for each LaneKind, in its order");
   const auto i = static_cast<size_t>(k);
   return i < kLaneKinds ? kNames[i] : "unknown";

@@ -2,9 +2,9 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "trace_files.hpp"
 #include "legion_import/import.hpp"
 #include "legion_logs.hpp"
+#include "trace_files.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/record_json.hpp"
 #include "trace_format/writer.hpp"

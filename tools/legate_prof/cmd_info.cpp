@@ -6,9 +6,9 @@
 
 #include "analysis/units.hpp"
 #include "commands.hpp"
-#include "trace_files.hpp"
 #include "legion_import/import.hpp"
 #include "legion_logs.hpp"
+#include "trace_files.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/writer.hpp"
