@@ -235,16 +235,21 @@ std::string Converter::item_name(const ProcItem& it) const {
   }
 }
 
+uint32_t Converter::kernel_name(uint32_t task_id) {
+  const auto [name, added] = kernel_names_.try_emplace(task_id, 0);
+  if (added) name->second = str(task_name(task_id));
+  return name->second;
+}
+
 void Converter::items() {
   uids_.resize(d_.items.size());
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
     // Calls share their item's fevent and prof tasks point at another's.
     const bool owns_event = !is_call(it.source) && it.source != Source::ProfTask;
-    const Uid uid = owns_event && it.fevent != 0 && !seen_events_.count(it.fevent)
-                        ? event_uid(it.fevent)
-                        : synthetic_uid();
-    if (owns_event && it.fevent != 0) seen_events_.emplace(it.fevent, i);
+    const bool first =
+        owns_event && it.fevent != 0 && seen_events_.try_emplace(it.fevent, i).second;
+    const Uid uid = first ? event_uid(it.fevent) : synthetic_uid();
     uids_[i] = uid;
     const uint32_t proc = proc_res(it.proc);
     if (is_task(it.source)) {
@@ -266,13 +271,16 @@ void Converter::items() {
         out<trace::GpuKernelRecord>().push_back(trace::GpuKernelRecord{
             uid,
             trace::make_resource_id(node_of_proc(it.proc), kDeviceLane | index_of_proc(it.proc)),
-            str(task_name(it.kind)), 0, to_time(gstart), to_time(it.gpu_stop)});
+            kernel_name(it.kind), 0, to_time(gstart), to_time(it.gpu_stop)});
       }
     } else {
       trace::MetaTaskRecord r;
       r.uid = uid;
       r.processor = proc;
-      r.meta_kind = str(item_name(it));
+      const auto [name, added] =
+          item_names_.try_emplace(uint64_t{static_cast<uint8_t>(it.source)} << 32 | it.kind, 0);
+      if (added) name->second = str(item_name(it));
+      r.meta_kind = name->second;
       // Only meta tasks and mapper calls serve an operation; a prof task
       // only reports on one after the fact.
       r.op = it.source == Source::Meta || it.source == Source::Message ||

@@ -1,6 +1,7 @@
 // Converter steps that link items: waits and call nesting, instances,
 // copies, fills and partitions on their lanes, and the critical path.
 #include <algorithm>
+#include <tuple>
 
 #include "legion_import/converter.hpp"
 #include "legion_import/critical_path.hpp"
@@ -52,61 +53,84 @@ void Converter::message_latencies() {
 // becomes a wait of what it nests in, and every recorded wait goes to the
 // innermost call containing it, so no time counts twice (LEGION_FORMAT.md §6).
 void Converter::waits() {
-  std::unordered_map<uint64_t, std::vector<size_t>> calls_of;  // owner item -> calls
+  // Each call with the item it nests in, grouped by that item, by start
+  // (the longer of two that start together first: it holds the other).
+  struct Call {
+    size_t owner, call;
+  };
+  std::vector<Call> calls;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& c = d_.items[i];
     if (!is_call(c.source) || c.fevent == 0) continue;
-    const auto owner = seen_events_.find(c.fevent);
-    if (owner == seen_events_.end() || d_.items[owner->second].proc != c.proc) continue;
-    calls_of[owner->second].push_back(i);
+    const size_t* owner = seen_events_.find(c.fevent);
+    if (!owner || *owner == SIZE_MAX || d_.items[*owner].proc != c.proc) continue;
+    calls.push_back(Call{*owner, i});
   }
+  std::sort(calls.begin(), calls.end(), [&](const Call& a, const Call& b) {
+    if (a.owner != b.owner) return a.owner < b.owner;
+    const ProcItem &x = d_.items[a.call], &y = d_.items[b.call];
+    if (x.start != y.start) return x.start < y.start;
+    return x.stop > y.stop || (x.stop == y.stop && a.call < b.call);
+  });
+  const auto calls_of = [&](size_t owner) {
+    const auto from = std::lower_bound(calls.begin(), calls.end(), owner,
+                                       [](const Call& c, size_t o) { return c.owner < o; });
+    auto to = from;
+    while (to != calls.end() && to->owner == owner) ++to;
+    return std::make_pair(from, to);
+  };
   std::vector<uint32_t> depth(d_.items.size(), 0);
-  for (auto& [owner, calls] : calls_of) {
-    std::sort(calls.begin(), calls.end(), [&](size_t a, size_t b) {
-      const ProcItem &x = d_.items[a], &y = d_.items[b];
-      return x.start < y.start || (x.start == y.start && x.stop > y.stop);
-    });
-    std::vector<size_t> open;
-    for (size_t c : calls) {
-      const ProcItem& call = d_.items[c];
-      while (!open.empty() && d_.items[open.back()].stop < call.stop) open.pop_back();
-      const size_t parent = open.empty() ? owner : open.back();
-      depth[c] = open.empty() ? 1 : depth[parent] + 1;
-      add_wait(parent, call.start, call.stop, call.stop, 0);
-      open.push_back(c);
-    }
+  std::vector<size_t> open;
+  for (size_t k = 0; k < calls.size(); ++k) {
+    if (k == 0 || calls[k].owner != calls[k - 1].owner) open.clear();
+    const ProcItem& call = d_.items[calls[k].call];
+    while (!open.empty() && d_.items[open.back()].stop < call.stop) open.pop_back();
+    const size_t parent = open.empty() ? calls[k].owner : open.back();
+    depth[calls[k].call] = open.empty() ? 1 : depth[parent] + 1;
+    add_wait(parent, call.start, call.stop, call.stop, 0);
+    open.push_back(calls[k].call);
   }
   // Recorded waits: a TaskWaitInfo belongs to the task of its op_id, a
   // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
-  // ran over the wait (record order does not matter).
-  std::map<std::pair<uint64_t, uint32_t>, std::vector<size_t>> tasks, metas;
+  // ran over the wait (record order does not matter). Candidates sorted by
+  // (meta, op, kind, start), in record order among equals.
+  struct Candidate {
+    uint64_t op;
+    uint32_t kind;
+    bool meta;
+    uint64_t start;
+    size_t item;
+    auto key() const { return std::make_tuple(meta, op, kind); }
+  };
+  std::vector<Candidate> cands;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
-    if (is_task(it.source)) tasks[{it.op, 0}].push_back(i);
+    if (is_task(it.source)) cands.push_back(Candidate{it.op, 0, false, it.start, i});
     if (it.source == Source::Meta || it.source == Source::Message)
-      metas[{it.op, it.kind}].push_back(i);
+      cands.push_back(Candidate{it.op, it.kind, true, it.start, i});
   }
-  const auto by_start = [&](size_t a, size_t b) { return d_.items[a].start < d_.items[b].start; };
-  for (auto* m : {&tasks, &metas}) {
-    for (auto& [key, v] : *m) std::stable_sort(v.begin(), v.end(), by_start);
-  }
+  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
+    return std::make_tuple(a.meta, a.op, a.kind, a.start, a.item) <
+           std::make_tuple(b.meta, b.op, b.kind, b.start, b.item);
+  });
   uint64_t lost = 0;
   for (const WaitInfo& w : d_.waits) {
-    const auto found = w.meta ? metas.find({w.op, w.kind}) : tasks.find({w.op, 0});
-    if (found == (w.meta ? metas.end() : tasks.end())) {
-      ++lost;
-      continue;
-    }
+    const auto key = std::make_tuple(w.meta, w.op, w.meta ? w.kind : 0u);
+    const auto first =
+        std::lower_bound(cands.begin(), cands.end(), key,
+                         [](const Candidate& c, const auto& k) { return c.key() < k; });
+    const auto last = std::upper_bound(first, cands.end(),
+                                       std::make_tuple(w.meta, w.op, std::get<2>(key), w.start),
+                                       [](const auto& k, const Candidate& c) {
+                                         return k < std::make_tuple(c.meta, c.op, c.kind, c.start);
+                                       });
     // The latest-starting candidate that ran over the wait (looking back a
     // bounded number), else the latest one that started before it.
-    const auto& c = found->second;
-    const auto after = std::upper_bound(
-        c.begin(), c.end(), w.start, [&](uint64_t t, size_t i) { return t < d_.items[i].start; });
-    size_t best = after == c.begin() ? SIZE_MAX : *(after - 1);
-    for (auto it = after; it != c.begin() && after - it < 64;) {
+    size_t best = last == first ? SIZE_MAX : (last - 1)->item;
+    for (auto it = last; it != first && last - it < 64;) {
       --it;
-      if (w.end <= d_.items[*it].stop) {
-        best = *it;
+      if (w.end <= d_.items[it->item].stop) {
+        best = it->item;
         break;
       }
     }
@@ -115,12 +139,11 @@ void Converter::waits() {
       continue;
     }
     size_t owner = best;
-    if (const auto c = calls_of.find(best); c != calls_of.end()) {
-      for (size_t call : c->second) {
-        const ProcItem& x = d_.items[call];
-        if (x.start <= w.start && w.end <= x.stop && (owner == best || depth[call] > depth[owner]))
-          owner = call;
-      }
+    const auto [from, to] = calls_of(best);
+    for (auto c = from; c != to; ++c) {
+      const ProcItem& x = d_.items[c->call];
+      if (x.start <= w.start && w.end <= x.stop && (owner == best || depth[c->call] > depth[owner]))
+        owner = c->call;
     }
     add_wait(owner, w.start, w.ready, w.end, w.event);
   }
@@ -191,9 +214,8 @@ void Converter::channels() {
   for (const InstRef& r : d_.inst_refs) refs[r.fevent].push_back(&r);
   bool dep_lane = false;
   for (const ChannelItem& c : d_.channel_items) {
-    const Uid uid =
-        c.fevent != 0 && !seen_events_.count(c.fevent) ? event_uid(c.fevent) : synthetic_uid();
-    seen_events_.emplace(c.fevent, SIZE_MAX);
+    const bool first = c.fevent != 0 && seen_events_.try_emplace(c.fevent, SIZE_MAX).second;
+    const Uid uid = first ? event_uid(c.fevent) : synthetic_uid();
     if (c.type == ChannelItem::DepPart) {
       const uint32_t lane = trace::make_resource_id(node_, kDepPartLane);
       if (!dep_lane) {

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "legion_import/id_map.hpp"
 #include "legion_import/import.hpp"
 
 namespace legato::legion::detail {
@@ -82,6 +83,7 @@ class Converter {
   void names();
   void operations();
   std::string item_name(const ProcItem& it) const;
+  uint32_t kernel_name(uint32_t task_id);
   void items();
 
   // convert_links.cpp
@@ -111,9 +113,12 @@ class Converter {
   std::unordered_map<std::string, uint32_t> strings_;
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
-  std::unordered_map<uint64_t, size_t> seen_events_;  // fevent -> item index (SIZE_MAX: channel)
-  std::vector<Uid> uids_;                             // per d_.items
-  std::vector<Uid> channel_uids_;                     // per d_.channel_items; 0: not drawn
+  IdMap<size_t> seen_events_;  // fevent -> item index (SIZE_MAX: channel)
+  // The string id of each item name (Source << 32 | kind), and of each GPU
+  // task's kernel name (task id).
+  std::unordered_map<uint64_t, uint32_t> item_names_, kernel_names_;
+  std::vector<Uid> uids_;          // per d_.items
+  std::vector<Uid> channel_uids_;  // per d_.channel_items; 0: not drawn
   std::map<std::tuple<int, uint64_t, uint64_t>, uint32_t> channels_;
 };
 

@@ -1,6 +1,7 @@
 #include "legion_import/critical_path.hpp"
 
-#include <unordered_map>
+#include "legion_import/id_map.hpp"
+
 #include <utility>
 
 namespace legato::legion {
@@ -19,6 +20,8 @@ class Graph {
  public:
   Graph(const std::vector<TimedItem>& items, const std::vector<EventNode>& events)
       : events_(events) {
+    item_stop_.reserve(items.size());
+    node_.reserve(events.size());
     for (const auto& it : items) {
       if (it.fevent != 0) item_stop_.try_emplace(it.fevent, it.stop);
     }
@@ -28,65 +31,73 @@ class Graph {
   }
 
   Resolved resolve(uint64_t event) {
-    if (const auto m = memo_.find(event); m != memo_.end()) return m->second;
+    if (const Memo* m = memo_.find(event); m && m->done) return m->r;
     // Iterative depth-first: a node is computed once all its preconditions are.
-    std::vector<std::pair<uint64_t, bool>> stack{{event, false}};
+    std::vector<std::pair<uint64_t, bool>>& stack = stack_;
+    stack.assign(1, {event, false});
     while (!stack.empty()) {
       auto [e, expanded] = stack.back();
-      if (memo_.count(e)) {
+      Memo& memo = memo_[e];
+      if (memo.done) {
         stack.pop_back();
         continue;
       }
-      if (const auto s = item_stop_.find(e); s != item_stop_.end()) {
-        memo_[e] = Resolved{s->second, e, true};
+      if (const uint64_t* stop = item_stop_.find(e)) {
+        memo = Memo{Resolved{*stop, e, true}, true, false};
         stack.pop_back();
         continue;
       }
-      const auto n = node_.find(e);
-      if (n == node_.end()) {
-        memo_[e] = Resolved{};
+      const size_t* n = node_.find(e);
+      if (!n) {
+        memo = Memo{Resolved{}, true, false};
         stack.pop_back();
         continue;
       }
-      const EventNode& node = events_[n->second];
+      const EventNode& node = events_[*n];
       if (!expanded) {
         stack.back().second = true;
-        visiting_[e] = true;
+        memo.visiting = true;
         for (uint64_t p : node.pre) {
-          if (p != 0 && !memo_.count(p) && !visiting_[p]) stack.emplace_back(p, false);
+          if (p == 0) continue;
+          const Memo* pm = memo_.find(p);
+          if (!pm || (!pm->done && !pm->visiting)) stack.emplace_back(p, false);
         }
         continue;
       }
       stack.pop_back();
-      visiting_[e] = false;
       // The precondition that triggered last (a completion queue: first)
       // gated this event if it triggered after the event was created;
       // otherwise the event itself did, and its performer is on the path.
       Resolved best;
       for (uint64_t p : node.pre) {
         if (p == 0) continue;
-        const auto m = memo_.find(p);
-        if (m == memo_.end() || !m->second.known) continue;  // unknown or a cycle
-        const bool better = !best.known || (node.type == EventNode::CompletionQueue
-                                                ? m->second.trigger < best.trigger
-                                                : m->second.trigger > best.trigger);
-        if (better) best = m->second;
+        const Memo* m = memo_.find(p);
+        if (!m || !m->done || !m->r.known) continue;  // unknown or a cycle
+        const bool better =
+            !best.known || (node.type == EventNode::CompletionQueue ? m->r.trigger < best.trigger
+                                                                    : m->r.trigger > best.trigger);
+        if (better) best = m->r;
       }
-      if (best.known && best.trigger > node.performed) {
-        memo_[e] = best;
-      } else {
-        memo_[e] = Resolved{node.performed, node.performer, true};
-      }
+      Memo& done = memo_[e];  // the map may have grown since `memo`
+      done.visiting = false;
+      done.done = true;
+      done.r = best.known && best.trigger > node.performed
+                   ? best
+                   : Resolved{node.performed, node.performer, true};
     }
-    return memo_[event];
+    return memo_.find(event)->r;
   }
 
  private:
+  struct Memo {
+    Resolved r;
+    bool done = false, visiting = false;
+  };
   const std::vector<EventNode>& events_;
-  std::unordered_map<uint64_t, uint64_t> item_stop_;  // fevent -> stop
-  std::unordered_map<uint64_t, size_t> node_;         // result -> events_ index
-  std::unordered_map<uint64_t, Resolved> memo_;
-  std::unordered_map<uint64_t, bool> visiting_;
+  IdMap<uint64_t> item_stop_;  // fevent -> stop
+  IdMap<size_t> node_;         // result -> events_ index
+  IdMap<Memo> memo_;
+  std::vector<std::pair<uint64_t, bool>> stack_;
 };
 
 }  // namespace

@@ -168,6 +168,13 @@ Header parse_header_lines(const std::vector<std::string>& lines, const std::stri
           fail(file, line, text, "names field " + l.fields.back().name + " twice");
       }
     }
+    uint64_t fixed = 0;
+    for (const FieldLayout& f : l.fields) {
+      const bool variable = f.kind == FieldType::String || f.kind == FieldType::Point ||
+                            f.kind == FieldType::Array || f.kind == FieldType::Uuid;
+      fixed = variable || fixed == UINT64_MAX ? UINT64_MAX : fixed + f.size;
+    }
+    l.fixed_bytes = fixed == UINT64_MAX || fixed > UINT32_MAX ? 0 : static_cast<uint32_t>(fixed);
     if (l.id >= h.by_id_.size()) h.by_id_.resize(l.id + 1, -1);
     if (h.by_id_[l.id] >= 0) fail(file, line, text, "gives two kinds the id " + std::to_string(id));
     if (h.find(l.name) != nullptr) fail(file, line, text, "declares " + l.name + " twice");

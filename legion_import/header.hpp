@@ -45,6 +45,9 @@ struct RecordLayout {
   uint32_t id = 0;
   std::string name;
   std::vector<FieldLayout> fields;
+  // The bytes of a record after its id when every field has a fixed size
+  // (numbers, bools, opaque); 0 when one is a string, point, array or uuid.
+  uint32_t fixed_bytes = 0;
   // The index of a field by name, or -1.
   int field(std::string_view name) const;
 };

@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 
@@ -18,6 +19,30 @@ constexpr size_t kSniffBytes = 4096;
 
 std::string at_offset(uint64_t offset) {
   return "byte offset " + std::to_string(offset);
+}
+
+// A number field's value from its little-endian bytes: signed ones as two's
+// complement, bools as 0 or 1.
+uint64_t number(const FieldLayout& f, const unsigned char* b) {
+  uint64_t v = 0;
+  if (f.size == 8) {
+    std::memcpy(&v, b, 8);
+    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+  } else {
+    for (uint32_t i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(b[i]) << (8 * i);
+    const bool is_signed = f.kind == FieldType::I32 || f.kind == FieldType::I64;
+    if (is_signed && f.size < 8 && (v >> (8 * f.size - 1)) & 1) v |= ~uint64_t{0} << (8 * f.size);
+  }
+  return f.kind == FieldType::Bool ? v != 0 : v;
+}
+
+// Every field of a layout whose fields all have fixed sizes, from the
+// record's bytes after its id (opaque fields read as 0).
+void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* values) {
+  for (const FieldLayout& f : l.fields) {
+    *values++ = f.kind == FieldType::Opaque ? 0 : number(f, b);
+    b += f.size;
+  }
 }
 
 }  // namespace
@@ -192,6 +217,7 @@ void LogReader::read_header() {
                         ": the header has more than 4096 lines or 1 MiB (no empty line ends it)");
   }
   header_ = parse_header_lines(lines, path_);
+  max_dim_layout_ = header_.find("MaxDimDesc");
   header_.size = in_->offset();  // the empty line included: where the records start
 }
 
@@ -212,12 +238,7 @@ bool LogReader::read_field(const FieldLayout& f, size_t k, Record& r) {
     case FieldType::I64: {
       unsigned char b[8] = {0};
       if (!in_->read(b, f.size)) return false;
-      uint64_t v = 0;
-      for (uint32_t i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(b[i]) << (8 * i);
-      const bool is_signed = f.kind == FieldType::I32 || f.kind == FieldType::I64;
-      if (is_signed && f.size < 8 && (v >> (8 * f.size - 1)) & 1) v |= ~uint64_t{0} << (8 * f.size);
-      if (f.kind == FieldType::Bool) v = v != 0;
-      r.values[k] = v;
+      r.values[k] = number(f, b);
       return true;
     }
     case FieldType::Opaque:
@@ -281,8 +302,17 @@ bool LogReader::next(Record& r) {
     r.layout = layout;
     r.values.resize(layout->fields.size());
     r.texts.resize(layout->fields.size());
-    for (size_t k = 0; complete && k < layout->fields.size(); ++k)
-      complete = read_field(layout->fields[k], k, r);
+    if (layout->fixed_bytes > 0) {
+      complete = in_->fill(layout->fixed_bytes);
+      if (complete) {
+        decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->buf.data() + in_->pos),
+                     r.values.data());
+        in_->pos += layout->fixed_bytes;
+      }
+    } else {
+      for (size_t k = 0; complete && k < layout->fields.size(); ++k)
+        complete = read_field(layout->fields[k], k, r);
+    }
   }
   if (!complete) {
     if (done_) return false;  // read_field said why
@@ -293,7 +323,7 @@ bool LogReader::next(Record& r) {
          false);
     return false;
   }
-  if (layout->name == "MaxDimDesc") {
+  if (layout == max_dim_layout_) {
     const uint64_t d = r.get(layout->field("max_dim"));
     if (d >= 1 && d <= kMaxDim) {
       max_dim_ = static_cast<uint32_t>(d);

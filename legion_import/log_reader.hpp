@@ -75,6 +75,7 @@ class LogReader {
   bool done_ = false, clean_end_ = false, damaged_ = false;
   uint64_t records_ = 0;
   uint32_t max_dim_ = 0;  // from MaxDimDesc; 0 until seen
+  const RecordLayout* max_dim_layout_ = nullptr;
   std::vector<std::string> problems_;
 };
 
