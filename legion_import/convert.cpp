@@ -298,6 +298,27 @@ void Converter::items() {
 
 }  // namespace detail
 
+namespace {
+
+// What a RuntimeConfig flag means, in words, with the switch that sets it.
+std::string runtime_config_flag(const std::string& flag) {
+  static const std::map<std::string, std::string> kWords = {
+      {"debug", "a debug build of Legion (DEBUG_LEGION)"},
+      {"spy", "Legion Spy logging (-lg:spy)"},
+      {"gc", "garbage-collection logging (LEGION_GC)"},
+      {"inorder", "in-order execution (-lg:inorder)"},
+      {"safe_mapper", "mapper checks (-lg:safe_mapper)"},
+      {"safe_runtime", "runtime checks (-lg:safe_runtime)"},
+      {"safe_ctrlrepl", "control-replication checks (-lg:safe_ctrlrepl)"},
+      {"part_checks", "partition checks (-lg:partcheck)"},
+      {"bounds_checks", "bounds checks (LEGION_BOUNDS_CHECKS)"},
+      {"resilient", "resilience (-lg:resilient)"}};
+  const auto w = kWords.find(flag);
+  return w == kWords.end() ? flag : w->second;
+}
+
+}  // namespace
+
 analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts) {
   analysis::RankTrace t;
   t.file = path;
@@ -335,6 +356,9 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
   }
   run.host = d.hostname;
   run.pid = d.process_id;
+  // Legion logs do not name the program: say what ran, where.
+  run.program = "Legion run" + (d.process_id ? ", pid " + std::to_string(d.process_id) : "") +
+                (d.hostname.empty() ? "" : " on " + d.hostname);
   run.start_unix_ns = d.zero_time;
   if (d.has_zero_time) {
     run.id = "legion-" + std::to_string(run.ranks) + "n-" + std::to_string(d.zero_time);
@@ -367,14 +391,23 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
                 {"legion", legion}};
   if (d.has_zero_time) t.metadata["clock"]["zero_unix_ns"] = d.zero_time;
   // RuntimeConfig's debug and safety flags: all in "legion", those set in
-  // "config", which the tools show (legion_prof warns when any is set).
+  // "config", and a warning naming them (legion_prof warns too): such a run
+  // is slower than the same run without them.
   if (!d.runtime_config.empty()) {
     t.metadata["legion"]["runtime_config"] = d.runtime_config;
     nlohmann::json set = nlohmann::json::object();
+    std::string named;
     for (const auto& [flag, on] : d.runtime_config) {
-      if (on) set[flag] = true;
+      if (!on) continue;
+      set[flag] = true;
+      named += (named.empty() ? "" : ", ") + runtime_config_flag(flag);
     }
-    if (!set.empty()) t.metadata["config"] = set;
+    if (!set.empty()) {
+      t.metadata["config"] = set;
+      t.problems.push_back(path + ": this run had Legion's checking and debugging on (" + named +
+                           "); its times include that work, so it runs slower than it would "
+                           "without them: profile a build and run without them");
+    }
   }
   return t;
 }

@@ -317,3 +317,28 @@ TEST_CASE("a log from before MachineDesc and ZeroTime is node 0 of 1", "[legion]
   CHECK(tasks == 4);
   CHECK(p.instances.size() == 4);
 }
+
+TEST_CASE("a run with Legion's checks on carries a warning naming them", "[legion][items]") {
+  TempDir dir;
+  // Log A was run without any: no warning, and the run is named by its host.
+  const RankTrace a = legion::import_log(data_file(kA));
+  CHECK(a.problems == std::vector<std::string>{});
+  CHECK(a.run.program == "Legion run, pid 3941588 on dubliner");
+  LogEditor e(data_file(kA));
+  for (RawRecord& r : e.records) {
+    if (r.kind != "RuntimeConfig") continue;
+    r.set("debug", 1);
+    r.set("bounds_checks", 1);
+  }
+  const std::string path = dir.file("checked.prof");
+  write_file(path, e.encode());
+  const Profile p = load_profile({path});
+  REQUIRE(p.warnings.size() == 1);
+  const std::string& w = p.warnings.front();
+  CHECK_THAT(w, Catch::Contains("Legion's checking and debugging on (") &&
+                    Catch::Contains("a debug build of Legion (DEBUG_LEGION)") &&
+                    Catch::Contains("bounds checks (LEGION_BOUNDS_CHECKS)"));
+  CHECK_THAT(w, !Catch::Contains("safe_mapper") && !Catch::Contains("mapper checks"));
+  const RankTrace t = legion::import_log(path);
+  CHECK(t.metadata["config"] == nlohmann::json({{"bounds_checks", true}, {"debug", true}}));
+}
