@@ -56,7 +56,9 @@ void Converter::waits() {
   // Each call with the item it nests in, grouped by that item, by start
   // (the longer of two that start together first: it holds the other).
   struct Call {
-    size_t owner, call;
+    size_t owner;
+    uint64_t start, stop;
+    size_t call;
   };
   std::vector<Call> calls;
   for (size_t i = 0; i < d_.items.size(); ++i) {
@@ -64,13 +66,12 @@ void Converter::waits() {
     if (!is_call(c.source) || c.fevent == 0) continue;
     const size_t* owner = seen_events_.find(c.fevent);
     if (!owner || *owner == SIZE_MAX || d_.items[*owner].proc != c.proc) continue;
-    calls.push_back(Call{*owner, i});
+    calls.push_back(Call{*owner, c.start, c.stop, i});
   }
-  std::sort(calls.begin(), calls.end(), [&](const Call& a, const Call& b) {
+  std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
     if (a.owner != b.owner) return a.owner < b.owner;
-    const ProcItem &x = d_.items[a.call], &y = d_.items[b.call];
-    if (x.start != y.start) return x.start < y.start;
-    return x.stop > y.stop || (x.stop == y.stop && a.call < b.call);
+    if (a.start != b.start) return a.start < b.start;
+    return a.stop > b.stop || (a.stop == b.stop && a.call < b.call);
   });
   const auto calls_of = [&](size_t owner) {
     const auto from = std::lower_bound(calls.begin(), calls.end(), owner,
@@ -80,15 +81,15 @@ void Converter::waits() {
     return std::make_pair(from, to);
   };
   std::vector<uint32_t> depth(d_.items.size(), 0);
-  std::vector<size_t> open;
+  std::vector<const Call*> open;  // the calls holding this one, outermost first
   for (size_t k = 0; k < calls.size(); ++k) {
     if (k == 0 || calls[k].owner != calls[k - 1].owner) open.clear();
-    const ProcItem& call = d_.items[calls[k].call];
-    while (!open.empty() && d_.items[open.back()].stop < call.stop) open.pop_back();
-    const size_t parent = open.empty() ? calls[k].owner : open.back();
-    depth[calls[k].call] = open.empty() ? 1 : depth[parent] + 1;
+    const Call& call = calls[k];
+    while (!open.empty() && open.back()->stop < call.stop) open.pop_back();
+    const size_t parent = open.empty() ? call.owner : open.back()->call;
+    depth[call.call] = open.empty() ? 1 : depth[parent] + 1;
     add_wait(parent, call.start, call.stop, call.stop, 0);
-    open.push_back(calls[k].call);
+    open.push_back(&call);
   }
   // Recorded waits: a TaskWaitInfo belongs to the task of its op_id, a
   // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
@@ -140,10 +141,8 @@ void Converter::waits() {
     }
     size_t owner = best;
     const auto [from, to] = calls_of(best);
-    for (auto c = from; c != to; ++c) {
-      const ProcItem& x = d_.items[c->call];
-      if (x.start <= w.start && w.end <= x.stop && (owner == best || depth[c->call] > depth[owner]))
-        owner = c->call;
+    for (auto c = from; c != to && c->start <= w.start; ++c) {
+      if (w.end <= c->stop && (owner == best || depth[c->call] > depth[owner])) owner = c->call;
     }
     add_wait(owner, w.start, w.ready, w.end, w.event);
   }
