@@ -159,7 +159,7 @@ std::string Converter::mem_label(uint64_t mem) const {
 
 uint32_t Converter::channel(trace::ChannelKind kind, uint64_t src, uint64_t dst,
                             const std::string& name) {
-  const auto key = std::make_tuple(static_cast<int>(kind), src, dst);
+  const auto key = std::make_tuple(static_cast<int>(kind), src, dst, name);
   const auto it = channels_.find(key);
   if (it != channels_.end()) return it->second;
   const uint32_t seq = std::min<uint32_t>(static_cast<uint32_t>(channels_.size()), kMaxChannels);
