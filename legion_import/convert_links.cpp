@@ -235,8 +235,9 @@ void Converter::channels() {
                                "gather " + mem_label(r->src) + " -> " + mem_label(r->dst));
         } else if (r->indirect) {
           cr.copy_kind = trace::CopyKind::Scatter;
-          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
-                               "scatter " + mem_label(r->src) + " -> " + mem_label(r->dst));
+          cr.channel = channel(
+              copy_channel_kind(r->src, r->dst), r->src, r->dst,
+              "scatter " + (r->src ? mem_label(r->src) + " " : "") + "-> " + mem_label(r->dst));
         } else {
           cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
                                mem_label(r->src) + " -> " + mem_label(r->dst));
