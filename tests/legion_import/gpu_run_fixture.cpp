@@ -112,9 +112,12 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
   g2.stop = 25500;
   g2.gpu_start = 22000;
   g2.gpu_stop = 30000;
-  g2.critical = 0;
+  // Node 1's second GPU task waits for node 0's first one (stop 20500) and
+  // its own c2 task (stop 10000): a precondition from another node's file.
+  g2.critical = v1008 && n == 1 ? E(43) : 0;
   g2.fevent = E(5);
   w.gpu_task(g2);
+  if (n == 1) w.event_merger(E(43), E(1), 2950, event_id(0, 4), E(3));
 
   // Instances.
   const auto inst = [&](uint64_t seq, uint64_t mem, uint32_t mem_index, uint64_t bytes,

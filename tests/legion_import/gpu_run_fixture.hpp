@@ -32,7 +32,9 @@ namespace legato::legion::testing {
 //   op 10+n (stop 13100) and op 40+n (stop 10000) (1008; in 1006 its
 //   creator, the meta task on u0). Node 1's cpu_task op 11 was created by
 //   node 0's meta task (creator) after its own precondition triggered
-//   (1008: EventTriggerInfo at 2000, before its create 2500).
+//   (1008: EventTriggerInfo at 2000, before its create 2500). Node 1's
+//   gpu_task op 31 is gated (1008) by a merge of node 0's gpu_task op 20
+//   (stop 20500, in the other file) and its own cpu_task op 41 (stop 10000).
 struct GpuRunFiles {
   std::string node0, node1;
 };

@@ -145,9 +145,10 @@ TEST_CASE("the synthetic GPU run decodes with the real logs' rules", "[legion][w
       CHECK((bytes[0] == 0x1f && bytes[1] == 0x8b) == gz);
       CHECK(LogReader::open(f.node0)->compressed() == gz);
       const uint64_t n0 = decode_all(f.node0), n1 = decode_all(f.node1);
-      // Node 0 has the network copy and the partition; 1008 adds the event graph.
-      CHECK(n0 == n1 + 3);
-      CHECK(n1 == (v == LogVersion::V1008 ? 65u : 57u));
+      // Node 0 has the network copy and the partition, node 1 a merge
+      // (1008); 1008 adds the event graph.
+      CHECK(n0 == n1 + (v == LogVersion::V1008 ? 2 : 3));
+      CHECK(n1 == (v == LogVersion::V1008 ? 66u : 57u));
     }
   }
 }
@@ -352,4 +353,19 @@ TEST_CASE("a generated multi-node run loads as one run", "[legion][writer]") {
       }
     }
   }
+}
+
+// Known limitation: each file's event graph is resolved alone, so a
+// precondition produced in another node's file is unknown and the local one
+// wins. legion_prof, with both files, names node 0's GPU task. Tagged
+// [!shouldfail]: when the importer resolves events across files, this test
+// starts failing, and the tag should go.
+TEST_CASE("a critical precondition from another node's file", "[legion][writer][!shouldfail]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  const Profile p = load_profile({f.node0, f.node1});
+  const uint32_t gpu2 = item_at(p, lane(p, 1, "g3h"), 21500, ItemKind::Task);
+  const uint32_t remote = item_at(p, lane(p, 0, "g3h"), 13500, ItemKind::Task);
+  CHECK(preconditions(p, gpu2) == std::vector<std::pair<uint32_t, uint8_t>>{
+                                      {remote, static_cast<uint8_t>(trace::EdgeKind::Data)}});
 }
