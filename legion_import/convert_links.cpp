@@ -181,7 +181,7 @@ std::string Converter::mem_label(uint64_t mem) const {
 
 uint32_t Converter::channel(trace::ChannelKind kind, uint64_t src, uint64_t dst,
                             const std::string& name) {
-  const auto key = std::make_tuple(static_cast<int>(kind), src, dst);
+  const auto key = std::make_tuple(static_cast<int>(kind), src, dst, name);
   const auto it = channels_.find(key);
   if (it != channels_.end()) return it->second;
   const uint32_t seq = std::min<uint32_t>(static_cast<uint32_t>(channels_.size()), kMaxChannels);
@@ -256,8 +256,9 @@ void Converter::channels() {
                                "gather " + mem_label(r->src) + " -> " + mem_label(r->dst));
         } else if (r->indirect) {
           cr.copy_kind = trace::CopyKind::Scatter;
-          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
-                               "scatter " + mem_label(r->src) + " -> " + mem_label(r->dst));
+          cr.channel = channel(
+              copy_channel_kind(r->src, r->dst), r->src, r->dst,
+              "scatter " + (r->src ? mem_label(r->src) + " " : "") + "-> " + mem_label(r->dst));
         } else {
           cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
                                mem_label(r->src) + " -> " + mem_label(r->dst));

@@ -119,7 +119,9 @@ class Converter {
   std::unordered_map<uint64_t, uint32_t> item_names_, kernel_names_;
   std::vector<Uid> uids_;          // per d_.items
   std::vector<Uid> channel_uids_;  // per d_.channel_items; 0: not drawn
-  std::map<std::tuple<int, uint64_t, uint64_t>, uint32_t> channels_;
+  // (kind, src, dst, name): a gather or scatter between two memories is not
+  // their direct copies' channel.
+  std::map<std::tuple<int, uint64_t, uint64_t, std::string>, uint32_t> channels_;
 };
 
 }  // namespace legato::legion::detail

@@ -1,13 +1,17 @@
 // The HTML report of a Legion Prof log in headless Chromium: it loads with
 // every lane and avg line, memories are read as memories (their kinds moved
 // when Python processors came), and a Julia task's critical-path link goes to
-// the task before it. Skipped with a message when Chromium cannot start.
+// the task before it; the report of a synthetic 2-node GPU run (written by
+// the test-only writer) shows GPU Device and Host lanes, Framebuffer and
+// Zero-Copy memories and its channels. Skipped with a message when Chromium
+// cannot start.
 #include <filesystem>
 
 #include <catch2/catch.hpp>
 
 #include "analysis/load.hpp"
 #include "browser/chromium.hpp"
+#include "gpu_run_fixture.hpp"
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -57,4 +61,48 @@ TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") 
   REQUIRE(op6 != analysis::kNone);
   CHECK(chrome.eval("legatoReport.profile.lastPrecondition(" + std::to_string(op6) + ")") == op5);
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_report.png");
+}
+
+TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[browser][legion]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const auto f =
+      legion::testing::write_gpu_run(dir.path().string(), legion::testing::LogVersion::V1008);
+  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " + f.node0 + " " +
+                                      f.node1 + " -o " + dir.file("report"));
+  REQUIRE(r.status == 0);
+  const analysis::Profile p = analysis::load_profile({f.node0, f.node1});
+  chrome.open("file://" + std::filesystem::absolute(dir.file("report/index.html")).string());
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  INFO([&] {
+    std::string text;
+    for (const auto& l : chrome.console()) text += l + "\n";
+    return text;
+  }());
+  CHECK(chrome.eval("document.getElementById('status').textContent") == "");
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == p.lanes.size());
+  CHECK(chrome.eval("legatoReport.profile.count") == p.items.size());
+  // Per node: the GPU's two lanes, the GPU memories and a host-to-device
+  // channel, with their kinds, as the page holds them.
+  for (int n = 0; n < 2; ++n) {
+    const auto kind_of = [&](const std::string& name) {
+      return chrome.eval("(legatoReport.profile.lanes.find((l) => l.rank === " + std::to_string(n) +
+                         " && l.name === '" + name + "') || {kind: -1}).kind");
+    };
+    INFO("node " << n);
+    CHECK(kind_of("g3d") == static_cast<int>(analysis::LaneKind::GpuDevice));
+    CHECK(kind_of("g3h") == static_cast<int>(analysis::LaneKind::GpuHost));
+    CHECK(kind_of("fbmem2") == static_cast<int>(analysis::LaneKind::Framebuffer));
+    CHECK(kind_of("zcmem1") == static_cast<int>(analysis::LaneKind::ZeroCopy));
+    CHECK(kind_of("zcmem1 -> fbmem2") == static_cast<int>(analysis::LaneKind::Channel));
+  }
+  const std::string labels = chrome.eval(
+      "Array.from(document.querySelectorAll('.lane-label')).map((e) => e.textContent).join('|')");
+  CHECK_THAT(labels, Catch::Contains("g3d") && Catch::Contains("g3h") &&
+                         Catch::Contains("fbmem2") && Catch::Contains("zcmem1 -> fbmem2"));
+  chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }

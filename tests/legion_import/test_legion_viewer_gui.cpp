@@ -10,6 +10,7 @@
 
 #include "analysis/load.hpp"
 #include "analysis/stats.hpp"
+#include "gpu_run_fixture.hpp"
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -104,4 +105,30 @@ TEST_CASE("a Legion log cut short opens with its warning", "[gui][legion]") {
   REQUIRE(r.status == 0);
   const json st = read_json(dir.file("cut.json"));
   CHECK_THAT(st["warnings"].dump(), Catch::Contains("cut off"));
+}
+
+TEST_CASE("a synthetic Legion GPU run in the viewer", "[gui][legion]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const auto f =
+      legion::testing::write_gpu_run(dir.path().string(), legion::testing::LogVersion::V1008, true);
+  const std::string png = std::string(LEGATO_BIN_DIR) + "/../legion_gpu_viewer.png";
+  std::filesystem::remove(png);
+  const auto r =
+      view(f.node0 + " " + f.node1,
+           "wait 1\ndump " + dir.file("gpu.json") + "\nscreenshot " + png + "\nquit\n", dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json st = read_json(dir.file("gpu.json"));
+  std::string texts;
+  for (const auto& row : st["rows"]) texts += row["text"].get<std::string>() + "|";
+  INFO(texts);
+  CHECK_THAT(texts, Catch::Contains("|g3d|") && Catch::Contains("|g3h|") &&
+                        Catch::Contains("|fbmem2|") && Catch::Contains("|zcmem1|") &&
+                        Catch::Contains("|zcmem1 -> fbmem2|") && Catch::Contains("|dp0|"));
+  CHECK(st["warnings"].empty());
+  CHECK(std::filesystem::file_size(png) > 1000);
 }

@@ -1,0 +1,623 @@
+// The Legion Prof log writer (legion_log_writer.hpp): the 1008 header of
+// the real logs, the 1006 header derived from it, and records encoded
+// through the chosen version's layouts into a buffered plain or gzip file.
+#include "legion_import/testing/legion_log_writer.hpp"
+
+#include <zlib.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace legato::legion::testing {
+
+// In the order of the header lines below.
+enum class LegionLogWriter::Kind : uint8_t {
+  MapperName,
+  MapperCallDesc,
+  RuntimeCallDesc,
+  MetaDesc,
+  OpDesc,
+  ProcDesc,
+  MaxDimDesc,
+  RuntimeConfig,
+  MachineDesc,
+  CalibrationErr,
+  ZeroTime,
+  Provenance,
+  MemDesc,
+  ProcMDesc,
+  IndexSpacePointDesc,
+  IndexSpaceRectDesc,
+  IndexSpaceEmptyDesc,
+  FieldDesc,
+  FieldSpaceDesc,
+  PartDesc,
+  IndexSpaceDesc,
+  IndexSubSpaceDesc,
+  IndexPartitionDesc,
+  IndexSpaceSizeDesc,
+  LogicalRegionDesc,
+  PhysicalInstRegionDesc,
+  PhysicalInstLayoutDesc,
+  PhysicalInstDimOrderDesc,
+  PhysicalInstanceUsage,
+  TaskKind,
+  TaskVariant,
+  OperationInstance,
+  MultiTask,
+  SliceOwner,
+  TaskWaitInfo,
+  MetaWaitInfo,
+  TaskInfo,
+  ImplicitTaskInfo,
+  GPUTaskInfo,
+  MetaInfo,
+  MessageInfo,
+  CopyInfo,
+  CopyInstInfo,
+  FillInfo,
+  FillInstInfo,
+  InstTimelineInfo,
+  PartitionInfo,
+  MapperCallInfo,
+  RuntimeCallInfo,
+  ApplicationCallInfo,
+  BacktraceDesc,
+  EventWaitInfo,
+  EventMergerInfo,
+  EventTriggerInfo,
+  EventPoisonInfo,
+  BarrierArrivalInfo,
+  ReservationAcquireInfo,
+  InstanceReadyInfo,
+  InstanceRedistrictInfo,
+  CompletionQueueInfo,
+  ProfTaskInfo,
+  Count
+};
+
+namespace {
+
+// The header of the real logs (Legion profiling version 1008, as in
+// tests/legion_import/data), line for line and in its order.
+constexpr std::array<const char*, static_cast<size_t>(LegionLogWriter::Kind::Count)> kLayouts1008 =
+    {
+        "MapperName {id:1, mapper_id:MapperID:4, mapper_proc:ProcID:8, name:string:-1}",
+        "MapperCallDesc {id:2, kind:unsigned:4, name:string:-1}",
+        "RuntimeCallDesc {id:3, kind:unsigned:4, name:string:-1}",
+        "MetaDesc {id:4, kind:unsigned:4, message:bool:1, ordered_vc:bool:1, name:string:-1}",
+        "OpDesc {id:5, kind:unsigned:4, name:string:-1}",
+        "ProcDesc {id:6, proc_id:ProcID:8, kind:ProcKind:4, uuid_size:uuid_size:4, "
+        "cuda_device_uuid:uuid:1}",
+        "MaxDimDesc {id:8, max_dim:maxdim:4}",
+        "RuntimeConfig {id:9, debug:bool:1, spy:bool:1, gc:bool:1, inorder:bool:1, "
+        "safe_mapper:bool:1, safe_runtime:bool:1, safe_ctrlrepl:bool:1, part_checks:bool:1, "
+        "bounds_checks:bool:1, resilient:bool:1}",
+        "MachineDesc {id:10, node_id:unsigned:4, num_nodes:unsigned:4, version:unsigned:4, "
+        "hostname:string:-1, host_id:unsigned long long:8, process_id:unsigned:4}",
+        "CalibrationErr {id:61, calibration_err:long long:8}",
+        "ZeroTime {id:60, zero_time:long long:8}",
+        "Provenance {id:62, provenance:unsigned long long:8, prov:string:-1}",
+        "MemDesc {id:7, mem_id:MemID:8, kind:MemKind:4, capacity:unsigned long long:8}",
+        "ProcMDesc {id:30, proc_id:ProcID:8, mem_id:MemID:8, bandwidth:unsigned:4, "
+        "latency:unsigned:4}",
+        "IndexSpacePointDesc {id:31, unique_id:IDType:8, dim:unsigned:4, rem:point:8}",
+        "IndexSpaceRectDesc {id:32, unique_id:IDType:8, dim:unsigned:4, rem:array:8}",
+        "IndexSpaceEmptyDesc {id:33, unique_id:IDType:8}",
+        "FieldDesc {id:34, unique_id:UniqueID:8, field_id:unsigned:4, size:unsigned long long:8, "
+        "name:string:-1}",
+        "FieldSpaceDesc {id:35, unique_id:UniqueID:8, name:string:-1}",
+        "PartDesc {id:36, unique_id:UniqueID:8, name:string:-1}",
+        "IndexSpaceDesc {id:38, unique_id:UniqueID:8, name:string:-1}",
+        "IndexSubSpaceDesc {id:39, parent_id:UniqueID:8, unique_id:UniqueID:8}",
+        "IndexPartitionDesc {id:37, parent_id:UniqueID:8, unique_id:UniqueID:8, disjoint:bool:1, "
+        "point0:unsigned long long:8}",
+        "IndexSpaceSizeDesc {id:45, unique_id:UniqueID:8, dense_size:unsigned long long:8, "
+        "sparse_size:unsigned long long:8, is_sparse:bool:1}",
+        "LogicalRegionDesc {id:40, ispace_id:IDType:8, fspace_id:unsigned:4, tree_id:unsigned:4, "
+        "name:string:-1}",
+        "PhysicalInstRegionDesc {id:41, inst_uid:unsigned long long:8, ispace_id:IDType:8, "
+        "fspace_id:unsigned:4, tree_id:unsigned:4}",
+        "PhysicalInstLayoutDesc {id:42, inst_uid:unsigned long long:8, field_id:unsigned:4, "
+        "fspace_id:unsigned:4, has_align:bool:1, eqk:unsigned:4, align_desc:unsigned:4}",
+        "PhysicalInstDimOrderDesc {id:43, inst_uid:unsigned long long:8, dim:unsigned:4, "
+        "dim_kind:unsigned:4}",
+        "PhysicalInstanceUsage {id:44, inst_uid:unsigned long long:8, op_id:UniqueID:8, "
+        "index_id:unsigned:4, field_id:unsigned:4}",
+        "TaskKind {id:11, task_id:TaskID:4, name:string:-1, overwrite:bool:1}",
+        "TaskVariant {id:12, task_id:TaskID:4, variant_id:VariantID:4, name:string:-1}",
+        "OperationInstance {id:13, op_id:UniqueID:8, parent_id:UniqueID:8, kind:unsigned:4, "
+        "provenance:unsigned long long:8}",
+        "MultiTask {id:14, op_id:UniqueID:8, task_id:TaskID:4}",
+        "SliceOwner {id:15, parent_id:UniqueID:8, op_id:UniqueID:8}",
+        "TaskWaitInfo {id:16, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
+        "wait_start:timestamp_t:8, wait_ready:timestamp_t:8, wait_end:timestamp_t:8, "
+        "wait_event:unsigned long long:8}",
+        "MetaWaitInfo {id:17, op_id:UniqueID:8, lg_id:unsigned:4, wait_start:timestamp_t:8, "
+        "wait_ready:timestamp_t:8, wait_end:timestamp_t:8, wait_event:unsigned long long:8}",
+        "TaskInfo {id:18, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
+        "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
+        "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
+        "fevent:unsigned long long:8}",
+        "ImplicitTaskInfo {id:28, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
+        "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
+        "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
+        "fevent:unsigned long long:8}",
+        "GPUTaskInfo {id:29, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
+        "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
+        "stop:timestamp_t:8, gpu_start:timestamp_t:8, gpu_stop:timestamp_t:8, creator:unsigned "
+        "long long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
+        "MetaInfo {id:19, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
+        "create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
+        "creator:unsigned long long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
+        "MessageInfo {id:24, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
+        "spawn:timestamp_t:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
+        "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
+        "fevent:unsigned long long:8}",
+        "CopyInfo {id:20, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
+        "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, creator:unsigned long "
+        "long:8, critical:unsigned long long:8, fevent:unsigned long long:8, "
+        "collective:unsigned:4}",
+        "CopyInstInfo {id:47, src:MemID:8, dst:MemID:8, src_fid:unsigned:4, dst_fid:unsigned:4, "
+        "src_inst:unsigned long long:8, dst_inst:unsigned long long:8, fevent:unsigned long "
+        "long:8, num_hops:unsigned:4, indirect:bool:1}",
+        "FillInfo {id:21, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
+        "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, creator:unsigned long "
+        "long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
+        "FillInstInfo {id:48, dst:MemID:8, fid:unsigned:4, dst_inst:unsigned long long:8, "
+        "fevent:unsigned long long:8}",
+        "InstTimelineInfo {id:22, inst_uid:unsigned long long:8, inst_id:InstID:8, mem_id:MemID:8, "
+        "size:unsigned long long:8, op_id:UniqueID:8, create:timestamp_t:8, ready:timestamp_t:8, "
+        "destroy:timestamp_t:8, creator:unsigned long long:8}",
+        "PartitionInfo {id:23, op_id:UniqueID:8, part_op:DepPartOpKind:4, create:timestamp_t:8, "
+        "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, creator:unsigned long "
+        "long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
+        "MapperCallInfo {id:25, mapper_id:MapperID:4, mapper_proc:ProcID:8, "
+        "kind:MappingCallKind:4, op_id:UniqueID:8, start:timestamp_t:8, stop:timestamp_t:8, "
+        "proc_id:ProcID:8, fevent:unsigned long long:8}",
+        "RuntimeCallInfo {id:26, kind:RuntimeCallKind:4, start:timestamp_t:8, stop:timestamp_t:8, "
+        "proc_id:ProcID:8, fevent:unsigned long long:8}",
+        "ApplicationCallInfo {id:27, provenance:unsigned long long:8, start:timestamp_t:8, "
+        "stop:timestamp_t:8, proc_id:ProcID:8, fevent:unsigned long long:8}",
+        "BacktraceDesc {id:49, backtrace_id:unsigned long long:8, backtrace:string:-1}",
+        "EventWaitInfo {id:50, proc_id:ProcID:8, fevent:unsigned long long:8, wait_event:unsigned "
+        "long long:8, backtrace_id:unsigned long long:8}",
+        "EventMergerInfo {id:51, result:unsigned long long:8, fevent:unsigned long long:8, "
+        "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
+        "pre2:unsigned long long:8, pre3:unsigned long long:8}",
+        "EventTriggerInfo {id:52, result:unsigned long long:8, fevent:unsigned long long:8, "
+        "precondition:unsigned long long:8, performed:timestamp_t:8}",
+        "EventPoisonInfo {id:53, result:unsigned long long:8, fevent:unsigned long long:8, "
+        "performed:timestamp_t:8}",
+        "BarrierArrivalInfo {id:54, result:unsigned long long:8, fevent:unsigned long long:8, "
+        "precondition:unsigned long long:8, performed:timestamp_t:8}",
+        "ReservationAcquireInfo {id:55, result:unsigned long long:8, fevent:unsigned long long:8, "
+        "precondition:unsigned long long:8, performed:timestamp_t:8, reservation:unsigned long "
+        "long:8}",
+        "InstanceReadyInfo {id:56, result:unsigned long long:8, precondition:unsigned long long:8, "
+        "inst_uid:unsigned long long:8, performed:timestamp_t:8}",
+        "InstanceRedistrictInfo {id:57, result:unsigned long long:8, precondition:unsigned long "
+        "long:8, previous:unsigned long long:8, next:unsigned long long:8, "
+        "performed:timestamp_t:8}",
+        "CompletionQueueInfo {id:58, result:unsigned long long:8, fevent:unsigned long long:8, "
+        "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
+        "pre2:unsigned long long:8, pre3:unsigned long long:8}",
+        "ProfTaskInfo {id:59, proc_id:ProcID:8, op_id:UniqueID:8, start:timestamp_t:8, "
+        "stop:timestamp_t:8, creator:unsigned long long:8, fevent:unsigned long long:8, "
+        "completion:bool:1}",
+};
+
+// What 1007 (the critical-path data) and 1008 added (legion_prof_logs.md §1.6).
+constexpr const char* kNewIn1007[] = {
+    "ImplicitTaskInfo",  "EventMergerInfo",        "EventTriggerInfo",
+    "EventPoisonInfo",   "BarrierArrivalInfo",     "ReservationAcquireInfo",
+    "InstanceReadyInfo", "InstanceRedistrictInfo", "CompletionQueueInfo"};
+
+enum class FieldCode : uint8_t { Int, String, Uuid };
+
+struct ParsedField {
+  std::string name, type;
+  int size = 0;
+};
+struct ParsedLayout {
+  std::string name;
+  uint32_t id = 0;
+  std::vector<ParsedField> fields;
+};
+
+ParsedLayout parse(const std::string& line) {
+  ParsedLayout l;
+  const size_t brace = line.find(" {id:");
+  l.name = line.substr(0, brace);
+  size_t pos = brace + 5;
+  l.id = static_cast<uint32_t>(std::stoul(line.substr(pos)));
+  pos = line.find(", ", pos);
+  while (pos != std::string::npos) {
+    pos += 2;
+    size_t end = line.find(", ", pos);
+    const std::string f =
+        line.substr(pos, (end == std::string::npos ? line.size() - 1 : end) - pos);
+    const size_t a = f.find(':'), b = f.rfind(':');
+    l.fields.push_back(
+        ParsedField{f.substr(0, a), f.substr(a + 1, b - a - 1), std::stoi(f.substr(b + 1))});
+    pos = end;
+  }
+  return l;
+}
+
+bool in_1006(const std::string& kind, const std::string& field) {
+  if (field == "critical") return false;
+  if (kind == "PartitionInfo" && field == "fevent") return false;
+  if (kind == "ProfTaskInfo" && field == "completion") return false;
+  return true;
+}
+
+bool kind_in_1006(const std::string& kind) {
+  for (const char* k : kNewIn1007) {
+    if (kind == k) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+struct LegionLogWriter::Plan {
+  bool present = false;
+  uint32_t id = 0;
+  struct Field {
+    bool keep = true;
+    FieldCode code = FieldCode::Int;
+    uint8_t size = 0;
+  };
+  std::vector<Field> fields;  // per 1008 field
+};
+
+namespace {
+
+struct VersionTables {
+  std::vector<LegionLogWriter::Plan> plans;
+  std::vector<std::string> lines;
+};
+
+VersionTables make_tables(LogVersion v) {
+  std::vector<ParsedLayout> all;
+  for (const char* line : kLayouts1008) all.push_back(parse(line));
+  // 1006 numbered its kinds in the same enum order, without the kinds
+  // 1007/1008 added (GPUTaskInfo 28, ZeroTime 51, ... in the version table).
+  std::vector<uint32_t> removed_ids;
+  for (const auto& l : all) {
+    if (!kind_in_1006(l.name)) removed_ids.push_back(l.id);
+  }
+  VersionTables t;
+  for (const auto& l : all) {
+    LegionLogWriter::Plan p;
+    p.present = v == LogVersion::V1008 || kind_in_1006(l.name);
+    p.id = l.id;
+    if (v == LogVersion::V1006) {
+      for (uint32_t r : removed_ids) p.id -= r < l.id ? 1 : 0;
+    }
+    std::string line = l.name + " {id:" + std::to_string(p.id);
+    for (const auto& f : l.fields) {
+      LegionLogWriter::Plan::Field pf;
+      pf.keep = v == LogVersion::V1008 || in_1006(l.name, f.name);
+      pf.code = f.type == "string" ? FieldCode::String
+                : f.type == "uuid" ? FieldCode::Uuid
+                                   : FieldCode::Int;
+      pf.size = static_cast<uint8_t>(f.size < 0 ? 0 : f.size);
+      if (pf.code == FieldCode::Int && pf.size != 1 && pf.size != 4 && pf.size != 8)
+        pf.keep = false;  // point / array: never written (no index-space records)
+      p.fields.push_back(pf);
+      if (v == LogVersion::V1008 || in_1006(l.name, f.name))
+        line += ", " + f.name + ":" + f.type + ":" + std::to_string(f.size);
+    }
+    line += "}";
+    if (p.present) t.lines.push_back(line);
+    t.plans.push_back(std::move(p));
+  }
+  return t;
+}
+
+const VersionTables& tables(LogVersion v) {
+  static const VersionTables v1006 = make_tables(LogVersion::V1006);
+  static const VersionTables v1008 = make_tables(LogVersion::V1008);
+  return v == LogVersion::V1006 ? v1006 : v1008;
+}
+
+constexpr size_t kFlushAt = size_t{1} << 20;
+
+}  // namespace
+
+struct LegionLogWriter::Sink {
+  std::string path;
+  FILE* file = nullptr;
+  gzFile gz = nullptr;
+  bool failed = false;
+  void write(const char* data, size_t n) {
+    if (n == 0 || failed) return;
+    if (gz) {
+      failed = gzwrite(gz, data, static_cast<unsigned>(n)) != static_cast<int>(n);
+    } else {
+      failed = std::fwrite(data, 1, n, file) != n;
+    }
+  }
+  bool close() {
+    bool ok = !failed;
+    if (gz) ok = gzclose(gz) == Z_OK && ok;
+    if (file) ok = std::fclose(file) == 0 && ok;
+    gz = nullptr;
+    file = nullptr;
+    return ok;
+  }
+};
+
+const std::vector<std::string>& LegionLogWriter::header_lines(LogVersion version) {
+  return tables(version).lines;
+}
+
+LegionLogWriter::LegionLogWriter(const std::string& path, LogVersion version, bool gzip,
+                                 int gzip_level)
+    : version_(version), sink_(std::make_unique<Sink>()) {
+  sink_->path = path;
+  if (gzip) {
+    const std::string mode = "wb" + std::to_string(gzip_level);
+    sink_->gz = gzopen(path.c_str(), mode.c_str());
+    if (sink_->gz) gzbuffer(sink_->gz, 1 << 18);
+  } else {
+    sink_->file = std::fopen(path.c_str(), "wb");
+  }
+  if (!sink_->gz && !sink_->file) throw std::runtime_error("cannot write " + path);
+  plans_ = &tables(version).plans;
+  buf_.reserve(kFlushAt + (64 << 10));
+  buf_ += "FileType: BinaryLegionProf v: 1.0\n";
+  for (const auto& l : header_lines(version)) buf_ += l + "\n";
+  buf_ += "\n";
+}
+
+LegionLogWriter::~LegionLogWriter() {
+  if (sink_ && (sink_->file || sink_->gz)) {
+    flush();
+    sink_->close();
+  }
+}
+
+void LegionLogWriter::flush() {
+  sink_->write(buf_.data(), buf_.size());
+  buf_.clear();
+}
+
+void LegionLogWriter::finish() {
+  flush();
+  if (!sink_->close()) throw std::runtime_error("writing " + sink_->path + " failed");
+}
+
+bool LegionLogWriter::put(Kind kind, std::initializer_list<Value> fields) {
+  const Plan& p = (*plans_)[static_cast<size_t>(kind)];
+  if (!p.present) return false;
+  if (fields.size() != p.fields.size())
+    throw std::logic_error("legion log writer: wrong field count for kind " +
+                           std::to_string(static_cast<int>(kind)));
+  char bytes[8];
+  std::memcpy(bytes, &p.id, 4);  // little-endian hosts only, as the format
+  buf_.append(bytes, 4);
+  uint64_t last = 0;  // the previous integer (a uuid's size)
+  const Value* v = fields.begin();
+  for (const Plan::Field& f : p.fields) {
+    const Value& x = *v++;
+    if (!f.keep) continue;
+    switch (f.code) {
+      case FieldCode::Int:
+        std::memcpy(bytes, &x.u, 8);
+        buf_.append(bytes, f.size);
+        last = x.u;
+        break;
+      case FieldCode::String: {
+        const char* s = x.s ? x.s : "";
+        buf_.append(s, std::strlen(s) + 1);
+        break;
+      }
+      case FieldCode::Uuid:
+        for (uint64_t i = 0; i < last; ++i) buf_.push_back(x.s ? x.s[i] : '\0');
+        break;
+    }
+  }
+  ++records_;
+  if (buf_.size() >= kFlushAt) flush();
+  return true;
+}
+
+using K = LegionLogWriter::Kind;
+
+void LegionLogWriter::machine(const MachineInfo& m) {
+  put(K::MachineDesc,
+      {m.node, m.nodes, static_cast<uint32_t>(version_), m.hostname, m.host_id, m.process_id});
+  put(K::ZeroTime, {m.zero_time});
+  put(K::CalibrationErr, {m.calibration_err});
+  put(K::MaxDimDesc, {int32_t{6}});
+}
+
+void LegionLogWriter::runtime_config(bool debug) {
+  put(K::RuntimeConfig, {debug, false, false, false, false, false, false, false, false, false});
+}
+
+void LegionLogWriter::proc(uint64_t proc_id, int32_t kind) {
+  // A GPU's CUDA uuid: 16 bytes (garbage on other processors in real logs).
+  static const char kUuid[16] = {'\x5a', '\x11', '\x7e', '\x03', 1, 2,  3,  4,
+                                 5,      6,      7,      8,      9, 10, 11, 12};
+  static const char kZero[16] = {};
+  put(K::ProcDesc, {proc_id, kind, uint32_t{16}, kind == kGpu ? kUuid : kZero});
+}
+
+void LegionLogWriter::memory(uint64_t mem_id, int32_t kind, uint64_t capacity) {
+  put(K::MemDesc, {mem_id, kind, capacity});
+}
+
+void LegionLogWriter::proc_memory(uint64_t proc_id, uint64_t mem_id, uint32_t bandwidth,
+                                  uint32_t latency) {
+  put(K::ProcMDesc, {proc_id, mem_id, bandwidth, latency});
+}
+
+void LegionLogWriter::task_kind(uint32_t task_id, const std::string& name, bool overwrite) {
+  put(K::TaskKind, {task_id, name, overwrite});
+}
+
+void LegionLogWriter::task_variant(uint32_t task_id, uint32_t variant_id, const std::string& name) {
+  put(K::TaskVariant, {task_id, variant_id, name});
+}
+
+void LegionLogWriter::meta_desc(uint32_t lg_id, const std::string& name, bool message) {
+  put(K::MetaDesc, {lg_id, message, false, name});
+}
+
+void LegionLogWriter::op_desc(uint32_t kind, const std::string& name) {
+  put(K::OpDesc, {kind, name});
+}
+
+void LegionLogWriter::mapper_call_desc(uint32_t kind, const std::string& name) {
+  put(K::MapperCallDesc, {kind, name});
+}
+
+void LegionLogWriter::runtime_call_desc(uint32_t kind, const std::string& name) {
+  put(K::RuntimeCallDesc, {kind, name});
+}
+
+void LegionLogWriter::mapper_name(uint32_t mapper_id, uint64_t mapper_proc,
+                                  const std::string& name) {
+  put(K::MapperName, {mapper_id, mapper_proc, name});
+}
+
+void LegionLogWriter::provenance(uint64_t id, const std::string& text) {
+  put(K::Provenance, {id, text});
+}
+
+void LegionLogWriter::operation(uint64_t op, uint64_t parent, uint32_t kind, uint64_t prov) {
+  put(K::OperationInstance, {op, parent, kind, prov});
+}
+
+void LegionLogWriter::multi_task(uint64_t op, uint32_t task_id) {
+  put(K::MultiTask, {op, task_id});
+}
+
+void LegionLogWriter::task(const TaskTimes& t) {
+  put(K::TaskInfo, {t.op, t.task_id, t.variant_id, t.proc, t.create, t.ready, t.start, t.stop,
+                    t.creator, t.critical, t.fevent});
+}
+
+bool LegionLogWriter::implicit_task(const TaskTimes& t) {
+  return put(K::ImplicitTaskInfo, {t.op, t.task_id, t.variant_id, t.proc, t.create, t.ready,
+                                   t.start, t.stop, t.creator, t.critical, t.fevent});
+}
+
+void LegionLogWriter::gpu_task(const TaskTimes& t) {
+  put(K::GPUTaskInfo, {t.op, t.task_id, t.variant_id, t.proc, t.create, t.ready, t.start, t.stop,
+                       t.gpu_start, t.gpu_stop, t.creator, t.critical, t.fevent});
+}
+
+void LegionLogWriter::meta(const MetaTimes& m) {
+  put(K::MetaInfo,
+      {m.op, m.lg_id, m.proc, m.create, m.ready, m.start, m.stop, m.creator, m.critical, m.fevent});
+}
+
+void LegionLogWriter::message(const MetaTimes& m) {
+  put(K::MessageInfo, {m.op, m.lg_id, m.proc, m.spawn, m.create, m.ready, m.start, m.stop,
+                       m.creator, m.critical, m.fevent});
+}
+
+void LegionLogWriter::mapper_call(uint32_t mapper_id, uint64_t mapper_proc, uint32_t kind,
+                                  uint64_t op, uint64_t start, uint64_t stop, uint64_t proc,
+                                  uint64_t fevent) {
+  put(K::MapperCallInfo, {mapper_id, mapper_proc, kind, op, start, stop, proc, fevent});
+}
+
+void LegionLogWriter::runtime_call(uint32_t kind, uint64_t start, uint64_t stop, uint64_t proc,
+                                   uint64_t fevent) {
+  put(K::RuntimeCallInfo, {kind, start, stop, proc, fevent});
+}
+
+void LegionLogWriter::application_call(uint64_t prov, uint64_t start, uint64_t stop, uint64_t proc,
+                                       uint64_t fevent) {
+  put(K::ApplicationCallInfo, {prov, start, stop, proc, fevent});
+}
+
+void LegionLogWriter::prof_task(uint64_t proc, uint64_t op, uint64_t start, uint64_t stop,
+                                uint64_t creator, uint64_t fevent, bool completion) {
+  put(K::ProfTaskInfo, {proc, op, start, stop, creator, fevent, completion});
+}
+
+void LegionLogWriter::task_wait(uint64_t op, uint32_t task_id, uint32_t variant_id, uint64_t start,
+                                uint64_t ready, uint64_t end, uint64_t event) {
+  put(K::TaskWaitInfo, {op, task_id, variant_id, start, ready, end, event});
+}
+
+void LegionLogWriter::meta_wait(uint64_t op, uint32_t lg_id, uint64_t start, uint64_t ready,
+                                uint64_t end, uint64_t event) {
+  put(K::MetaWaitInfo, {op, lg_id, start, ready, end, event});
+}
+
+void LegionLogWriter::instance(const InstanceTimes& i) {
+  put(K::InstTimelineInfo,
+      {i.inst_uid, i.inst_id, i.mem, i.size, i.op, i.create, i.ready, i.destroy, i.creator});
+}
+
+void LegionLogWriter::copy(const ChannelTimes& c) {
+  put(K::CopyInfo, {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical,
+                    c.fevent, c.collective});
+}
+
+void LegionLogWriter::copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, uint64_t dst_inst,
+                                uint64_t fevent, bool indirect, uint32_t src_fid, uint32_t dst_fid,
+                                uint32_t num_hops) {
+  put(K::CopyInstInfo,
+      {src, dst, src_fid, dst_fid, src_inst, dst_inst, fevent, num_hops, indirect});
+}
+
+void LegionLogWriter::fill(const ChannelTimes& c) {
+  put(K::FillInfo,
+      {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical, c.fevent});
+}
+
+void LegionLogWriter::fill_inst(uint64_t dst, uint64_t dst_inst, uint64_t fevent, uint32_t fid) {
+  put(K::FillInstInfo, {dst, fid, dst_inst, fevent});
+}
+
+void LegionLogWriter::partition(const ChannelTimes& c) {
+  put(K::PartitionInfo,
+      {c.op, c.part_op, c.create, c.ready, c.start, c.stop, c.creator, c.critical, c.fevent});
+}
+
+bool LegionLogWriter::event_merger(uint64_t result, uint64_t fevent, uint64_t performed,
+                                   uint64_t pre0, uint64_t pre1, uint64_t pre2, uint64_t pre3) {
+  return put(K::EventMergerInfo, {result, fevent, performed, pre0, pre1, pre2, pre3});
+}
+
+bool LegionLogWriter::event_trigger(uint64_t result, uint64_t fevent, uint64_t precondition,
+                                    uint64_t performed) {
+  return put(K::EventTriggerInfo, {result, fevent, precondition, performed});
+}
+
+bool LegionLogWriter::event_poison(uint64_t result, uint64_t fevent, uint64_t performed) {
+  return put(K::EventPoisonInfo, {result, fevent, performed});
+}
+
+bool LegionLogWriter::barrier_arrival(uint64_t result, uint64_t fevent, uint64_t precondition,
+                                      uint64_t performed) {
+  return put(K::BarrierArrivalInfo, {result, fevent, precondition, performed});
+}
+
+bool LegionLogWriter::reservation_acquire(uint64_t result, uint64_t fevent, uint64_t precondition,
+                                          uint64_t performed, uint64_t reservation) {
+  return put(K::ReservationAcquireInfo, {result, fevent, precondition, performed, reservation});
+}
+
+bool LegionLogWriter::instance_ready(uint64_t result, uint64_t precondition, uint64_t inst_uid,
+                                     uint64_t performed) {
+  return put(K::InstanceReadyInfo, {result, precondition, inst_uid, performed});
+}
+
+bool LegionLogWriter::completion_queue(uint64_t result, uint64_t fevent, uint64_t performed,
+                                       uint64_t pre0, uint64_t pre1, uint64_t pre2, uint64_t pre3) {
+  return put(K::CompletionQueueInfo, {result, fevent, performed, pre0, pre1, pre2, pre3});
+}
+
+}  // namespace legato::legion::testing

@@ -1,0 +1,242 @@
+// write_synthetic_run (legion_log_writer.hpp): one multi-node Legate-like
+// GPU run, written fast (no allocation per record) for benchmarks and tests.
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+#include "legion_import/testing/legion_log_writer.hpp"
+
+namespace legato::legion::testing {
+
+namespace {
+
+// Processors and memories of every node, by Realm index.
+constexpr uint32_t kUtil0 = 0, kUtil1 = 1, kCpu0 = 2, kCpus = 4, kGpuIndex = 6, kIoIndex = 7;
+constexpr uint32_t kSysMem = 0, kZcMem = 1, kFbMem = 2;
+// Event sequence slots per operation (event ids are deterministic, so a
+// node's file can name another node's events without reading it).
+enum Slot : uint64_t {
+  kTaskEvent = 1,
+  kAnalysisEvent,
+  kMappingEvent,
+  kCompletionEvent,
+  kMergeEvent,
+  kInstanceEvent,
+  kInstanceReadyEvent,
+  kCopyEvent,
+  kRemoteCopyEvent,
+  kSlots = 16
+};
+// Meta task, mapper call and runtime call kinds.
+enum : uint32_t { kAnalysis = 1, kMapping = 2, kReady = 3, kCompletion = 4 };
+enum : uint32_t { kSelectOptions = 0, kMapTask = 1 };
+enum : uint32_t { kGetFuture = 0, kCreateRegion = 1 };
+enum : uint32_t { kTopTask = 1, kCpuTask = 10, kGpuTask = 11 };
+
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  uint64_t between(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo + 1); }
+};
+
+uint64_t ev(uint32_t node, uint64_t k, Slot slot) {
+  return event_id(node, k * kSlots + slot + kSlots);  // k = 0 stays clear of 0
+}
+
+void descriptors(LegionLogWriter& w, uint32_t node) {
+  w.runtime_config();
+  for (uint32_t u : {kUtil0, kUtil1}) w.proc(proc_id(node, u), kUtility);
+  for (uint32_t c = 0; c < kCpus; ++c) w.proc(proc_id(node, kCpu0 + c), kCpu);
+  w.proc(proc_id(node, kGpuIndex), kGpu);
+  w.proc(proc_id(node, kIoIndex), kIo);
+  w.memory(mem_id(node, kSysMem), kSystemMem, uint64_t{64} << 30);
+  w.memory(mem_id(node, kZcMem), kZeroCopyMem, uint64_t{1} << 30);
+  w.memory(mem_id(node, kFbMem), kFramebufferMem, uint64_t{16} << 30);
+  w.task_kind(kTopTask, "legate::toplevel");
+  w.task_kind(kCpuTask, "cunumeric::BinaryOpTask");
+  w.task_kind(kGpuTask, "cunumeric::MatMulTask");
+  w.task_variant(kTopTask, 1, "cpu");
+  w.task_variant(kCpuTask, 1, "cpu");
+  w.task_variant(kGpuTask, 2, "gpu");
+  w.meta_desc(kAnalysis, "Logical Dependence Analysis");
+  w.meta_desc(kMapping, "Trigger Operation Mapping");
+  w.meta_desc(kReady, "Trigger Ready");
+  w.meta_desc(kCompletion, "Deferred Completion");
+  w.op_desc(30, "Task");
+  w.op_desc(1, "Copy");
+  w.mapper_call_desc(kSelectOptions, "select_task_options");
+  w.mapper_call_desc(kMapTask, "map_task");
+  w.runtime_call_desc(kGetFuture, "Future::get_result");
+  w.runtime_call_desc(kCreateRegion, "create_logical_region");
+  w.mapper_name(1, proc_id(node, kUtil0), "legate.core.mapper");
+}
+
+}  // namespace
+
+uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t records_per_node,
+                             bool gzip, LogVersion version) {
+  std::filesystem::create_directories(dir);
+  nodes = std::max<uint32_t>(nodes, 1);
+  uint64_t total = 0;
+  for (uint32_t n = 0; n < nodes; ++n) {
+    const std::string path = dir + "/prof_" + std::to_string(n) + (gzip ? ".gz" : ".prof");
+    LegionLogWriter w(path, version, gzip, 1);
+    MachineInfo m;
+    m.node = n;
+    m.nodes = nodes;
+    m.hostname = "gpu-node-" + std::to_string(n);
+    m.process_id = 1000 + n;
+    m.zero_time += n * 250;  // set between two barriers: within moments
+    w.machine(m);
+    descriptors(w, n);
+    Rng rng{0x9e3779b97f4a7c15ULL ^ (uint64_t{n} + 1) * 0x100000001b3ULL};
+    const uint64_t top_op = 1;                  // the top-level task's operation
+    const uint64_t top_event = event_id(0, 1);  // its fevent (node 0)
+    std::array<uint64_t, 8> free_at{};          // per processor index
+    free_at.fill(1'000'000);
+    const uint64_t mapper_proc = proc_id(n, kUtil0);
+    uint64_t issue = 1'000'000, prev_task = 0;
+    uint64_t k = 0;
+    if (n == 0) w.operation(top_op, ~uint64_t{0}, 30);
+    while (w.records() < records_per_node) {
+      const uint64_t op = 2 + k * nodes + n;
+      w.operation(op, top_op, 30);
+      // Dependence analysis and mapping on the utility processors.
+      const uint32_t ua = (k & 1) ? kUtil1 : kUtil0, um = (k & 1) ? kUtil0 : kUtil1;
+      MetaTimes a;
+      a.op = op;
+      a.lg_id = kAnalysis;
+      a.proc = proc_id(n, ua);
+      a.create = issue;
+      a.ready = issue + rng.between(200, 2000);
+      a.start = std::max(a.ready, free_at[ua]);
+      a.stop = a.start + rng.between(5'000, 15'000);
+      a.creator = top_event;
+      a.fevent = ev(n, k, kAnalysisEvent);
+      w.meta(a);
+      free_at[ua] = a.stop + rng.between(300, 1500);
+      w.mapper_call(1, mapper_proc, kSelectOptions, op, a.start + 1000, a.start + 3000, a.proc,
+                    a.fevent);
+      w.runtime_call(kCreateRegion, a.start + 3500, a.start + 4200, a.proc, a.fevent);
+      MetaTimes mp;
+      mp.op = op;
+      mp.lg_id = kMapping;
+      mp.proc = proc_id(n, um);
+      mp.create = a.stop;
+      mp.ready = a.stop + rng.between(200, 1000);
+      mp.start = std::max(mp.ready, free_at[um]);
+      mp.stop = mp.start + rng.between(6'000, 18'000);
+      mp.creator = a.fevent;
+      mp.fevent = ev(n, k, kMappingEvent);
+      w.meta(mp);
+      free_at[um] = mp.stop + rng.between(300, 1500);
+      w.mapper_call(1, mapper_proc, kMapTask, op, mp.start + 500, mp.stop - 500, mp.proc,
+                    mp.fevent);
+      if (k % 8 == 7)  // the mapper waited for something, inside its call
+        w.meta_wait(op, kMapping, mp.start + 1000, mp.start + 2500, mp.start + 3000);
+      // The gate of the point task: the previous task here and, in a
+      // multi-node run, the previous operation's task on the next node.
+      const uint64_t merged = ev(n, k, kMergeEvent);
+      const uint64_t remote = nodes > 1 && k > 0 ? ev((n + 1) % nodes, k - 1, kTaskEvent) : 0;
+      w.event_merger(merged, mp.fevent, mp.stop, prev_task, remote);
+      // The point task, on the GPU every third operation.
+      TaskTimes t;
+      t.op = op;
+      const bool on_gpu = k % 3 == 0;
+      const uint32_t p = on_gpu ? kGpuIndex : kCpu0 + static_cast<uint32_t>(k % kCpus);
+      t.task_id = on_gpu ? kGpuTask : kCpuTask;
+      t.variant_id = on_gpu ? 2 : 1;
+      t.proc = proc_id(n, p);
+      t.create = a.start + 500;
+      t.ready = mp.stop + rng.between(100, 800);
+      t.start = std::max(t.ready, free_at[p]);
+      t.stop = t.start + (on_gpu ? rng.between(10'000, 30'000) : rng.between(20'000, 100'000));
+      t.creator = a.fevent;
+      t.critical = version == LogVersion::V1008 ? merged : 0;
+      t.fevent = ev(n, k, kTaskEvent);
+      free_at[p] = t.stop + rng.between(500, 3000);
+      if (on_gpu) {
+        t.gpu_start = t.start + rng.between(2'000, 5'000);
+        t.gpu_stop = t.stop + rng.between(5'000, 40'000);
+        w.gpu_task(t);
+      } else {
+        w.task(t);
+      }
+      if (k % 8 == 3) {  // a blocking wait in the middle of the task
+        const uint64_t mid = (t.start + t.stop) / 2;
+        w.task_wait(op, t.task_id, t.variant_id, mid, mid + 2'000, mid + 3'000, prev_task);
+        w.runtime_call(kGetFuture, mid - 200, mid + 3'200, t.proc, t.fevent);
+      }
+      // Its completion on the utility processor.
+      MetaTimes c;
+      c.op = op;
+      c.lg_id = kCompletion;
+      c.proc = proc_id(n, ua);
+      c.create = t.stop;
+      c.ready = t.stop + 200;
+      c.start = std::max(c.ready, free_at[ua]);
+      c.stop = c.start + rng.between(1'000, 4'000);
+      c.creator = t.fevent;
+      c.fevent = ev(n, k, kCompletionEvent);
+      w.meta(c);
+      free_at[ua] = c.stop + rng.between(300, 1500);
+      // An instance for every fourth task, and a copy into it.
+      if (k % 4 == 0) {
+        InstanceTimes in;
+        in.inst_uid = ev(n, k, kInstanceEvent);
+        in.inst_id = instance_id(n, on_gpu ? kFbMem : kSysMem, k);
+        in.mem = mem_id(n, on_gpu ? kFbMem : kSysMem);
+        in.size = uint64_t{1} << (16 + k % 8);
+        in.op = op;
+        in.create = mp.start + 1'000;
+        in.ready = in.create + rng.between(500, 5'000);
+        in.destroy = t.stop + rng.between(10'000, 200'000);
+        in.creator = mp.fevent;
+        w.instance(in);
+        w.instance_ready(ev(n, k, kInstanceReadyEvent), 0, in.inst_uid, in.ready);
+        ChannelTimes cp;
+        cp.op = op;
+        cp.size = in.size;
+        cp.create = mp.stop;
+        cp.ready = mp.stop + 200;
+        cp.start = cp.ready + rng.between(100, 1000);
+        cp.stop = cp.start + rng.between(1'000, 20'000);
+        cp.creator = mp.fevent;
+        cp.fevent = ev(n, k, kCopyEvent);
+        w.copy(cp);
+        w.copy_inst(mem_id(n, kZcMem), in.mem, 0, in.inst_uid, cp.fevent);
+        if (nodes > 1 && k % 16 == 0) {  // a halo to the next node
+          cp.fevent = ev(n, k, kRemoteCopyEvent);
+          cp.start = cp.stop;
+          cp.stop = cp.start + rng.between(10'000, 50'000);
+          w.copy(cp);
+          w.copy_inst(in.mem, mem_id((n + 1) % nodes, kFbMem), in.inst_uid, 0, cp.fevent);
+        }
+      }
+      prev_task = t.fevent;
+      issue = a.stop + rng.between(1'000, 6'000);
+      ++k;
+    }
+    if (n == 0) {  // the top-level task spans the run on the IO processor
+      TaskTimes top;
+      top.op = top_op;
+      top.task_id = kTopTask;
+      top.variant_id = 1;
+      top.proc = proc_id(n, kIoIndex);
+      top.create = top.ready = top.start = 900'000;
+      top.stop = *std::max_element(free_at.begin(), free_at.end()) + 1'000;
+      top.fevent = top_event;
+      if (!w.implicit_task(top)) w.task(top);
+    }
+    w.finish();
+    total += w.records();
+  }
+  return total;
+}
+
+}  // namespace legato::legion::testing

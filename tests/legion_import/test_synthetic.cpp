@@ -1,0 +1,371 @@
+// Legion Prof logs written by the test-only writer (synthetic logs, not
+// real runs): the writer's layouts against the real log A's header, and a
+// 2-node GPU run (gpu_run_fixture.hpp) in the 1006 and 1008 layouts with
+// the answers the fixture put in: GPU host and device lanes, Framebuffer and
+// Zero-Copy memories, channels of each kind, waits in mapper calls, and
+// critical-path links between nodes. The real logs have none of these.
+#include <algorithm>
+#include <map>
+
+#include <catch2/catch.hpp>
+
+#include "analysis/load.hpp"
+#include "analysis/utilization.hpp"
+#include "gpu_run_fixture.hpp"
+#include "legion_import/import.hpp"
+#include "legion_import/log_reader.hpp"
+#include "log_editor.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using namespace legato::analysis;
+using namespace legato::legion::testing;
+using legion::LogReader;
+using trace::CopyKind;
+using trace::testing::TempDir;
+
+namespace {
+
+constexpr uint64_t kMiB = uint64_t{1} << 20;
+
+const Lane& lane(const Profile& p, uint32_t rank, const std::string& name) {
+  for (const auto& l : p.lanes) {
+    if (l.rank == rank && l.name == name) return l;
+  }
+  FAIL("no lane " << name << " on node " << rank);
+  throw 0;
+}
+
+// The item of a lane that starts at `start` (and is of `kind`).
+uint32_t item_at(const Profile& p, const Lane& l, Time start, ItemKind kind) {
+  for (uint32_t i = l.begin; i < l.end; ++i) {
+    if (p.items[i].start == start && p.items[i].kind == kind) return i;
+  }
+  FAIL("no item at " << start << " on " << l.name);
+  return kNone;
+}
+
+std::vector<std::pair<uint32_t, uint8_t>> preconditions(const Profile& p, uint32_t item) {
+  std::vector<std::pair<uint32_t, uint8_t>> out;
+  for (uint32_t k = p.pre_begin[item]; k < p.pre_begin[item + 1]; ++k)
+    out.emplace_back(p.pre[k].item, p.pre[k].kind);
+  return out;
+}
+
+// Decodes a whole file; returns the records, failing on any problem.
+uint64_t decode_all(const std::string& path) {
+  auto r = LogReader::open(path);
+  legion::Record rec;
+  while (r->next(rec)) {
+  }
+  INFO(path);
+  CHECK(r->problems().empty());
+  CHECK(r->clean_end());
+  CHECK_FALSE(r->damaged());
+  return r->records();
+}
+
+std::string layout_text(const legion::RecordLayout& l) {
+  std::string s = std::to_string(l.id) + " " + l.name;
+  for (const auto& f : l.fields) s += " " + f.name + ":" + f.type + ":" + std::to_string(f.size);
+  return s;
+}
+
+const char* version_name(LogVersion v) {
+  return v == LogVersion::V1008 ? "1008" : "1006";
+}
+
+}  // namespace
+
+TEST_CASE("the writer's 1008 layouts are the real logs' layouts", "[legion][writer]") {
+  TempDir dir;
+  const std::string path = dir.file("prof_0.prof");
+  {
+    LegionLogWriter w(path, LogVersion::V1008);
+    w.machine(MachineInfo{});
+    w.finish();
+  }
+  const auto ours = LogReader::open(path);
+  const auto real = LogReader::open(data_file("legatejl_85d792a6_legate_0.prof"));
+  REQUIRE(ours->header().layouts.size() == real->header().layouts.size());
+  for (const auto& l : real->header().layouts) {
+    const legion::RecordLayout* o = ours->header().find(l.name);
+    REQUIRE(o != nullptr);
+    CHECK(layout_text(*o) == layout_text(l));
+  }
+  // Byte for byte: the same header lines in the same order.
+  CHECK(ours->header().size == real->header().size);
+  CHECK(ours->header().first_line == "FileType: BinaryLegionProf v: 1.0");
+}
+
+TEST_CASE("the writer's 1006 layouts follow the version table", "[legion][writer]") {
+  TempDir dir;
+  const std::string path = dir.file("prof_0.prof");
+  {
+    LegionLogWriter w(path, LogVersion::V1006);
+    w.machine(MachineInfo{});
+    CHECK_FALSE(w.event_merger(event_id(0, 2), event_id(0, 1), 10, event_id(0, 3)));
+    CHECK_FALSE(w.implicit_task(TaskTimes{}));
+    CHECK(w.records() == 4);
+    w.finish();
+  }
+  const auto r = LogReader::open(path);
+  const legion::Header& h = r->header();
+  CHECK(h.layouts.size() == 52);
+  for (const char* gone : {"ImplicitTaskInfo", "EventMergerInfo", "EventTriggerInfo",
+                           "EventPoisonInfo", "BarrierArrivalInfo", "ReservationAcquireInfo",
+                           "InstanceReadyInfo", "InstanceRedistrictInfo", "CompletionQueueInfo"})
+    CHECK(h.find(gone) == nullptr);
+  for (const auto& l : h.layouts) {
+    INFO(l.name);
+    CHECK(l.field("critical") < 0);
+  }
+  CHECK(h.find("PartitionInfo")->field("fevent") < 0);
+  CHECK(h.find("ProfTaskInfo")->field("completion") < 0);
+  CHECK(h.find("TaskInfo")->field("fevent") >= 0);
+  // Ids of the version table (legion_prof_logs.md §1.6).
+  const std::map<std::string, uint32_t> ids = {
+      {"GPUTaskInfo", 28},    {"ProcMDesc", 29},    {"CopyInstInfo", 46},
+      {"EventWaitInfo", 49},  {"ProfTaskInfo", 50}, {"ZeroTime", 51},
+      {"CalibrationErr", 52}, {"Provenance", 53},   {"TaskInfo", 18}};
+  for (const auto& [name, id] : ids) {
+    INFO(name);
+    CHECK(h.find(name)->id == id);
+  }
+}
+
+TEST_CASE("the synthetic GPU run decodes with the real logs' rules", "[legion][writer]") {
+  for (const LogVersion v : {LogVersion::V1006, LogVersion::V1008}) {
+    for (const bool gz : {false, true}) {
+      INFO(version_name(v) << (gz ? " gzip" : " plain"));
+      TempDir dir;
+      const GpuRunFiles f = write_gpu_run(dir.path().string(), v, gz);
+      const auto bytes = read_file(f.node0);
+      REQUIRE(bytes.size() > 2);
+      CHECK((bytes[0] == 0x1f && bytes[1] == 0x8b) == gz);
+      CHECK(LogReader::open(f.node0)->compressed() == gz);
+      const uint64_t n0 = decode_all(f.node0), n1 = decode_all(f.node1);
+      // Node 0 has the network copy and the partition, node 1 a merge
+      // (1008); 1008 adds the event graph.
+      CHECK(n0 == n1 + (v == LogVersion::V1008 ? 2 : 3));
+      CHECK(n1 == (v == LogVersion::V1008 ? 66u : 57u));
+    }
+  }
+}
+
+TEST_CASE("a 2-node GPU run: lanes, busy times, memories and channels", "[legion][writer]") {
+  for (const LogVersion v : {LogVersion::V1006, LogVersion::V1008}) {
+    INFO(version_name(v));
+    TempDir dir;
+    const GpuRunFiles f = write_gpu_run(dir.path().string(), v);
+    const Profile p = load_profile({f.node0, f.node1});
+    INFO([&] {
+      std::string w;
+      for (const auto& x : p.warnings) w += x + "\n";
+      return w;
+    }());
+    CHECK(p.warnings.empty());
+    CHECK(p.ranks.size() == 2);
+    CHECK(p.ranks_expected == 2);
+    CHECK(p.nodes.size() == 2);
+    for (uint32_t n = 0; n < 2; ++n) {
+      INFO("node " << n);
+      // A GPU is two lanes: task bodies on the host, kernels on the device.
+      const Lane& host = lane(p, n, "g3h");
+      const Lane& dev = lane(p, n, "g3d");
+      CHECK(host.kind == LaneKind::GpuHost);
+      CHECK(dev.kind == LaneKind::GpuDevice);
+      CHECK(host.end - host.begin == 2);
+      CHECK(dev.end - dev.begin == 2);
+      for (uint32_t i = dev.begin; i < dev.end; ++i) CHECK(p.items[i].kind == ItemKind::GpuKernel);
+      CHECK(busy_time(p, host) == 11000);
+      CHECK(busy_time(p, dev) == 13000);
+      CHECK(busy_time(p, lane(p, n, "c1")) == 8000);
+      CHECK(busy_time(p, lane(p, n, "c2")) == 6000);
+      CHECK(busy_time(p, lane(p, n, "u0")) == 1700);
+      // Memories.
+      const Lane& fb = lane(p, n, "fbmem2");
+      const Lane& zc = lane(p, n, "zcmem1");
+      CHECK(fb.kind == LaneKind::Framebuffer);
+      CHECK(zc.kind == LaneKind::ZeroCopy);
+      CHECK(lane(p, n, "sysmem0").kind == LaneKind::SystemMemory);
+      CHECK(fb.end - fb.begin == 3);
+      CHECK(zc.end - zc.begin == 2);
+      CHECK(peak_bytes(p, fb) == 96 * kMiB);
+      CHECK(peak_bytes(p, zc) == 3 * kMiB);
+      CHECK(fb.capacity == uint64_t{16} << 30);
+      CHECK(zc.capacity == 64 * kMiB);
+      // Channels: copies, a gather, a scatter and a fill.
+      std::map<std::string, std::vector<CopyKind>> chans;
+      for (const auto& l : p.lanes) {
+        if (l.rank != n || l.kind != LaneKind::Channel) continue;
+        for (uint32_t i = l.begin; i < l.end; ++i) {
+          const Item& it = p.items[i];
+          chans[l.name].push_back(it.kind == ItemKind::Fill ? trace::CopyKind::Fill
+                                                            : p.copies[it.extra].kind);
+        }
+      }
+      std::map<std::string, std::vector<CopyKind>> want = {
+          {"zcmem1 -> fbmem2", {CopyKind::Copy}},
+          {"fbmem2 -> zcmem1", {CopyKind::Copy}},
+          {"gather zcmem1 -> fbmem2", {CopyKind::Gather}},
+          {"scatter -> zcmem1", {CopyKind::Scatter}},
+          {"fill fbmem2", {CopyKind::Fill}}};
+      for (const auto& [name, kinds] : want) {
+        INFO(name);
+        CHECK(chans[name] == kinds);
+      }
+      CHECK(chans.size() == (n == 0 ? 6u : 5u));
+    }
+    // Node 0's dependent partitioning, and no such lane on node 1.
+    const Lane& dp = lane(p, 0, "dp0");
+    CHECK(dp.kind == LaneKind::DepPart);
+    REQUIRE(dp.end - dp.begin == 1);
+    CHECK(p.str(p.items[dp.begin].name) == "Partition by Field");
+    CHECK(p.items[dp.begin].duration() == 2000);
+    for (const auto& l : p.lanes) CHECK_FALSE((l.rank == 1 && l.kind == LaneKind::DepPart));
+  }
+}
+
+TEST_CASE("channel kinds of the synthetic run's copies", "[legion][writer]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  const RankTrace t = legion::import_log(f.node0);
+  std::map<std::string, trace::ChannelKind> kinds;
+  for (const auto& c : t.all.get<trace::ChannelRecord>())
+    kinds[t.strings.at(c.name)] = c.channel_kind;
+  CHECK(kinds.at("zcmem1 -> fbmem2") == trace::ChannelKind::HostToDevice);
+  CHECK(kinds.at("fbmem2 -> zcmem1") == trace::ChannelKind::DeviceToHost);
+  CHECK(kinds.at("gather zcmem1 -> fbmem2") == trace::ChannelKind::HostToDevice);
+  CHECK(kinds.at("fill fbmem2") == trace::ChannelKind::Fill);
+  // The copy to node 1's Framebuffer goes over the network.
+  size_t network = 0;
+  for (const auto& [name, kind] : kinds) {
+    if (kind == trace::ChannelKind::Network) {
+      ++network;
+      CHECK(name.rfind("fbmem2 -> ", 0) == 0);
+    }
+  }
+  CHECK(network == 1);
+}
+
+TEST_CASE("waits in a mapper call go to the innermost call", "[legion][writer]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  const Profile p = load_profile({f.node0, f.node1});
+  const Lane& u0 = lane(p, 0, "u0");
+  REQUIRE(u0.end - u0.begin == 3);
+  const uint32_t meta = item_at(p, u0, 500, ItemKind::MetaTask);
+  const uint32_t call = item_at(p, u0, 600, ItemKind::MetaTask);
+  const uint32_t inner = item_at(p, u0, 2000, ItemKind::MetaTask);
+  CHECK(p.str(p.items[call].name) == "Mapper Call map_task");
+  CHECK(p.str(p.items[inner].name) == "Runtime Call create_region");
+  const auto starts = [&](uint32_t i) {
+    std::vector<std::pair<Time, Time>> v;
+    const auto [b, e] = p.waits_of(i);
+    for (const Wait* w = b; w != e; ++w) v.emplace_back(w->start, w->end);
+    return v;
+  };
+  // The meta task waits for its call; the call for its call and the
+  // recorded wait; the meta task does not also get the recorded wait.
+  CHECK(starts(meta) == std::vector<std::pair<Time, Time>>{{600, 2600}});
+  CHECK(starts(call) == std::vector<std::pair<Time, Time>>{{1000, 1800}, {2000, 2200}});
+  CHECK(starts(inner).empty());
+  CHECK(busy_time(p, u0) == 1700);  // 2500 of meta task minus the 800 of the wait
+}
+
+TEST_CASE("critical-path links of the synthetic run, across nodes", "[legion][writer]") {
+  for (const LogVersion v : {LogVersion::V1006, LogVersion::V1008}) {
+    INFO(version_name(v));
+    TempDir dir;
+    const GpuRunFiles f = write_gpu_run(dir.path().string(), v);
+    const Profile p = load_profile({f.node0, f.node1});
+    for (uint32_t n = 0; n < 2; ++n) {
+      INFO("node " << n);
+      const uint32_t gpu1 = item_at(p, lane(p, n, "g3h"), 13500, ItemKind::Task);
+      const uint32_t cpu1 = item_at(p, lane(p, n, "c1"), 3100, ItemKind::Task);
+      const uint32_t meta = item_at(p, lane(p, n, "u0"), 500, ItemKind::MetaTask);
+      const uint32_t meta0 = item_at(p, lane(p, 0, "u0"), 500, ItemKind::MetaTask);
+      using E = std::vector<std::pair<uint32_t, uint8_t>>;
+      const auto data = static_cast<uint8_t>(trace::EdgeKind::Data);
+      const auto control = static_cast<uint8_t>(trace::EdgeKind::Control);
+      if (v == LogVersion::V1008) {
+        // The merge's later precondition (cpu_task op 10+n) held it back.
+        CHECK(preconditions(p, gpu1) == E{{cpu1, data}});
+      } else {
+        // Without the event graph: the creator, never an event-graph link.
+        CHECK(preconditions(p, gpu1) == E{{meta, control}});
+      }
+      // Node 1's cpu_task was created by node 0's meta task (1008: created
+      // after its precondition triggered, so its creator is the path).
+      CHECK(preconditions(p, cpu1) == E{{n == 1 ? meta0 : meta, control}});
+    }
+  }
+}
+
+TEST_CASE("a generated multi-node run loads as one run", "[legion][writer]") {
+  for (const bool gz : {false, true}) {
+    INFO((gz ? "gzip" : "plain"));
+    TempDir dir;
+    const uint64_t written = write_synthetic_run(dir.path().string(), 3, 2000, gz);
+    CHECK(written >= 3 * 2000);
+    CHECK(written < 3 * 2000 + 3 * 64);
+    const std::string ext = gz ? ".gz" : ".prof";
+    std::vector<std::string> files;
+    uint64_t decoded = 0;
+    for (int n = 0; n < 3; ++n) {
+      files.push_back(dir.file("prof_" + std::to_string(n) + ext));
+      decoded += decode_all(files.back());
+    }
+    CHECK(decoded == written);
+    const Profile p = load_profile(files);
+    INFO([&] {
+      std::string w;
+      for (const auto& x : p.warnings) w += x + "\n";
+      return w;
+    }());
+    CHECK(p.warnings.empty());
+    CHECK(p.ranks.size() == 3);
+    CHECK(p.nodes.size() == 3);
+    CHECK(p.ranks_expected == 3);
+    CHECK(p.records == written);
+    size_t kernels = 0, tasks = 0, copies = 0;
+    for (const Item& it : p.items) {
+      kernels += it.kind == ItemKind::GpuKernel;
+      tasks += it.kind == ItemKind::Task;
+      copies += it.kind == ItemKind::Copy;
+    }
+    CHECK(kernels > 0);
+    CHECK(tasks > kernels);
+    CHECK(copies > 0);
+    // Tasks never overlap on a processor.
+    for (const auto& l : p.lanes) {
+      if (l.kind != LaneKind::Cpu && l.kind != LaneKind::GpuHost) continue;
+      std::vector<std::pair<Time, Time>> spans;
+      for (uint32_t i = l.begin; i < l.end; ++i) {
+        if (p.items[i].kind == ItemKind::Task)
+          spans.emplace_back(p.items[i].start, p.items[i].stop);
+      }
+      std::sort(spans.begin(), spans.end());
+      for (size_t i = 1; i < spans.size(); ++i) {
+        INFO(l.name << " task " << i);
+        CHECK(spans[i - 1].second <= spans[i].first);
+      }
+    }
+  }
+}
+
+// Known limitation: each file's event graph is resolved alone, so a
+// precondition produced in another node's file is unknown and the local one
+// wins. legion_prof, with both files, names node 0's GPU task. Tagged
+// [!shouldfail]: when the importer resolves events across files, this test
+// starts failing, and the tag should go.
+TEST_CASE("a critical precondition from another node's file", "[legion][writer][!shouldfail]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  const Profile p = load_profile({f.node0, f.node1});
+  const uint32_t gpu2 = item_at(p, lane(p, 1, "g3h"), 21500, ItemKind::Task);
+  const uint32_t remote = item_at(p, lane(p, 0, "g3h"), 13500, ItemKind::Task);
+  CHECK(preconditions(p, gpu2) == std::vector<std::pair<uint32_t, uint8_t>>{
+                                      {remote, static_cast<uint8_t>(trace::EdgeKind::Data)}});
+}
