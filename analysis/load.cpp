@@ -93,6 +93,7 @@ void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
 }  // namespace
 
 Profile build_profile(std::vector<RankTrace> traces) {
+  legion::link_runs(traces);
   Profile p;
   std::vector<RankTrace> readable;
   std::string unreadable;

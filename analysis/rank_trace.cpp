@@ -22,7 +22,8 @@ void append(std::vector<R>& to, std::vector<R>& from) {
 }  // namespace
 
 RankTrace read_rank_trace(const std::string& path) {
-  if (legion::is_legion_log(path)) return legion::import_log(path);  // told apart by content
+  if (legion::is_legion_log(path))  // told apart by content
+    return legion::import_log(path, legion::Links::WithRun);
   RankTrace t;
   t.file = path;
   std::unique_ptr<trace::TraceReader> reader;

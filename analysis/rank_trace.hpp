@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -11,6 +12,10 @@
 
 #include "trace_format/metadata.hpp"
 #include "trace_format/record_batch.hpp"
+
+namespace legato::legion {
+struct PathInputs;
+}
 
 namespace legato::analysis {
 
@@ -25,9 +30,14 @@ struct RankTrace {
   uint64_t records = 0;
   trace::RecordBatch all;  // every record, grouped by kind, in file order
   std::unordered_map<uint32_t, std::string> strings;  // the file's string ids
+  // A Legion log read with its critical path left to resolve with the other
+  // nodes of its run (legion::link_runs, which build_profile calls): events
+  // of one node's file are often triggered by items in another's.
+  std::shared_ptr<legion::PathInputs> legion_links;
 };
 
 // Never throws: a file that cannot be read comes back with readable = false.
+// A Legion log's critical-path links wait for build_profile (legion_links).
 RankTrace read_rank_trace(const std::string& path);
 
 }  // namespace legato::analysis

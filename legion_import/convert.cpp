@@ -319,7 +319,8 @@ std::string runtime_config_flag(const std::string& flag) {
 
 }  // namespace
 
-analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts) {
+analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts,
+                            Links links) {
   analysis::RankTrace t;
   t.file = path;
   t.readable = true;
@@ -344,6 +345,7 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
     d.nodes = 1;
   }
   detail::Converter(d, t).run();
+  if (links == Links::FileAlone) detail::resolve_links({&t});
 
   trace::RunInfo& run = t.run;
   run.rank = d.node;

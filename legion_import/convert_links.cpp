@@ -271,28 +271,50 @@ void Converter::channels() {
   }
 }
 
-// One edge per item: the item that determined its start (LEGION_FORMAT.md §7).
+// The critical path's inputs; the edges come once the run's files are read
+// (resolve_links).
 void Converter::links() {
-  std::vector<TimedItem> timed;
-  std::vector<Uid> uid_of;
+  auto in = std::make_shared<PathInputs>();
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
     if (is_call(it.source) || it.source == Source::ProfTask) continue;
-    timed.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
-    uid_of.push_back(uids_[i]);
+    in->items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
+    in->uids.push_back(uids_[i]);
   }
   for (size_t i = 0; i < d_.channel_items.size(); ++i) {
     const ChannelItem& c = d_.channel_items[i];
-    timed.push_back(TimedItem{c.fevent, c.creator, c.critical, c.create, c.stop});
-    uid_of.push_back(channel_uids_[i]);
+    in->items.push_back(TimedItem{c.fevent, c.creator, c.critical, c.create, c.stop});
+    in->uids.push_back(channel_uids_[i]);
   }
-  const std::vector<PathStep> steps = critical_path_steps(timed, d_.events);
+  in->events = std::move(d_.events);
+  t_.legion_links = std::move(in);
+}
+
+// One edge per item: the item that determined its start (LEGION_FORMAT.md §7),
+// over the event graphs of all the files together.
+void resolve_links(const std::vector<analysis::RankTrace*>& files) {
+  PathInputs all;
+  std::vector<analysis::RankTrace*> owner;  // per item
+  for (analysis::RankTrace* t : files) {
+    PathInputs& in = *t->legion_links;
+    owner.insert(owner.end(), in.items.size(), t);
+    if (files.size() == 1) {
+      all = std::move(in);
+    } else {
+      all.items.insert(all.items.end(), in.items.begin(), in.items.end());
+      all.uids.insert(all.uids.end(), in.uids.begin(), in.uids.end());
+      all.events.insert(all.events.end(), in.events.begin(), in.events.end());
+    }
+    t->legion_links.reset();
+  }
+  const std::vector<PathStep> steps = critical_path_steps(all.items, all.events);
   for (size_t i = 0; i < steps.size(); ++i) {
-    if (uid_of[i] == 0 || steps[i].fevent == 0) continue;
+    if (all.uids[i] == 0 || steps[i].fevent == 0) continue;
     const Uid pre = event_uid(steps[i].fevent);
-    if (pre == uid_of[i]) continue;
-    out<trace::EdgeRecord>().push_back(trace::EdgeRecord{
-        uid_of[i], pre, steps[i].from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+    if (pre == all.uids[i]) continue;
+    owner[i]->all.get<trace::EdgeRecord>().push_back(trace::EdgeRecord{
+        all.uids[i], pre,
+        steps[i].from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
   }
 }
 

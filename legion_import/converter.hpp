@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "legion_import/critical_path.hpp"
 #include "legion_import/id_map.hpp"
 #include "legion_import/import.hpp"
 
@@ -53,6 +54,10 @@ inline std::string hex(uint64_t v) {
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
+
+// Adds the critical-path edges of files whose links are pending, resolved
+// over all of them together.
+void resolve_links(const std::vector<analysis::RankTrace*>& files);
 
 class Converter {
  public:
@@ -103,7 +108,7 @@ class Converter {
   // FillInstInfo (one item per run of the same src, dst and indirection;
   // none without any), partitions on the node's dependent-partitioning lane.
   void channels();
-  // One edge per item: the item that determined its start (LEGION_FORMAT.md §7).
+  // The critical path's inputs, in t_.legion_links (resolve_links).
   void links();
 
   LogData& d_;

@@ -23,6 +23,14 @@ struct PathStep {
   bool from_critical = false;
 };
 
+// What one file contributes to its run's critical path: its items (with the
+// uid each became, 0 for one not drawn) and its event graph.
+struct PathInputs {
+  std::vector<TimedItem> items;
+  std::vector<uint64_t> uids;
+  std::vector<EventNode> events;
+};
+
 // Never recurses on the graph (iterative), so any depth is safe; a cycle
 // is cut where it closes.
 std::vector<PathStep> critical_path_steps(const std::vector<TimedItem>& items,

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 
 #include "legion_import/collect.hpp"
+#include "legion_import/converter.hpp"
 #include "legion_import/log_reader.hpp"
 
 namespace legato::legion {
@@ -12,7 +14,7 @@ bool is_legion_log(const std::string& path) {
   return sniff_file(path) != FileKind::Other;
 }
 
-analysis::RankTrace import_log(const std::string& path) {
+analysis::RankTrace import_log(const std::string& path, Links links) {
   try {
     const auto reader = LogReader::open(path);
     Collector collector(reader->header());
@@ -28,13 +30,21 @@ analysis::RankTrace import_log(const std::string& path) {
     facts.clean_end = reader->clean_end();
     facts.damaged = reader->damaged();
     facts.problems = reader->problems();
-    return convert(collector.data(), path, facts);
+    return convert(collector.data(), path, facts, links);
   } catch (const std::exception& e) {  // ImportError, or bad_alloc on a hostile file
     analysis::RankTrace t;
     t.file = path;
     t.problems.push_back(e.what());
     return t;
   }
+}
+
+void link_runs(std::vector<analysis::RankTrace>& traces) {
+  std::map<std::string, std::vector<analysis::RankTrace*>> runs;
+  for (auto& t : traces) {
+    if (t.legion_links) runs[t.run.id].push_back(&t);
+  }
+  for (const auto& [id, files] : runs) detail::resolve_links(files);
 }
 
 void unify_runs(std::vector<analysis::RankTrace>& traces) {

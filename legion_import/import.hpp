@@ -18,8 +18,17 @@ bool is_legion_log(const std::string& path);
 // The file as one rank (node) of a run. Never throws: a file that cannot be
 // imported comes back with readable = false and the reason in problems; a
 // damaged one with the records before the damage and a problem naming the
-// byte offset.
-analysis::RankTrace import_log(const std::string& path);
+// byte offset. Its critical-path links come from this file alone
+// (Links::FileAlone), or are left in legion_links for link_runs to resolve
+// with the other nodes of the run (Links::WithRun).
+enum class Links { FileAlone, WithRun };
+analysis::RankTrace import_log(const std::string& path, Links links = Links::FileAlone);
+
+// Resolves the critical path of every run among `traces` whose Legion logs
+// left it pending, over all of the run's files together (an event in one
+// node's log is often triggered by an item in another's), and adds each
+// file's links to it. Traces without pending links are left alone.
+void link_runs(std::vector<analysis::RankTrace>& traces);
 
 // The conversion step alone (import_log = LogReader + Collector + this).
 // `decoding` holds the reader's facts (header, records, compression) and
@@ -31,7 +40,8 @@ struct DecodeFacts {
   bool compressed = false, clean_end = true, damaged = false;
   std::vector<std::string> problems;
 };
-analysis::RankTrace convert(LogData& data, const std::string& path, const DecodeFacts& facts);
+analysis::RankTrace convert(LogData& data, const std::string& path, const DecodeFacts& facts,
+                            Links links = Links::FileAlone);
 
 // Legion logs name no run: nodes of one run have ZeroTimes within moments of
 // each other (Realm sets them between two barriers). Gives the Legion logs

@@ -355,12 +355,11 @@ TEST_CASE("a generated multi-node run loads as one run", "[legion][writer]") {
   }
 }
 
-// Known limitation: each file's event graph is resolved alone, so a
-// precondition produced in another node's file is unknown and the local one
-// wins. legion_prof, with both files, names node 0's GPU task. Tagged
-// [!shouldfail]: when the importer resolves events across files, this test
-// starts failing, and the tag should go.
-TEST_CASE("a critical precondition from another node's file", "[legion][writer][!shouldfail]") {
+// The event graphs of a run's files are resolved together: node 1's GPU
+// task waited on a merge whose latest precondition node 0's GPU task
+// triggered, so that remote task is its critical predecessor (as legion_prof
+// finds with both files). Read alone, node 1's file can only name a local one.
+TEST_CASE("a critical precondition from another node's file", "[legion][writer]") {
   TempDir dir;
   const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
   const Profile p = load_profile({f.node0, f.node1});
@@ -368,4 +367,10 @@ TEST_CASE("a critical precondition from another node's file", "[legion][writer][
   const uint32_t remote = item_at(p, lane(p, 0, "g3h"), 13500, ItemKind::Task);
   CHECK(preconditions(p, gpu2) == std::vector<std::pair<uint32_t, uint8_t>>{
                                       {remote, static_cast<uint8_t>(trace::EdgeKind::Data)}});
+  const Profile alone = load_profile({f.node1});
+  const uint32_t local = item_at(alone, lane(alone, 1, "g3h"), 21500, ItemKind::Task);
+  const auto pre = preconditions(alone, local);
+  REQUIRE(pre.size() == 1);
+  CHECK(alone.items[pre[0].first].start < 21500);
+  CHECK(p.items[remote].start == 13500);
 }
