@@ -176,7 +176,10 @@ void Converter::instances() {
 
 std::string Converter::mem_label(uint64_t mem) const {
   const auto n = mem_name_.find(mem);
-  return n != mem_name_.end() ? n->second : "mem " + hex(mem);
+  // Another node's memory (its file describes it): named by node and index.
+  return n != mem_name_.end() ? n->second
+                              : "node " + std::to_string(node_of_mem(mem)) + " mem " +
+                                    std::to_string(index_of_mem(mem));
 }
 
 uint32_t Converter::channel(trace::ChannelKind kind, uint64_t src, uint64_t dst,
