@@ -1,9 +1,11 @@
 // Lookups by id while the model is built. Writers hand out ids in sequence
 // (string ids from 1 per file; uids as (rank << 48) | a per-rank sequence),
-// so an IdMap keeps a table indexed by id while the ids span at most 16
-// slots per entry (one load per lookup), and falls back to sorted pairs and
-// binary search for stray ids (a damaged file). UidIndex is one IdMap per
-// rank, keyed by sequence.
+// so an IdMap keeps tables indexed by id while the ids span at most 16
+// slots per entry (one load per lookup): one per run of ids sharing their
+// top 24 bits (an importer may set a high bit to keep two sequences apart),
+// and a hash table (open addressing, about one cache miss per lookup) for
+// ids that are not dense (imported Realm event ids; a damaged file).
+// UidIndex is one IdMap per rank, keyed by sequence.
 #pragma once
 
 #include <cstdint>
@@ -27,23 +29,37 @@ class IdMap {
   void build();
   // After build: how many adds repeated an earlier id, and one of them.
   uint64_t duplicates() const { return duplicates_; }
+  // After build: the tables indexed by id (the rest are hashed).
+  size_t dense_tables() const { return dense_.size(); }
   const DuplicateId& duplicate_example() const { return example_; }
   // `missing` for ids never added.
   uint32_t find(uint64_t id, uint32_t missing = kNone) const {
-    if (!slots_.empty()) {
-      if (id < first_ || id - first_ >= slots_.size()) return missing;
-      const uint32_t v = slots_[id - first_];
-      return v == kEmpty ? missing : v;
+    for (const Dense& d : dense_) {
+      if (id - d.first < d.slots.size()) {
+        const uint32_t v = d.slots[id - d.first];
+        return v == kEmpty ? missing : v;
+      }
     }
     return find_sparse(id, missing);
   }
 
  private:
   static constexpr uint32_t kEmpty = 0xffffffff;
+  static constexpr size_t kMaxDense = 4, kMaxRuns = 64;
   uint32_t find_sparse(uint64_t id, uint32_t missing) const;
-  std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // after build: sorted, when not dense
-  uint64_t first_ = 0;
-  std::vector<uint32_t> slots_;  // value per id - first_; kEmpty: none
+  size_t slot_of(uint64_t id) const {
+    return static_cast<size_t>((id * 0x9E3779B97F4A7C15ull) >> hash_shift_);
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // until build
+  struct Dense {
+    uint64_t first = 0;
+    std::vector<uint32_t> slots;  // value per id - first; kEmpty: none
+  };
+  std::vector<Dense> dense_;  // a few, with disjoint spans
+  // The hash table of the ids no dense table holds: values kEmpty for free
+  // slots.
+  std::vector<std::pair<uint64_t, uint32_t>> hashed_;
+  int hash_shift_ = 64;
   uint64_t duplicates_ = 0;
   DuplicateId example_;
   void found_duplicate(uint64_t id, uint32_t first, uint32_t second);
