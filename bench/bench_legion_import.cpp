@@ -1,15 +1,24 @@
-// The Legion Prof log importer on a large log grown from a real one: the
-// timeline records of tests/legion_import/data's log A (tasks, meta tasks,
-// mapper and runtime calls, prof tasks, waits, instances, operations and the
-// event graph) repeated with shifted times, ops and events, plain and gzip.
-// Prints decode speed (LogReader + Collector), import speed (+ conversion to
-// Legato records), load speed (+ the profile model), and peak memory.
-//   bench_legion_import [REPEATS]   (default 4000: about 1.1 M records)
+// The Legion Prof log importer, in two parts.
+// 1. The targets (bench/README.md): a synthetic multi-node Legate-like GPU
+//    run of 10 M records written by the test writer
+//    (legion_import/testing), loaded through the same path as
+//    `legate_prof view`: legion_load_records_per_s (all cores, one thread
+//    per node file), legion_bytes_per_record_in_memory (the model's tables
+//    over the log's records), legion_first_frame_ms_10m (the viewer,
+//    headless, from opening the files to the first frame with lanes).
+// 2. A log grown from the real log A of tests/legion_import/data: its
+//    timeline records (tasks, meta tasks, mapper and runtime calls, prof
+//    tasks, waits, instances, operations and the event graph) repeated with
+//    shifted times, ops and events, plain and gzip: decode, import and load
+//    speed of one file with a real record mix.
+//   bench_legion_import [--records N] [--nodes K] [--repeats R]
+//   (defaults: 10,000,000 records over 4 nodes; log A repeated 4,000 times)
 #include <sys/resource.h>
 #include <zlib.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,7 +31,9 @@
 #include "legion_import/collect.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/log_reader.hpp"
+#include "legion_import/testing/legion_log_writer.hpp"
 #include "result.hpp"
+#include "viewer/headless.hpp"
 
 using namespace legato;
 using legato::bench::result;
@@ -126,10 +137,59 @@ uint64_t decode(const std::string& path) {
   return reader->records();
 }
 
-}  // namespace
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
 
-int main(int argc, char** argv) {
-  const uint64_t repeats = argc > 1 ? std::stoull(argv[1]) : 4000;
+void synthetic_run(uint64_t records, uint32_t nodes) {
+  const auto dir = std::filesystem::temp_directory_path() / "bench_legion_run";
+  std::filesystem::remove_all(dir);
+  auto t0 = std::chrono::steady_clock::now();
+  const uint64_t written =
+      legion::testing::write_synthetic_run(dir.string(), nodes, records / nodes, false);
+  const double write_s = seconds_since(t0);
+  std::vector<std::string> files;
+  uint64_t bytes = 0;
+  for (uint32_t n = 0; n < nodes; ++n) {
+    files.push_back((dir / ("prof_" + std::to_string(n) + ".prof")).string());
+    bytes += std::filesystem::file_size(files.back());
+  }
+  std::printf("# synthetic run: %u nodes, %llu records, %.0f MB plain, written in %.1f s\n", nodes,
+              static_cast<unsigned long long>(written), static_cast<double>(bytes) / 1e6, write_s);
+  result("legion_records", static_cast<double>(written), "records");
+
+  const double dec = best_of(2, [&] {
+    for (const auto& f : files) decode(f);
+  });
+  result("legion_decode_records_per_s_1thread", static_cast<double>(written) / dec, "records/s");
+  analysis::Profile p;
+  const double one = best_of(1, [&] { p = analysis::load_profile(files, {.threads = 1}); });
+  result("legion_load_records_per_s_1thread", static_cast<double>(written) / one, "records/s");
+  const double all = best_of(2, [&] { p = analysis::load_profile(files); });
+  result("legion_load_records_per_s", static_cast<double>(written) / all, "records/s");
+  if (!p.warnings.empty()) std::printf("# warning: %s\n", p.warnings.front().c_str());
+  std::printf("# %zu items, %zu waits, %zu lanes\n", p.items.size(), p.waits.size(),
+              p.lanes.size());
+  result("legion_bytes_per_record_in_memory",
+         static_cast<double>(p.memory_bytes()) / static_cast<double>(written), "B");
+  p = analysis::Profile{};
+
+  viewer::HeadlessContext ctx(1920, 1080);
+  viewer::ViewOptions options;
+  options.files = files;
+  t0 = std::chrono::steady_clock::now();
+  viewer::App app(options);
+  app.wait_loaded();
+  ctx.frame(app);
+  result("legion_first_frame_ms_10m", seconds_since(t0) * 1e3, "ms");
+  std::printf("# the first frame drew %zu boxes\n", app.view().boxes_drawn());
+  result("legion_peak_rss_mb", peak_rss_mb(), "MB");
+  std::filesystem::remove_all(dir);
+}
+
+void grown_log_a(uint64_t repeats) {
   const auto dir = std::filesystem::temp_directory_path() / "bench_legion_import";
   std::filesystem::create_directories(dir);
   const std::string plain = (dir / "prof_0.prof").string(), gz = (dir / "prof_0.gz").string();
@@ -137,6 +197,7 @@ int main(int argc, char** argv) {
       std::string(LEGATO_SOURCE_DIR) + "/tests/legion_import/data/legatejl_85d792a6_legate_0.prof",
       plain, repeats);
   gzip_file(plain, gz);
+  std::printf("# log A grown %llu times\n", static_cast<unsigned long long>(repeats));
   result("records", static_cast<double>(records), "records");
   result("plain_mb", static_cast<double>(std::filesystem::file_size(plain)) / 1e6, "MB");
   result("gzip_mb", static_cast<double>(std::filesystem::file_size(gz)) / 1e6, "MB");
@@ -157,9 +218,33 @@ int main(int argc, char** argv) {
   result("items", static_cast<double>(p.items.size()), "items");
   result("model_bytes_per_record",
          static_cast<double>(p.memory_bytes()) / static_cast<double>(records), "B");
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  result("peak_rss_mb", static_cast<double>(ru.ru_maxrss) / 1024.0, "MB");
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint64_t records = 10'000'000, repeats = 4000;
+  uint32_t nodes = 4;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    char* end = nullptr;
+    const unsigned long long v = i + 1 < argc ? std::strtoull(argv[i + 1], &end, 10) : 0;
+    const bool number = end && *end == '\0' && v > 0;
+    if (a == "--records" && number) {
+      records = v;
+    } else if (a == "--nodes" && number && v <= 64) {
+      nodes = static_cast<uint32_t>(v);
+    } else if (a == "--repeats" && number) {
+      repeats = v;
+    } else {
+      std::fprintf(stderr,
+                   "usage: bench_legion_import [--records N] [--nodes K (1..64)] [--repeats R]\n");
+      return 2;
+    }
+    ++i;
+  }
+  synthetic_run(records, nodes);
+  grown_log_a(repeats);
   return 0;
 }
