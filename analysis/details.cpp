@@ -50,6 +50,7 @@ ItemDetails details(const Profile& p, uint32_t item) {
   if (it.op != kNone) {
     const Operation& op = p.operations[it.op];
     d.operation = p.str(op.name);
+    d.op_id = op.uid & ((uint64_t{1} << 48) - 1);
     d.provenance = p.str(op.provenance);
     d.creator = op.parent;
   }

@@ -17,6 +17,7 @@ struct ItemDetails {
   std::string lane;  // "c0 (node 0)"
   uint32_t rank = 0;
   std::string operation;   // the operation's name, e.g. "add"
+  uint64_t op_id = 0;      // its id in its rank's sequence (a Legion log's op_id)
   std::string provenance;  // "file:line" of the program's call
   Time create = 0, ready = 0, start = 0, stop = 0;
   // Derived: waiting for preconditions (ready - create), waiting for a

@@ -79,7 +79,8 @@ nlohmann::json header(const Profile& p) {
   }
   json ops = json::array();
   for (const auto& o : p.operations) {
-    ops.push_back({o.name, o.provenance, o.parent == kNone ? 0 : o.parent + 1});
+    ops.push_back({o.name, o.provenance, o.parent == kNone ? 0 : o.parent + 1,
+                   o.uid & ((uint64_t{1} << 48) - 1)});
   }
   json errors = json::array();
   for (const auto& e : p.errors) {

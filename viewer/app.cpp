@@ -518,6 +518,7 @@ nlohmann::json App::state() const {
                      {"name", d.name},
                      {"lane", d.lane},
                      {"operation", d.operation},
+                     {"op_id", d.op_id},
                      {"provenance", d.provenance},
                      {"start", d.start - start},
                      {"stop", d.stop - start},

@@ -82,6 +82,7 @@ void App::details_window() {
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     field("lane", d.lane);
     if (!d.operation.empty()) field("operation", d.operation);
+    if (!d.operation.empty()) field("op id", std::to_string(d.op_id));
     if (!d.provenance.empty()) field("provenance", d.provenance);
     if (d.creator != kNone) field("issued by", p.str(p.operations[d.creator].name));
     field("start", at_time(p, d.start));

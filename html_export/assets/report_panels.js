@@ -182,6 +182,7 @@ class Panels {
     if (p.op[i] >= 0) {
       const op = p.ops[p.op[i]];
       row('operation', p.strings[op[0]]);
+      row('op id', String(op[3]));
       if (p.strings[op[1]]) row('provenance', p.strings[op[1]]);
       if (op[2] > 0) row('created by', `${p.strings[p.ops[op[2] - 1][0]]} ${p.strings[p.ops[op[2] - 1][1]]}`.trim());
     }

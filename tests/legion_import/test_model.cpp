@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis/details.hpp"
 #include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
 #include "log_editor.hpp"
@@ -289,6 +290,7 @@ TEST_CASE("critical paths from the event graph and creator links", "[legion][cri
       const auto [pre, kind] = precondition(p, task(op));
       CHECK(pre == task(op - 1));
       CHECK(kind == static_cast<uint8_t>(trace::EdgeKind::Data));
+      CHECK(details(p, task(op)).op_id == op);  // Legion's op_id, as the popups show it
     }
     // The meta tasks serving ops 3..6 wait for their task.
     for (uint64_t op : {3, 4, 5, 6}) {
