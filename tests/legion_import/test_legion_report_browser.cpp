@@ -104,5 +104,16 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
       "Array.from(document.querySelectorAll('.lane-label')).map((e) => e.textContent).join('|')");
   CHECK_THAT(labels, Catch::Contains("g3d") && Catch::Contains("g3h") &&
                          Catch::Contains("fbmem2") && Catch::Contains("zcmem1 -> fbmem2"));
+  // A GPU task's popup names its Legion operation by op_id.
+  uint32_t gpu_task = analysis::kNone;
+  for (uint32_t i = 0; i < p.items.size() && gpu_task == analysis::kNone; ++i) {
+    const uint32_t l = p.lane_of(i);
+    if (l != analysis::kNone && p.lanes[l].kind == analysis::LaneKind::GpuHost) gpu_task = i;
+  }
+  REQUIRE(gpu_task != analysis::kNone);
+  REQUIRE(p.items[gpu_task].op != analysis::kNone);
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
+  const std::string popup = chrome.eval("document.getElementById('popup').textContent");
+  CHECK_THAT(popup, Catch::Contains("op id" + std::to_string(p.operations[p.items[gpu_task].op].uid)));
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }
