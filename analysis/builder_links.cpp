@@ -66,20 +66,42 @@ void Builder::links() {
                        self_example + "; dropped");
 
   uint64_t lost_waits = 0;
+  std::vector<std::pair<Wait, uint32_t>> noted;  // waits with a note, and its string
   for (size_t r = 0; r < traces_.size(); ++r) {
-    for (const auto& w : traces_[r].all.get<trace::WaitRecord>()) {
+    const auto& records = traces_[r].all.get<trace::WaitRecord>();
+    auto note = traces_[r].wait_notes.begin();
+    for (size_t k = 0; k < records.size(); ++k) {
+      const trace::WaitRecord& w = records[k];
       const uint32_t task = item(w.task);
+      while (note != traces_[r].wait_notes.end() && note->first < k) ++note;
       if (task == kNone) {
         ++lost_waits;
         continue;
       }
       p_.items[task].flags |= kItemHasWaits;
       p_.waits.push_back(Wait{task, item(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)});
+      if (note != traces_[r].wait_notes.end() && note->first == k)
+        noted.emplace_back(p_.waits.back(), str(r, note->second));
     }
   }
-  std::stable_sort(p_.waits.begin(), p_.waits.end(), [](const Wait& a, const Wait& b) {
+  const auto by_item = [](const Wait& a, const Wait& b) {
     return a.item < b.item || (a.item == b.item && a.start < b.start);
-  });
+  };
+  std::stable_sort(p_.waits.begin(), p_.waits.end(), by_item);
+  // Each note to its wait in the sorted table (the first unnoted one equal
+  // to it, should two be the same).
+  std::vector<bool> taken(noted.empty() ? 0 : p_.waits.size());
+  for (const auto& [w, text] : noted) {
+    auto at = std::lower_bound(p_.waits.begin(), p_.waits.end(), w, by_item);
+    for (; at != p_.waits.end() && !by_item(w, *at); ++at) {
+      const auto k = static_cast<uint32_t>(at - p_.waits.begin());
+      if (at->end != w.end || at->ready != w.ready || at->event != w.event || taken[k]) continue;
+      taken[k] = true;
+      p_.wait_notes.emplace_back(k, text);
+      break;
+    }
+  }
+  std::sort(p_.wait_notes.begin(), p_.wait_notes.end());
   warn_count(lost_waits, "waits belong to tasks missing from the loaded files" + in_flight);
 
   for (size_t k = 0; k < kernel_tasks_.size(); ++k) p_.kernels[k].task = item(kernel_tasks_[k]);

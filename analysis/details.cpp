@@ -72,6 +72,8 @@ ItemDetails details(const Profile& p, uint32_t item) {
   for (const Wait* x = w; x != wend; ++x) {
     d.blocked += std::max<Time>(0, x->ready - x->start);
     d.resuming += std::max<Time>(0, x->end - x->ready);
+    if (const uint32_t note = p.wait_note(x); note != 0 && d.noted_waits.size() < kMaxNotedWaits)
+      d.noted_waits.push_back(WaitDetail{x->start, x->ready, x->end, x->event, p.str(note)});
   }
   d.running = it.duration() - d.blocked - d.resuming;
   if (l != kNone) {

@@ -10,6 +10,14 @@
 
 namespace legato::analysis {
 
+// A wait that carries a note (a Legion log's backtrace of where it waited).
+struct WaitDetail {
+  Time start = 0, ready = 0, end = 0;
+  uint32_t event = kNone;  // the item it waited for, when known
+  std::string note;
+};
+inline constexpr size_t kMaxNotedWaits = 20;
+
 struct ItemDetails {
   uint32_t item = kNone;
   ItemKind kind = ItemKind::Task;
@@ -28,9 +36,10 @@ struct ItemDetails {
   uint32_t creator = kNone;   // the operation that issued this item's operation
   uint32_t previous = kNone;  // the item that ran before it on the same lane
   std::vector<Precondition> preconditions;
-  uint32_t critical = kNone;          // the precondition that finished last (item index)
-  uint8_t critical_kind = kMappedBy;  // its edge's kind
-  uint64_t bytes = 0;                 // copies and instances
+  uint32_t critical = kNone;            // the precondition that finished last (item index)
+  uint8_t critical_kind = kMappedBy;    // its edge's kind
+  uint64_t bytes = 0;                   // copies and instances
+  std::vector<WaitDetail> noted_waits;  // its first kMaxNotedWaits waits with a note
 };
 
 ItemDetails details(const Profile& p, uint32_t item);

@@ -98,6 +98,12 @@ std::pair<const Wait*, const Wait*> Profile::waits_of(uint32_t item) const {
           waits.data() + (range.second - waits.begin())};
 }
 
+uint32_t Profile::wait_note(const Wait* w) const {
+  const auto k = static_cast<uint32_t>(w - waits.data());
+  const auto it = std::lower_bound(wait_notes.begin(), wait_notes.end(), std::make_pair(k, 0u));
+  return it != wait_notes.end() && it->first == k ? it->second : 0;
+}
+
 Time Profile::busy_between(uint32_t begin, uint32_t end) const {
   const auto prefix = [&](uint32_t x) {
     Time sum = busy_blocks[x / 16];
@@ -113,7 +119,7 @@ size_t Profile::memory_bytes() const {
              kernels.capacity() * sizeof(KernelInfo) + waits.capacity() * sizeof(Wait) +
              pre.capacity() * sizeof(Precondition) + pre_begin.capacity() * sizeof(uint32_t) +
              busy_blocks.capacity() * sizeof(Time) + fold_blocks.capacity() * sizeof(float) +
-             errors.capacity() * sizeof(ErrorMark) +
+             errors.capacity() * sizeof(ErrorMark) + wait_notes.capacity() * sizeof(wait_notes[0]) +
              timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);
   for (const auto& s : strings) n += sizeof(std::string) + s.capacity();
   for (const auto& l : lanes) n += sizeof(Lane) + l.rows.capacity() * sizeof(Row);

@@ -187,6 +187,9 @@ struct Profile {
   std::vector<InstanceInfo> instances;
   std::vector<KernelInfo> kernels;
   std::vector<Wait> waits;  // sorted by item
+  // Text some waits carry (an imported Legion log's backtrace of where the
+  // item waited): wait index and string, sorted by wait index.
+  std::vector<std::pair<uint32_t, uint32_t>> wait_notes;
   std::vector<RankInfo> ranks;
   std::vector<ErrorMark> errors;
   std::vector<std::string> warnings;  // problems found while loading, one line each
@@ -234,6 +237,8 @@ struct Profile {
   Time create_of(uint32_t item) const;
   // The waits of an item, in time order.
   std::pair<const Wait*, const Wait*> waits_of(uint32_t item) const;
+  // The string id of a wait's note (wait_notes), 0 for none.
+  uint32_t wait_note(const Wait* w) const;
   // Total duration of items [begin, end) (contiguous indices), in O(1).
   Time busy_between(uint32_t begin, uint32_t end) const;
   // Bytes the model holds (items, lanes, tables, strings, indexes).

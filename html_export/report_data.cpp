@@ -91,9 +91,16 @@ nlohmann::json header(const Profile& p) {
                       {"lane", e.lane == kNone ? -1 : static_cast<int64_t>(e.lane)},
                       {"text", e.text}});
   }
-  return {{"version", 2},    {"run", std::move(run)},     {"strings", p.strings},
-          {"kinds", kinds},  {"item_kinds", item_kinds},  {"edge_kinds", edge_kinds},
-          {"nodes", nodes},  {"lanes", std::move(lanes)}, {"ops", std::move(ops)},
+  return {{"version", 2},
+          {"run", std::move(run)},
+          {"strings", p.strings},
+          {"kinds", kinds},
+          {"item_kinds", item_kinds},
+          {"edge_kinds", edge_kinds},
+          {"nodes", nodes},
+          {"lanes", std::move(lanes)},
+          {"ops", std::move(ops)},
+          {"wait_notes", p.wait_notes},
           {"errors", errors}};
 }
 

@@ -33,24 +33,26 @@ enum class Collector::Kind : uint8_t {
   CopyInst,
   FillInst,
   Event,  // with an EventNode::Type
+  Backtrace,
+  WaitSite,
 };
 
 namespace {
 
 // Every name the field lookups below use, in one list.
 constexpr std::array kFieldNames = {
-    "op_id",      "task_id",     "variant_id", "proc_id",    "create",
-    "ready",      "start",       "stop",       "gpu_start",  "gpu_stop",
-    "creator",    "critical",    "fevent",     "lg_id",      "kind",
-    "mapper_id",  "mapper_proc", "mapper",     "wait_start", "wait_ready",
-    "wait_end",   "wait_event",  "inst_uid",   "inst_id",    "mem_id",
-    "size",       "destroy",     "src",        "dst",        "src_inst",
-    "dst_inst",   "indirect",    "part_op",    "result",     "performed",
-    "pre0",       "pre1",        "pre2",       "pre3",       "precondition",
-    "name",       "overwrite",   "message",    "capacity",   "parent_id",
-    "provenance", "prov",        "node_id",    "num_nodes",  "version",
-    "hostname",   "host_id",     "process_id", "zero_time",  "calibration_err",
-    "max_dim",    "spawn"};
+    "op_id",      "task_id",     "variant_id",   "proc_id",    "create",
+    "ready",      "start",       "stop",         "gpu_start",  "gpu_stop",
+    "creator",    "critical",    "fevent",       "lg_id",      "kind",
+    "mapper_id",  "mapper_proc", "mapper",       "wait_start", "wait_ready",
+    "wait_end",   "wait_event",  "inst_uid",     "inst_id",    "mem_id",
+    "size",       "destroy",     "src",          "dst",        "src_inst",
+    "dst_inst",   "indirect",    "part_op",      "result",     "performed",
+    "pre0",       "pre1",        "pre2",         "pre3",       "precondition",
+    "name",       "overwrite",   "message",      "capacity",   "parent_id",
+    "provenance", "prov",        "node_id",      "num_nodes",  "version",
+    "hostname",   "host_id",     "process_id",   "zero_time",  "calibration_err",
+    "max_dim",    "spawn",       "backtrace_id", "backtrace"};
 constexpr size_t kNumFields = kFieldNames.size();
 
 consteval size_t ix(std::string_view name) {
@@ -130,8 +132,8 @@ Collector::Collector(const Header& header) : header_(header) {
       {"InstanceRedistrictInfo", k(K::Event), s(EventNode::Instance)},
       {"CompletionQueueInfo", k(K::Event), s(EventNode::CompletionQueue)},
       // Known, and not needed for the timeline: instance shapes and fields,
-      // processor-memory affinity, index launches' slices, backtraces of
-      // waits, Realm-only (prealm) records, kinds of older versions.
+      // processor-memory affinity, index launches' slices, Realm-only
+      // (prealm) records, kinds of older versions.
       {"ProcMDesc", k(K::Ignored), 0},
       {"IndexSpacePointDesc", k(K::Ignored), 0},
       {"IndexSpaceRectDesc", k(K::Ignored), 0},
@@ -149,8 +151,8 @@ Collector::Collector(const Header& header) : header_(header) {
       {"PhysicalInstDimOrderDesc", k(K::Ignored), 0},
       {"PhysicalInstanceUsage", k(K::Ignored), 0},
       {"SliceOwner", k(K::Ignored), 0},
-      {"BacktraceDesc", k(K::Ignored), 0},
-      {"EventWaitInfo", k(K::Ignored), 0},
+      {"BacktraceDesc", k(K::Backtrace), 0},
+      {"EventWaitInfo", k(K::WaitSite), 0},
       {"LocalLockAcquireInfo", k(K::Ignored), 0},
       {"SpawnInfo", k(K::Ignored), 0},
       {"ExternalEventInfo", k(K::Ignored), 0},
@@ -351,6 +353,12 @@ void Collector::add(const Record& r) {
       break;
     case Kind::FillInst:
       d.inst_refs.push_back(InstRef{u(ix("fevent")), 0, u(ix("dst")), 0, u(ix("dst_inst")), false});
+      break;
+    case Kind::Backtrace:
+      d.backtraces[u(ix("backtrace_id"))] = text(ix("backtrace"));
+      break;
+    case Kind::WaitSite:
+      d.wait_sites.push_back(WaitSite{u(ix("fevent")), u(ix("wait_event")), u(ix("backtrace_id"))});
       break;
     case Kind::Event: {
       EventNode e;

@@ -30,6 +30,38 @@ std::string dep_part_name(uint32_t k) {
   return k < std::size(kNames) ? kNames[k] : "Dependent Partition " + std::to_string(k);
 }
 
+// A backtrace as Realm writes it ("  [3] = /path/lib.so(symbol+0x1f) [0x7f..]"
+// per frame), each frame shortened to "  [3] lib.so: symbol+0x1f": the
+// library and function a user reads, without directories and addresses
+// (kept for frames with nothing else).
+std::string readable_backtrace(const std::string& text) {
+  std::string out;
+  size_t from = 0;
+  while (from < text.size()) {
+    size_t end = text.find('\n', from);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(from, end - from);
+    from = end + 1;
+    const size_t eq = line.find("] = ");
+    const size_t open = line.find('(', eq == std::string::npos ? 0 : eq);
+    const size_t close = line.rfind(')');
+    if (eq == std::string::npos || line.find('[') > eq || open == std::string::npos ||
+        close == std::string::npos || close < open) {
+      out += (eq == std::string::npos ? line : line.substr(0, eq + 1) + " " + line.substr(eq + 4)) +
+             "\n";
+      continue;
+    }
+    const std::string path = line.substr(eq + 4, open - eq - 4);
+    const std::string symbol = line.substr(open + 1, close - open - 1);
+    const size_t slash = path.rfind('/');
+    out += line.substr(0, eq + 1) + " " +
+           (slash == std::string::npos ? path : path.substr(slash + 1)) +
+           (symbol.empty() ? "" : ": " + symbol) + "\n";
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
 }  // namespace
 
 // legion_prof's check: a message's spawn is stamped on the sending node,
@@ -114,6 +146,21 @@ void Converter::waits() {
     return std::make_tuple(a.meta, a.op, a.kind, a.start, a.item) <
            std::make_tuple(b.meta, b.op, b.kind, b.start, b.item);
   });
+  // Where each wait happened (EventWaitInfo + BacktraceDesc): by the
+  // waiting item's fevent and the event waited on.
+  std::vector<WaitSite> sites = d_.wait_sites;
+  const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
+  std::sort(sites.begin(), sites.end(),
+            [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
+  const auto backtrace_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
+    const WaitSite key{fevent, event, 0};
+    const auto at = std::lower_bound(
+        sites.begin(), sites.end(), key,
+        [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
+    if (fevent == 0 || at == sites.end() || site_key(*at) != site_key(key)) return 0;
+    const auto text = d_.backtraces.find(at->backtrace);
+    return text == d_.backtraces.end() ? 0 : str(readable_backtrace(text->second));
+  };
   uint64_t lost = 0;
   for (const WaitInfo& w : d_.waits) {
     const auto key = std::make_tuple(w.meta, w.op, w.meta ? w.kind : 0u);
@@ -145,6 +192,8 @@ void Converter::waits() {
       if (w.end <= c->stop && (owner == best || depth[c->call] > depth[owner])) owner = c->call;
     }
     add_wait(owner, w.start, w.ready, w.end, w.event);
+    if (const uint32_t text = backtrace_of(d_.items[best].fevent, w.event))
+      t_.wait_notes.emplace_back(out<trace::WaitRecord>().size() - 1, text);
   }
   if (lost > 0)
     t_.problems.push_back(t_.file + ": " + std::to_string(lost) +

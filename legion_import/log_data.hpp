@@ -77,6 +77,12 @@ struct WaitInfo {
   uint64_t start = 0, ready = 0, end = 0, event = 0;
 };
 
+// EventWaitInfo: the item whose fevent it names waited on `event` at the
+// place BacktraceDesc `backtrace` gives.
+struct WaitSite {
+  uint64_t fevent = 0, event = 0, backtrace = 0;
+};
+
 struct InstInfo {
   uint64_t inst_uid = 0, inst_id = 0, mem = 0, size = 0, op = 0;
   uint64_t create = 0, ready = 0, destroy = 0, creator = 0;
@@ -129,11 +135,13 @@ struct LogData {
   std::map<uint32_t, std::string> mapper_calls, runtime_calls, op_kinds;
   std::map<std::pair<uint32_t, uint64_t>, std::string> mapper_names;  // mapper id, proc
   std::map<uint64_t, std::string> provenances;
-  std::map<uint64_t, uint32_t> multi_tasks;  // op -> task_id (index launches)
+  std::map<uint64_t, uint32_t> multi_tasks;    // op -> task_id (index launches)
+  std::map<uint64_t, std::string> backtraces;  // BacktraceDesc: id -> text
   // Timeline.
   std::vector<OpInfo> ops;
   std::vector<ProcItem> items;
   std::vector<WaitInfo> waits;
+  std::vector<WaitSite> wait_sites;
   std::vector<InstInfo> instances;
   std::vector<ChannelItem> channel_items;
   std::vector<InstRef> inst_refs;

@@ -523,6 +523,12 @@ nlohmann::json App::state() const {
                      {"start", d.start - start},
                      {"stop", d.stop - start},
                      {"preconditions", pre},
+                     {"wait_notes",
+                      [&] {
+                        nlohmann::json notes = nlohmann::json::array();
+                        for (const auto& w : d.noted_waits) notes.push_back(w.note);
+                        return notes;
+                      }()},
                      {"critical", d.critical == kNone ? -1 : static_cast<int64_t>(d.critical)}};
   }
   j["windows"] = {{"search", show_search_},

@@ -130,6 +130,30 @@ void App::details_window() {
         precondition_row(d.preconditions[static_cast<size_t>(k)], false, k);
     }
   }
+  const bool waits_open =
+      !d.noted_waits.empty() &&
+      ImGui::CollapsingHeader(
+          ("Where it waited (" + std::to_string(d.noted_waits.size()) + ")").c_str());
+  if (!d.noted_waits.empty()) remember_control("waits");
+  if (waits_open) {
+    for (size_t k = 0; k < d.noted_waits.size(); ++k) {
+      const analysis::WaitDetail& w = d.noted_waits[k];
+      ImGui::PushID(static_cast<int>(k) + 100000);
+      ImGui::Text("at %s, blocked %s", at_time(p, w.start).c_str(),
+                  human_ns(static_cast<double>(w.ready - w.start)).c_str());
+      if (w.event != kNone) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("on");
+        ImGui::SameLine();
+        if (ImGui::SmallButton(analysis::describe(p, w.event).c_str())) {
+          select(w.event);
+          reveal(w.event);
+        }
+      }
+      ImGui::TextWrapped("%s", w.note.c_str());
+      ImGui::PopID();
+    }
+  }
   ImGui::End();
   if (!open) {
     details_.reset();

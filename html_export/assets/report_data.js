@@ -81,13 +81,14 @@ class Profile {
       }
     }
     this.linkPreconditions(npre, preItem, preKindCol);
-    this.waits = new Map();  // item -> [[start, ready, end], ...]
+    this.waits = new Map();  // item -> [[start, ready, end, note string or 0], ...]
+    const notes = new Map(h.wait_notes || []);  // wait index -> string
     let item = 0;
-    for (let nw = waitItem.varint(); nw > 0; --nw) {
+    for (let nw = waitItem.varint(), k = 0; k < nw; ++k) {
       item += waitItem.varint();
       const s = this.start[item] + waitStart.svarint(), ready = s + waitReady.varint(), end = ready + waitEnd.varint();
       if (!this.waits.has(item)) this.waits.set(item, []);
-      this.waits.get(item).push([s, ready, end]);
+      this.waits.get(item).push([s, ready, end, notes.get(k) || 0]);
     }
     this.busyPrefix = new Float64Array(count + 1);  // total duration of items [0, i)
     for (let i = 0; i < count; ++i) this.busyPrefix[i + 1] = this.busyPrefix[i] + this.stop[i] - this.start[i];

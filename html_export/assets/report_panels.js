@@ -201,8 +201,23 @@ class Panels {
     if (prev >= 0) row('before it on the lane', this.link(prev));
     pop.append(table);
     this.appendPreconditions(i);
+    this.appendWaitNotes(i);
     pop.hidden = false;
     pop.dataset.item = i;
+  }
+
+  // Waits that carry a note (a Legion log's backtrace), each folded.
+  appendWaitNotes(i) {
+    const p = this.p, noted = (p.waits.get(i) || []).filter((w) => w[3]).slice(0, 20);
+    if (!noted.length) return;
+    const list = el('ul', undefined, 'wait-notes');
+    for (const [s, ready, , note] of noted) {
+      const d = el('details'), summary = el('summary');
+      summary.textContent = `at ${formatNs(s - p.run.start)}, blocked ${formatNs(ready - s)}`;
+      d.append(summary, el('pre', p.strings[note]));
+      const li = el('li'); li.append(d); list.append(li);
+    }
+    this.popup.append(el('b', `Where it waited (${noted.length})`), list);
   }
 
   previousOnLane(i) {

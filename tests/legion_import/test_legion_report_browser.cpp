@@ -60,6 +60,21 @@ TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") 
   }
   REQUIRE(op6 != analysis::kNone);
   CHECK(chrome.eval("legatoReport.profile.lastPrecondition(" + std::to_string(op6) + ")") == op5);
+  // The top-level task's popup lists where it waited, each wait's backtrace
+  // folded: opened, it shows Legion's stack.
+  uint32_t toplevel = analysis::kNone;
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    if (p.label(i) == "Toplevel Task") toplevel = i;
+  }
+  REQUIRE(toplevel != analysis::kNone);
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(toplevel) +
+              "); document.querySelector('#popup .wait-notes details').open = true; 0");
+  CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
+             Catch::Contains("Where it waited (2)"));
+  CHECK(chrome.eval("document.querySelectorAll('#popup .wait-notes pre').length") == 2);
+  CHECK_THAT(chrome.eval("document.querySelector('#popup .wait-notes pre').textContent")
+                 .get<std::string>(),
+             Catch::Contains("FutureImpl::wait"));
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_report.png");
 }
 
@@ -114,6 +129,7 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   REQUIRE(p.items[gpu_task].op != analysis::kNone);
   chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
   const std::string popup = chrome.eval("document.getElementById('popup').textContent");
-  CHECK_THAT(popup, Catch::Contains("op id" + std::to_string(p.operations[p.items[gpu_task].op].uid)));
+  CHECK_THAT(popup,
+             Catch::Contains("op id" + std::to_string(p.operations[p.items[gpu_task].op].uid)));
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }

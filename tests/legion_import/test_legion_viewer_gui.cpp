@@ -66,11 +66,20 @@ TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legi
   const auto at = std::find(hits.begin(), hits.end(), op6);
   REQUIRE(at != hits.end());
   const std::string nth = std::to_string(at - hits.begin());  // select counts from 0
+  uint32_t toplevel = analysis::kNone;
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    if (p.label(i) == "Toplevel Task") toplevel = i;
+  }
+  const auto top_hits = analysis::search(p, "Toplevel");
+  const auto top_at = std::find(top_hits.begin(), top_hits.end(), toplevel);
+  REQUIRE(top_at != top_hits.end());
+  const std::string top_nth = std::to_string(top_at - top_hits.begin());
   const auto r =
       view(gz,
            "dump " + dir.file("all.json") + "\nselect ufi::JuliaCustomTask " + nth + "\nwait 2\n" +
                "dump " + dir.file("before.json") + "\nclick-ui critical\nwait 2\ndump " +
-               dir.file("after.json") + "\nquit\n",
+               dir.file("after.json") + "\nselect Toplevel " + top_nth + "\nwait 2\ndump " +
+               dir.file("toplevel.json") + "\nquit\n",
            dir);
   INFO("select match " << nth << ": " << r.out << r.err);
   REQUIRE(r.status == 0);
@@ -88,6 +97,14 @@ TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legi
   CHECK(before["selected"]["critical"] == op5);
   CHECK(after["selected"]["item"] == op5);
   CHECK(after["selected"]["name"] == "ufi::JuliaCustomTask");
+  // The top-level task blocked twice on futures: each wait's backtrace
+  // (EventWaitInfo + BacktraceDesc) is in its details.
+  const json top = read_json(dir.file("toplevel.json"));
+  REQUIRE(top.contains("selected"));
+  CHECK(top["selected"]["name"] == "Toplevel Task");
+  REQUIRE(top["selected"]["wait_notes"].size() == 2);
+  for (const auto& note : top["selected"]["wait_notes"])
+    CHECK_THAT(note.get<std::string>(), Catch::Contains("FutureImpl::wait"));
 }
 
 TEST_CASE("a Legion log cut short opens with its warning", "[gui][legion]") {

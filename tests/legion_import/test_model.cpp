@@ -10,10 +10,14 @@
 #include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
 #include "log_editor.hpp"
+#include "trace_format/trace_test_util.hpp"
 
 using namespace legato;
 using namespace legato::analysis;
 using legion::testing::data_file;
+using legion::testing::LogEditor;
+using legion::testing::write_file;
+using trace::testing::TempDir;
 
 namespace {
 
@@ -335,4 +339,50 @@ TEST_CASE("critical paths from the event graph and creator links", "[legion][cri
       CHECK(by_meta7);
     }
   }
+}
+
+TEST_CASE("waits carry the backtrace of where they waited", "[legion][waits]") {
+  // Log A: 8 EventWaitInfo records name 7 backtraces; 7 of the 8 recorded
+  // waits have one (the eighth names an event no EventWaitInfo names).
+  const Profile p = load_profile({data_file(kA)});
+  CHECK(p.wait_notes.size() == 7);
+  size_t top = 0, in_mapper_calls = 0;
+  for (const auto& [w, text] : p.wait_notes) {
+    const std::string name = p.label(p.waits[w].item), note = p.str(text);
+    CHECK_THAT(note, Catch::StartsWith("stack trace: ") && Catch::Contains("LgEvent::wait()"));
+    // Frames read as "library: function", without directories or addresses.
+    CHECK_THAT(note, !Catch::Contains("/home/") && !Catch::Contains("] = "));
+    if (name == "Toplevel Task") {
+      ++top;
+      CHECK_THAT(note,
+                 Catch::Contains("\n  [2] liblegion-legate.so.1: "
+                                 "Legion::Internal::FutureImpl::wait(bool, char const*)+0x13b\n") &&
+                     Catch::Contains("\n  [9] [0x7f77f4120bbf]\n") &&
+                     Catch::Contains("\n  [16] libc.so.6: +0x29d90\n"));
+    }
+    if (name.rfind("Mapper Call", 0) == 0) {
+      ++in_mapper_calls;
+      CHECK_THAT(note, Catch::Contains("begin_mapper_call"));
+    }
+  }
+  CHECK(top == 2);
+  CHECK(in_mapper_calls == 4);
+  // The details of the top-level task list both.
+  uint32_t toplevel = kNone;
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    if (p.label(i) == "Toplevel Task") toplevel = i;
+  }
+  REQUIRE(toplevel != kNone);
+  const ItemDetails d = details(p, toplevel);
+  REQUIRE(d.noted_waits.size() == 2);
+  CHECK(d.noted_waits[0].start < d.noted_waits[1].start);
+  // Without BacktraceDesc records the waits are the same, with no notes.
+  TempDir dir;
+  LogEditor e(data_file(kA));
+  e.drop_kind("BacktraceDesc");
+  const std::string path = dir.file("no_backtraces.prof");
+  write_file(path, e.encode());
+  const Profile q = load_profile({path});
+  CHECK(q.wait_notes.empty());
+  CHECK(q.waits.size() == p.waits.size());
 }
