@@ -345,29 +345,23 @@ void Converter::links() {
 // One edge per item: the item that determined its start (LEGION_FORMAT.md §7),
 // over the event graphs of all the files together.
 void resolve_links(const std::vector<analysis::RankTrace*>& files) {
-  PathInputs all;
-  std::vector<analysis::RankTrace*> owner;  // per item
+  std::vector<const PathInputs*> inputs;
+  for (const analysis::RankTrace* t : files) inputs.push_back(t->legion_links.get());
+  const std::vector<PathStep> steps = critical_path_steps(inputs);
+  size_t i = 0;
   for (analysis::RankTrace* t : files) {
-    PathInputs& in = *t->legion_links;
-    owner.insert(owner.end(), in.items.size(), t);
-    if (files.size() == 1) {
-      all = std::move(in);
-    } else {
-      all.items.insert(all.items.end(), in.items.begin(), in.items.end());
-      all.uids.insert(all.uids.end(), in.uids.begin(), in.uids.end());
-      all.events.insert(all.events.end(), in.events.begin(), in.events.end());
+    const PathInputs& in = *t->legion_links;
+    auto& edges = t->all.get<trace::EdgeRecord>();
+    for (size_t k = 0; k < in.items.size(); ++k, ++i) {
+      if (in.uids[k] == 0 || steps[i].fevent == 0) continue;
+      const Uid pre = event_uid(steps[i].fevent);
+      if (pre == in.uids[k]) continue;
+      edges.push_back(trace::EdgeRecord{
+          in.uids[k], pre,
+          steps[i].from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
     }
-    t->legion_links.reset();
   }
-  const std::vector<PathStep> steps = critical_path_steps(all.items, all.events);
-  for (size_t i = 0; i < steps.size(); ++i) {
-    if (all.uids[i] == 0 || steps[i].fevent == 0) continue;
-    const Uid pre = event_uid(steps[i].fevent);
-    if (pre == all.uids[i]) continue;
-    owner[i]->all.get<trace::EdgeRecord>().push_back(trace::EdgeRecord{
-        all.uids[i], pre,
-        steps[i].from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
-  }
+  for (analysis::RankTrace* t : files) t->legion_links.reset();
 }
 
 }  // namespace legato::legion::detail

@@ -1,8 +1,8 @@
 #include "legion_import/critical_path.hpp"
 
-#include "legion_import/id_map.hpp"
-
 #include <utility>
+
+#include "legion_import/id_map.hpp"
 
 namespace legato::legion {
 
@@ -16,98 +16,117 @@ struct Resolved {
   bool known = false;
 };
 
+// The event graph of one or more files, events looked up through one id
+// map (an item's fevent, else an event record's result) and resolved
+// events memoised per event record.
 class Graph {
  public:
-  Graph(const std::vector<TimedItem>& items, const std::vector<EventNode>& events)
-      : events_(events) {
-    item_stop_.reserve(items.size());
-    node_.reserve(events.size());
-    for (const auto& it : items) {
-      if (it.fevent != 0) item_stop_.try_emplace(it.fevent, it.stop);
+  explicit Graph(const std::vector<const PathInputs*>& files) {
+    size_t items = 0, events = 0;
+    for (const PathInputs* f : files) {
+      items += f->items.size();
+      events += f->events.size();
     }
-    for (size_t i = 0; i < events.size(); ++i) {
-      if (events[i].result != 0) node_.try_emplace(events[i].result, i);
+    where_.reserve(items + events);
+    items_.reserve(items);
+    events_.reserve(events);
+    for (const PathInputs* f : files) {
+      for (const TimedItem& it : f->items) {
+        if (it.fevent != 0) where_.try_emplace(it.fevent, Where{true, items_.size()});
+        items_.push_back(&it);
+      }
     }
+    for (const PathInputs* f : files) {
+      for (const EventNode& e : f->events) {
+        if (e.result != 0) where_.try_emplace(e.result, Where{false, events_.size()});
+        events_.push_back(&e);
+      }
+    }
+    memo_.resize(events_.size());
   }
 
+  size_t items() const { return items_.size(); }
+  const TimedItem& item(size_t i) const { return *items_[i]; }
+
   Resolved resolve(uint64_t event) {
-    if (const Memo* m = memo_.find(event); m && m->done) return m->r;
+    const Where* w = where_.find(event);
+    if (!w) return Resolved{};
+    if (w->item) return Resolved{items_[w->index]->stop, event, true};
+    if (memo_[w->index].done) return memo_[w->index].r;
     // Iterative depth-first: a node is computed once all its preconditions are.
-    std::vector<std::pair<uint64_t, bool>>& stack = stack_;
-    stack.assign(1, {event, false});
-    while (!stack.empty()) {
-      auto [e, expanded] = stack.back();
-      Memo& memo = memo_[e];
+    stack_.assign(1, {w->index, false});
+    while (!stack_.empty()) {
+      const auto [n, expanded] = stack_.back();
+      Memo& memo = memo_[n];
       if (memo.done) {
-        stack.pop_back();
+        stack_.pop_back();
         continue;
       }
-      if (const uint64_t* stop = item_stop_.find(e)) {
-        memo = Memo{Resolved{*stop, e, true}, true, false};
-        stack.pop_back();
-        continue;
-      }
-      const size_t* n = node_.find(e);
-      if (!n) {
-        memo = Memo{Resolved{}, true, false};
-        stack.pop_back();
-        continue;
-      }
-      const EventNode& node = events_[*n];
+      const EventNode& node = *events_[n];
       if (!expanded) {
-        stack.back().second = true;
+        stack_.back().second = true;
         memo.visiting = true;
         for (uint64_t p : node.pre) {
-          if (p == 0) continue;
-          const Memo* pm = memo_.find(p);
-          if (!pm || (!pm->done && !pm->visiting)) stack.emplace_back(p, false);
+          const Where* pw = p == 0 ? nullptr : where_.find(p);
+          if (pw && !pw->item && !memo_[pw->index].done && !memo_[pw->index].visiting)
+            stack_.emplace_back(pw->index, false);
         }
         continue;
       }
-      stack.pop_back();
+      stack_.pop_back();
       // The precondition that triggered last (a completion queue: first)
       // gated this event if it triggered after the event was created;
       // otherwise the event itself did, and its performer is on the path.
       Resolved best;
       for (uint64_t p : node.pre) {
-        if (p == 0) continue;
-        const Memo* m = memo_.find(p);
-        if (!m || !m->done || !m->r.known) continue;  // unknown or a cycle
+        const Where* pw = p == 0 ? nullptr : where_.find(p);
+        if (!pw) continue;  // no record produced it
+        Resolved r;
+        if (pw->item) {
+          r = Resolved{items_[pw->index]->stop, p, true};
+        } else if (memo_[pw->index].done) {
+          r = memo_[pw->index].r;
+        } else {
+          continue;  // a cycle
+        }
+        if (!r.known) continue;
         const bool better =
-            !best.known || (node.type == EventNode::CompletionQueue ? m->r.trigger < best.trigger
-                                                                    : m->r.trigger > best.trigger);
-        if (better) best = m->r;
+            !best.known || (node.type == EventNode::CompletionQueue ? r.trigger < best.trigger
+                                                                    : r.trigger > best.trigger);
+        if (better) best = r;
       }
-      Memo& done = memo_[e];  // the map may have grown since `memo`
-      done.visiting = false;
-      done.done = true;
-      done.r = best.known && best.trigger > node.performed
+      memo.visiting = false;
+      memo.done = true;
+      memo.r = best.known && best.trigger > node.performed
                    ? best
                    : Resolved{node.performed, node.performer, true};
     }
-    return memo_.find(event)->r;
+    return memo_[w->index].r;
   }
 
  private:
+  struct Where {
+    bool item = false;  // an item's fevent (else an event record's result)
+    size_t index = 0;   // into items_ or events_
+  };
   struct Memo {
     Resolved r;
     bool done = false, visiting = false;
   };
-  const std::vector<EventNode>& events_;
-  IdMap<uint64_t> item_stop_;  // fevent -> stop
-  IdMap<size_t> node_;         // result -> events_ index
-  IdMap<Memo> memo_;
-  std::vector<std::pair<uint64_t, bool>> stack_;
+  IdMap<Where> where_;
+  std::vector<const TimedItem*> items_;
+  std::vector<const EventNode*> events_;
+  std::vector<Memo> memo_;  // per events_
+  std::vector<std::pair<size_t, bool>> stack_;
 };
 
 }  // namespace
 
-std::vector<PathStep> critical_path_steps(const std::vector<TimedItem>& items,
-                                          const std::vector<EventNode>& events) {
-  Graph g(items, events);
-  std::vector<PathStep> out(items.size());
-  for (size_t i = 0; i < items.size(); ++i) {
-    const TimedItem& it = items[i];
+std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files) {
+  Graph g(files);
+  std::vector<PathStep> out(g.items());
+  for (size_t i = 0; i < g.items(); ++i) {
+    const TimedItem& it = g.item(i);
     if (it.critical != 0) {
       const Resolved r = g.resolve(it.critical);
       // Created before its precondition triggered: that precondition's

@@ -31,9 +31,10 @@ struct PathInputs {
   std::vector<EventNode> events;
 };
 
-// Never recurses on the graph (iterative), so any depth is safe; a cycle
-// is cut where it closes.
-std::vector<PathStep> critical_path_steps(const std::vector<TimedItem>& items,
-                                          const std::vector<EventNode>& events);
+// Per item of the files, in order (each file's items, file after file):
+// the step back along the critical path, over all their event graphs
+// together. Never recurses on the graph (iterative), so any depth is safe;
+// a cycle is cut where it closes.
+std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files);
 
 }  // namespace legato::legion
