@@ -20,18 +20,18 @@ using namespace legato;
 using legato::testing::Chromium;
 using trace::testing::TempDir;
 
-TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") {
-  Chromium chrome;
-  if (!chrome.available()) {
-    WARN("SKIPPED: headless chromium could not start (install chromium)");
-    return;
-  }
-  TempDir dir;
-  const std::string log = legion::testing::data_file("legatejl_85d792a6_legate_0.prof");
-  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " + log + " -o " +
+namespace {
+
+// `legate_prof archive FILES` into dir/report, opened in chrome until it is
+// ready, with no error on the page and a label per lane; the files' profile.
+analysis::Profile open_report(Chromium& chrome, const TempDir& dir,
+                              const std::vector<std::string>& files) {
+  std::string args;
+  for (const auto& f : files) args += " " + f;
+  const auto r = testing::run_command(testing::bin("legate_prof") + " archive" + args + " -o " +
                                       dir.file("report"));
   REQUIRE(r.status == 0);
-  const analysis::Profile p = analysis::load_profile({log});
+  analysis::Profile p = analysis::load_profile(files);
   chrome.open("file://" + std::filesystem::absolute(dir.file("report/index.html")).string());
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO([&] {
@@ -41,10 +41,24 @@ TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") 
   }());
   CHECK(chrome.eval("document.getElementById('status').textContent") == "");
   CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == p.lanes.size());
+  CHECK(chrome.eval("legatoReport.profile.count") == p.items.size());
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const std::string log = legion::testing::data_file("legatejl_85d792a6_legate_0.prof");
+  const analysis::Profile p = open_report(chrome, dir, {log});
   size_t kinds = 0;
   for (const auto& n : p.nodes) kinds += n.kinds.size();
   CHECK(chrome.eval("document.querySelectorAll('.avg-label').length") == kinds);
-  CHECK(chrome.eval("legatoReport.profile.count") == p.items.size());
   // Exactly the memory lanes are memories to the page.
   nlohmann::json memories = nlohmann::json::array();
   for (const auto& l : p.lanes) memories.push_back(analysis::is_memory(l.kind));
@@ -87,20 +101,7 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   TempDir dir;
   const auto f =
       legion::testing::write_gpu_run(dir.path().string(), legion::testing::LogVersion::V1008);
-  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " + f.node0 + " " +
-                                      f.node1 + " -o " + dir.file("report"));
-  REQUIRE(r.status == 0);
-  const analysis::Profile p = analysis::load_profile({f.node0, f.node1});
-  chrome.open("file://" + std::filesystem::absolute(dir.file("report/index.html")).string());
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
-  INFO([&] {
-    std::string text;
-    for (const auto& l : chrome.console()) text += l + "\n";
-    return text;
-  }());
-  CHECK(chrome.eval("document.getElementById('status').textContent") == "");
-  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == p.lanes.size());
-  CHECK(chrome.eval("legatoReport.profile.count") == p.items.size());
+  const analysis::Profile p = open_report(chrome, dir, {f.node0, f.node1});
   // Per node: the GPU's two lanes, the GPU memories and a host-to-device
   // channel, with their kinds, as the page holds them.
   for (int n = 0; n < 2; ++n) {
