@@ -31,7 +31,7 @@ struct RankTrace {
   trace::RecordBatch all;  // every record, grouped by kind, in file order
   std::unordered_map<uint32_t, std::string> strings;  // the file's string ids
   // Text some waits carry (a Legion log's backtraces): the wait's index in
-  // all.get<trace::WaitRecord>() and a string id of `strings`.
+  // all.get<trace::WaitRecord>() (ascending) and a string id of `strings`.
   std::vector<std::pair<size_t, uint32_t>> wait_notes;
   // A Legion log read with its critical path left to resolve with the other
   // nodes of its run (legion::link_runs, which build_profile calls): events
