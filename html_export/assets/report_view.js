@@ -25,6 +25,17 @@ function formatNs(ns) {
   return `${(ns / 1e9).toFixed(3)} s`;
 }
 
+// An axis label: the unit the step reads best in (500 us steps as 0.5 ms,
+// 1.5 ms, ...) and as many decimals as the step needs, so "200 ms", never
+// "200.000 ms". The viewer's ruler does the same (tick_label).
+function tickLabel(ns, step) {
+  const units = [[1, 'ns'], [1e3, 'us'], [1e6, 'ms'], [1e9, 's']];
+  let [scale, name] = units[0];
+  for (const [s, n] of units) if (step * 2 >= s) [scale, name] = [s, n];
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step / scale) - 1e-9));
+  return `${(ns / scale).toFixed(decimals)} ${name}`;
+}
+
 class Timeline {
   constructor(p) {
     this.p = p;
@@ -291,7 +302,7 @@ class Timeline {
     for (let t = Math.ceil((this.t0 - origin) / step) * step + origin; t < this.t1; t += step) {
       const x = this.x(t);
       g.fillRect(x, AXIS_H - 6, 1, 6);
-      g.fillText(formatNs(t - origin), x + 3, AXIS_H / 2 - 2);
+      g.fillText(tickLabel(t - origin, step), x + 3, AXIS_H / 2 - 2);
     }
   }
 

@@ -69,6 +69,10 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   CHECK(chrome.eval("document.querySelectorAll('.avg-label').length") == kinds);
   CHECK(chrome.eval("legatoReport.timeline.avgLines.length > 0") == true);
   CHECK(chrome.eval("legatoReport.profile.count") == profile.items.size());
+  // Axis labels carry the step's precision, no more.
+  CHECK(chrome.eval("[tickLabel(2e8, 1e8), tickLabel(1.5e6, 5e5), tickLabel(5000, 5000), "
+                    "tickLabel(2.5e9, 5e8), tickLabel(250, 50)]") ==
+        nlohmann::json({"200 ms", "1.5 ms", "5 us", "2.5 s", "250 ns"}));
   // The page derives the mapped-by edges as the model does: every item's
   // preconditions and critical step agree.
   nlohmann::json expected = nlohmann::json::array();
