@@ -65,7 +65,11 @@ ItemDetails details(const Profile& p, uint32_t item) {
     d.ready = info.ready;
     if (d.provenance.empty()) d.provenance = p.str(info.provenance);
   }
-  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) d.bytes = p.copies[it.extra].bytes;
+  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) {
+    d.bytes = p.copies[it.extra].bytes;
+    if (it.duration() > 0)
+      d.bandwidth = static_cast<double>(d.bytes) * 1e9 / static_cast<double>(it.duration());
+  }
   d.waiting_for_dependencies = d.ready - d.create;
   d.waiting_for_processor = d.start - d.ready;
   const auto [w, wend] = p.waits_of(item);

@@ -39,6 +39,7 @@ struct ItemDetails {
   uint32_t critical = kNone;            // the precondition that finished last (item index)
   uint8_t critical_kind = kMappedBy;    // its edge's kind
   uint64_t bytes = 0;                   // copies and instances
+  double bandwidth = 0;                 // copies and fills: bytes per second while it ran
   std::vector<WaitDetail> noted_waits;  // its first kMaxNotedWaits waits with a note
 };
 

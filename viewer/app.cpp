@@ -519,6 +519,7 @@ nlohmann::json App::state() const {
                      {"lane", d.lane},
                      {"operation", d.operation},
                      {"op_id", d.op_id},
+                     {"bandwidth", d.bandwidth},
                      {"provenance", d.provenance},
                      {"start", d.start - start},
                      {"stop", d.stop - start},

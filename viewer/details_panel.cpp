@@ -103,6 +103,7 @@ void App::details_window() {
     if (d.bytes)
       field("bytes", analysis::grouped(d.bytes) + " (" +
                          analysis::human_bytes(static_cast<double>(d.bytes)) + ")");
+    if (d.bandwidth > 0) field("bandwidth", analysis::human_bytes(d.bandwidth) + "/s");
     ImGui::EndTable();
   }
   if (d.previous != kNone) {

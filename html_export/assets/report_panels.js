@@ -186,7 +186,10 @@ class Panels {
       if (p.strings[op[1]]) row('provenance', p.strings[op[1]]);
       if (op[2] > 0) row('created by', `${p.strings[p.ops[op[2] - 1][0]]} ${p.strings[p.ops[op[2] - 1][1]]}`.trim());
     }
-    if (p.bytes[i]) row('bytes', p.bytes[i].toLocaleString());
+    if (p.bytes[i]) row('bytes', `${p.bytes[i].toLocaleString()} (${formatBytes(p.bytes[i])})`);
+    const kind = p.itemKinds[p.kind[i]], dur = p.stop[i] - p.start[i];
+    if ((kind === 'copy' || kind === 'fill') && p.bytes[i] && dur > 0)
+      row('bandwidth', `${formatBytes(p.bytes[i] * 1e9 / dur)}/s`);
     row('created', rel(p.create[i]));
     row('ready', rel(p.ready[i]));
     row('started', rel(p.start[i]));

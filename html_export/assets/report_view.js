@@ -25,6 +25,14 @@ function formatNs(ns) {
   return `${(ns / 1e9).toFixed(3)} s`;
 }
 
+// Bytes with a binary unit, as the viewer writes them: "812 B", "1.5 GiB".
+function formatBytes(b) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  while (b >= 1024 && u < 4) { b /= 1024; ++u; }
+  return u === 0 ? `${Math.round(b)} B` : `${b.toFixed(1)} ${units[u]}`;
+}
+
 // An axis label: the unit the step reads best in (500 us steps as 0.5 ms,
 // 1.5 ms, ...) and as many decimals as the step needs, so "200 ms", never
 // "200.000 ms". The viewer's ruler does the same (tick_label).

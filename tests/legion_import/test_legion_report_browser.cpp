@@ -132,5 +132,19 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   const std::string popup = chrome.eval("document.getElementById('popup').textContent");
   CHECK_THAT(popup,
              Catch::Contains("op id" + std::to_string(p.operations[p.items[gpu_task].op].uid)));
+  // A copy's popup gives its effective bandwidth: 1 MiB in 1,000 ns.
+  uint32_t copy = analysis::kNone;
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    const uint32_t l = p.lane_of(i);
+    if (p.items[i].kind == analysis::ItemKind::Copy && p.items[i].start == 10500 &&
+        p.lanes[l].rank == 0 && p.lanes[l].name == "zcmem1 -> fbmem2")
+      copy = i;
+  }
+  REQUIRE(copy != analysis::kNone);
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(copy) + "); 0");
+  CHECK_THAT(
+      chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
+      Catch::Contains("bytes1,048,576 (1.0 MiB)") && Catch::Contains("bandwidth976.6 GiB/s"));
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }

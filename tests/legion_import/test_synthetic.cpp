@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis/details.hpp"
 #include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
 #include "gpu_run_fixture.hpp"
@@ -225,6 +226,30 @@ TEST_CASE("a 2-node GPU run: lanes, busy times, memories and channels", "[legion
     CHECK(p.items[dp.begin].duration() == 2000);
     for (const auto& l : p.lanes) CHECK_FALSE((l.rank == 1 && l.kind == LaneKind::DepPart));
   }
+}
+
+TEST_CASE("a copy's details give its effective bandwidth", "[legion][writer]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  const Profile p = load_profile({f.node0, f.node1});
+  // Node 0's first copy: 1 MiB from zcmem1 to fbmem2 in 1,000 ns.
+  size_t copies = 0;
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    if (p.items[i].kind != ItemKind::Copy && p.items[i].kind != ItemKind::Fill) {
+      CHECK(details(p, i).bandwidth == 0);
+      continue;
+    }
+    const ItemDetails d = details(p, i);
+    CHECK(d.bandwidth ==
+          Approx(static_cast<double>(d.bytes) * 1e9 / static_cast<double>(p.items[i].duration())));
+    if (p.lanes[p.lane_of(i)].rank == 0 && p.items[i].start == 10500 &&
+        p.lanes[p.lane_of(i)].name == "zcmem1 -> fbmem2") {
+      ++copies;
+      CHECK(d.bytes == 1024 * 1024);
+      CHECK(d.bandwidth == Approx(1048576e9 / 1000));
+    }
+  }
+  CHECK(copies == 1);
 }
 
 TEST_CASE("channel kinds of the synthetic run's copies", "[legion][writer]") {
