@@ -41,14 +41,14 @@ void IdMap::build() {
       continue;
     dense_.push_back(Dense{r.lo, std::vector<uint32_t>(r.hi - r.lo + 1, kEmpty)});
   }
-  std::vector<std::pair<uint64_t, uint32_t>> rest;
   for (const auto& [id, value] : pairs_) {
     uint32_t* slot = nullptr;
     for (Dense& d : dense_) {
       if (id - d.first < d.slots.size()) slot = &d.slots[id - d.first];
     }
-    if (!slot) {
-      rest.emplace_back(id, value);
+    if (!slot) {  // hashed, in add order: the first add of an id wins
+      const auto [at, added] = hashed_.try_emplace(id, value);
+      if (!added) found_duplicate(id, *at, value);
     } else if (*slot == kEmpty) {
       *slot = value;
     } else {
@@ -57,43 +57,10 @@ void IdMap::build() {
   }
   pairs_.clear();
   pairs_.shrink_to_fit();
-  if (rest.empty()) return;
-  // A power-of-two table at most half full; in add order, so the first add
-  // of an id wins.
-  size_t capacity = 16;
-  int shift = 60;
-  while (capacity < 2 * rest.size()) {
-    capacity *= 2;
-    --shift;
-  }
-  hashed_.assign(capacity, {0, kEmpty});
-  hash_shift_ = shift;
-  for (const auto& [id, value] : rest) {
-    for (size_t i = slot_of(id);; i = (i + 1) & (capacity - 1)) {
-      auto& slot = hashed_[i];
-      if (slot.second == kEmpty) {
-        slot = {id, value};
-        break;
-      }
-      if (slot.first == id) {
-        found_duplicate(id, slot.second, value);
-        break;
-      }
-    }
-  }
 }
 
 void IdMap::found_duplicate(uint64_t id, uint32_t first, uint32_t second) {
   if (duplicates_++ == 0) example_ = DuplicateId{id, first, second};
-}
-
-uint32_t IdMap::find_sparse(uint64_t id, uint32_t missing) const {
-  if (hashed_.empty()) return missing;
-  for (size_t i = slot_of(id);; i = (i + 1) & (hashed_.size() - 1)) {
-    const auto& slot = hashed_[i];
-    if (slot.second == kEmpty) return missing;
-    if (slot.first == id) return slot.second;
-  }
 }
 
 }  // namespace legato::analysis::detail

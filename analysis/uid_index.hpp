@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/profile.hpp"
+#include "legion_import/id_map.hpp"
 
 namespace legato::analysis::detail {
 
@@ -46,20 +47,17 @@ class IdMap {
  private:
   static constexpr uint32_t kEmpty = 0xffffffff;
   static constexpr size_t kMaxDense = 4, kMaxRuns = 64;
-  uint32_t find_sparse(uint64_t id, uint32_t missing) const;
-  size_t slot_of(uint64_t id) const {
-    return static_cast<size_t>((id * 0x9E3779B97F4A7C15ull) >> hash_shift_);
+  uint32_t find_sparse(uint64_t id, uint32_t missing) const {
+    const uint32_t* v = hashed_.find(id);
+    return v ? *v : missing;
   }
   std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // until build
   struct Dense {
     uint64_t first = 0;
     std::vector<uint32_t> slots;  // value per id - first; kEmpty: none
   };
-  std::vector<Dense> dense_;  // a few, with disjoint spans
-  // The hash table of the ids no dense table holds: values kEmpty for free
-  // slots.
-  std::vector<std::pair<uint64_t, uint32_t>> hashed_;
-  int hash_shift_ = 64;
+  std::vector<Dense> dense_;        // a few, with disjoint spans
+  legion::IdMap<uint32_t> hashed_;  // the ids no dense table holds
   uint64_t duplicates_ = 0;
   DuplicateId example_;
   void found_duplicate(uint64_t id, uint32_t first, uint32_t second);

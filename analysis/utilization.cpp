@@ -200,15 +200,9 @@ void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Tim
 
 Time busy_time(const Profile& p, const Lane& lane) {
   std::vector<std::pair<Time, int64_t>> steps;
-  add_busy_lane(p, lane, steps);
-  std::sort(steps.begin(), steps.end());
-  Time busy = 0, since = 0;
-  int64_t depth = 0;
-  for (const auto& [t, d] : steps) {
-    if (depth == 0 && d > 0) since = t;
-    depth += d;
-    if (depth == 0) busy += t - since;
-  }
+  add_busy_lane(p, lane, steps);  // periods that do not overlap: +1 at a start, -1 at an end
+  Time busy = 0;
+  for (const auto& [t, d] : steps) busy -= t * d;
   return busy;
 }
 

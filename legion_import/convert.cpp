@@ -235,9 +235,10 @@ std::string Converter::item_name(const ProcItem& it) const {
   }
 }
 
-uint32_t Converter::kernel_name(uint32_t task_id) {
-  const auto [name, added] = kernel_names_.try_emplace(task_id, 0);
-  if (added) name->second = str(task_name(task_id));
+uint32_t Converter::item_name_id(const ProcItem& it) {
+  const auto [name, added] =
+      item_names_.try_emplace(uint64_t{static_cast<uint8_t>(it.source)} << 32 | it.kind, 0);
+  if (added) name->second = str(item_name(it));
   return name->second;
 }
 
@@ -271,16 +272,13 @@ void Converter::items() {
         out<trace::GpuKernelRecord>().push_back(trace::GpuKernelRecord{
             uid,
             trace::make_resource_id(node_of_proc(it.proc), kDeviceLane | index_of_proc(it.proc)),
-            kernel_name(it.kind), 0, to_time(gstart), to_time(it.gpu_stop)});
+            item_name_id(it), 0, to_time(gstart), to_time(it.gpu_stop)});
       }
     } else {
       trace::MetaTaskRecord r;
       r.uid = uid;
       r.processor = proc;
-      const auto [name, added] =
-          item_names_.try_emplace(uint64_t{static_cast<uint8_t>(it.source)} << 32 | it.kind, 0);
-      if (added) name->second = str(item_name(it));
-      r.meta_kind = name->second;
+      r.meta_kind = item_name_id(it);
       // Only meta tasks and mapper calls serve an operation; a prof task
       // only reports on one after the fact.
       r.op = it.source == Source::Meta || it.source == Source::Message ||

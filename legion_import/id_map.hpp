@@ -1,5 +1,6 @@
-// A hash map from nonzero 64-bit ids (Realm events, instance ids) to small
-// values, for the importer's lookups over every record of a log: open
+// A hash map from 64-bit ids (Realm events, instance ids, uids) to small
+// values, for lookups over every record of a log (the importer's, and the
+// model's ids that are not dense, analysis/uid_index.hpp): open
 // addressing in one array, so a lookup is a multiply and, almost always, one
 // cache line. Key 0 (an empty slot in the array) is kept beside it.
 #pragma once
