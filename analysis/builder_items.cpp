@@ -276,10 +276,12 @@ void Builder::items() {
     };
     for (const auto& t : all.get<trace::TaskRecord>()) {
       const auto name = task_names.find(t.task_kind);
-      stage(
-          lane(r, t.processor, LaneKind::Cpu),
-          item(ItemKind::Task, t.start, t.stop, name == task_names.end() ? 0 : name->second, t.op),
-          t.uid, at(r, t.ready), at(r, t.create));
+      // The top-level task names no operation: it is one, under its own uid.
+      const Uid op_uid = t.op != 0 ? t.op : t.uid;
+      stage(lane(r, t.processor, LaneKind::Cpu),
+            item(ItemKind::Task, t.start, t.stop, name == task_names.end() ? 0 : name->second,
+                 op_uid),
+            t.uid, at(r, t.ready), at(r, t.create));
     }
     for (const auto& m : all.get<trace::MetaTaskRecord>()) {
       stage(lane(r, m.processor, LaneKind::Utility),

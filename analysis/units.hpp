@@ -51,6 +51,30 @@ inline std::string human_ns(double ns) {
   return buf;
 }
 
+// Nanoseconds to three significant digits, no trailing zeros: "140 ms",
+// "12.9 us", "1.5 s", "800 ns" (for prose and labels, not exact values).
+inline std::string short_ns(double ns) {
+  static const char* const units[] = {"ns", "us", "ms", "s"};
+  int u = 0;
+  double v = ns;
+  // Rounded to three digits, 999.7 us reads "1 ms", not "1e+03 us".
+  while (u < 3 && (v < 0 ? -v : v) >= 999.5) {
+    v /= 1e3;
+    ++u;
+  }
+  char buf[40];
+  std::snprintf(buf, sizeof buf, (v < 0 ? -v : v) >= 999.5 ? "%.0f %s" : "%.3g %s", v, units[u]);
+  return buf;
+}
+
+// A fraction as a percentage with the digits that matter: "37%", "4.2%", "0.3%".
+inline std::string short_percent(double f) {
+  const double pct = 100 * f;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, pct >= 10 || pct == 0 ? "%.0f%%" : "%.1f%%", pct);
+  return buf;
+}
+
 // A time as users type it: a number with an optional unit (ns, us, ms, s;
 // none means ns), e.g. "1.5ms" or "250 us". nullopt when it is not one.
 inline std::optional<double> parse_duration_ns(std::string_view text) {

@@ -206,7 +206,7 @@ Time busy_time(const Profile& p, const Lane& lane) {
   return busy;
 }
 
-uint64_t peak_bytes(const Profile& p, const Lane& lane) {
+MemoryPeak memory_peak(const Profile& p, const Lane& lane) {
   std::vector<std::pair<Time, int64_t>> changes;
   for (uint32_t i = lane.begin; i < lane.end; ++i) {
     const Item& it = p.items[i];
@@ -216,9 +216,17 @@ uint64_t peak_bytes(const Profile& p, const Lane& lane) {
     changes.emplace_back(it.stop, -bytes);
   }
   std::sort(changes.begin(), changes.end());  // frees before allocations at one time
-  int64_t held = 0, peak = 0;
-  for (const auto& [t, d] : changes) peak = std::max(peak, held += d);
-  return static_cast<uint64_t>(peak);
+  int64_t held = 0;
+  MemoryPeak peak;
+  for (const auto& [t, d] : changes) {
+    held += d;
+    if (held > static_cast<int64_t>(peak.bytes)) peak = {static_cast<uint64_t>(held), t};
+  }
+  return peak;
+}
+
+uint64_t peak_bytes(const Profile& p, const Lane& lane) {
+  return memory_peak(p, lane).bytes;
 }
 
 bool has_lanes(const Profile& p, LaneKind kind, uint32_t rank) {

@@ -55,7 +55,13 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kA
 // counted once (what utilization counts for it).
 Time busy_time(const Profile& p, const Lane& lane);
 
-// The most bytes a memory lane's instances held at once.
+// The most bytes a memory lane's instances held at once, and when it first
+// held them.
+struct MemoryPeak {
+  uint64_t bytes = 0;
+  Time at = 0;
+};
+MemoryPeak memory_peak(const Profile& p, const Lane& lane);
 uint64_t peak_bytes(const Profile& p, const Lane& lane);
 
 // Whether a kind has any lane on the node (kAllNodes: anywhere).

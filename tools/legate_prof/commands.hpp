@@ -33,6 +33,7 @@ struct Command {
 Command add_info_command(CLI::App& app);
 Command add_dump_command(CLI::App& app);
 Command add_stats_command(CLI::App& app);
+Command add_findings_command(CLI::App& app);
 Command add_archive_command(CLI::App& app);
 Command add_view_command(CLI::App& app);
 

@@ -1,0 +1,256 @@
+// Runs every rule and orders the findings; the helpers the rules share.
+#include <algorithm>
+
+#include "analysis/details.hpp"
+#include "analysis/findings/rule_context.hpp"
+
+namespace legato::analysis {
+
+std::string_view to_string(Severity s) {
+  switch (s) {
+    case Severity::High:
+      return "high";
+    case Severity::Medium:
+      return "medium";
+    case Severity::Low:
+      return "low";
+    case Severity::Info:
+      break;
+  }
+  return "info";
+}
+
+namespace findings {
+
+Context::Context(const Profile& prof, const Thresholds& th)
+    : p(prof), t(th), span(std::max<Time>(1, prof.stop - prof.start)) {
+  top_level_op.assign(p.operations.size(), 0);
+  std::vector<uint8_t> has_children(p.operations.size(), 0);
+  for (const Operation& op : p.operations) {
+    if (op.parent < has_children.size()) has_children[op.parent] = 1;
+    if (op.provenance != 0) has_provenance_ = true;
+  }
+  for (size_t o = 0; o < p.operations.size(); ++o)
+    top_level_op[o] = p.operations[o].parent == kNone && has_children[o];
+  op_runtime.assign(p.operations.size(), 0);
+  for (const Item& it : p.items)
+    if (it.kind == ItemKind::MetaTask && it.op != kNone) op_runtime[it.op] += it.duration();
+  std::unordered_map<uint32_t, std::vector<std::pair<Time, Time>>> running;
+  std::unordered_map<uint32_t, uint32_t> rank_of_program;  // top-level operation -> node
+  for (const Lane& lane : p.lanes) {
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      if (p.items[i].kind != ItemKind::Task || !top_level(i)) continue;
+      rank_of_program[p.items[i].op] = lane.rank;
+      auto& spans = running[lane.rank];
+      Time from = p.items[i].start;
+      const auto [w, wend] = p.waits_of(i);
+      for (const Wait* x = w; x != wend; ++x) {
+        spans.emplace_back(from, x->start);
+        from = std::max(from, x->end);
+      }
+      spans.emplace_back(from, p.items[i].stop);
+    }
+  }
+  for (auto& [rank, spans] : running) programs_[rank].running = Spans(std::move(spans));
+  for (const Operation& op : p.operations)
+    if (const auto it = rank_of_program.find(op.parent); it != rank_of_program.end())
+      ++programs_[it->second].operations;
+}
+
+const Context::Program& Context::program(uint32_t rank) const {
+  static const Program none;
+  const auto it = programs_.find(rank);
+  return it == programs_.end() ? none : it->second;
+}
+
+Spans::Spans(std::vector<std::pair<Time, Time>> spans) {
+  std::sort(spans.begin(), spans.end());
+  for (const auto& [a, b] : spans) {
+    if (b <= a) continue;
+    if (!ends_.empty() && a <= ends_.back()) {
+      const Time grow = std::max<Time>(0, b - ends_.back());
+      ends_.back() += grow;
+      prefix_.back() += grow;
+      continue;
+    }
+    starts_.push_back(a);
+    ends_.push_back(b);
+    prefix_.push_back((prefix_.empty() ? 0 : prefix_.back()) + (b - a));
+  }
+}
+
+Time Spans::covered(Time a, Time b) const {
+  if (b <= a || starts_.empty()) return 0;
+  // Covered length of (-inf, t).
+  const auto upto = [&](Time t) -> Time {
+    const size_t k =
+        static_cast<size_t>(std::upper_bound(starts_.begin(), starts_.end(), t) - starts_.begin());
+    if (k == 0) return 0;
+    const Time before = k >= 2 ? prefix_[k - 2] : 0;
+    return before + std::min(t, ends_[k - 1]) - starts_[k - 1];
+  };
+  return upto(b) - upto(a);
+}
+
+const std::vector<uint32_t>& Context::run_chain() const {
+  if (chain_done_) return chain_;
+  chain_done_ = true;
+  uint32_t last = kNone;
+  for (const Lane& lane : p.lanes) {
+    if (is_memory(lane.kind) || lane.kind == LaneKind::Profiler) continue;
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      if (top_level(i) || p.items[i].kind == ItemKind::MetaTask) continue;
+      if (last == kNone || p.items[i].stop > p.items[last].stop) last = i;
+    }
+  }
+  if (last != kNone) chain_ = critical_path(p, last);
+  return chain_;
+}
+
+std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane) {
+  std::vector<uint32_t> v(lane.end - lane.begin);
+  for (uint32_t i = lane.begin; i < lane.end; ++i) v[i - lane.begin] = i;
+  if (lane.rows.size() > 1)
+    std::stable_sort(v.begin(), v.end(),
+                     [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
+  return v;
+}
+
+Time union_length(std::vector<std::pair<Time, Time>>& spans) {
+  std::sort(spans.begin(), spans.end());
+  Time total = 0, lo = 0, hi = 0;
+  bool open = false;
+  for (const auto& [a, b] : spans) {
+    if (b <= a) continue;
+    if (open && a <= hi) {
+      hi = std::max(hi, b);
+      continue;
+    }
+    if (open) total += hi - lo;
+    lo = a;
+    hi = b;
+    open = true;
+  }
+  if (open) total += hi - lo;
+  return total;
+}
+
+Severity severity_of_share(double share) {
+  if (share >= 0.2) return Severity::High;
+  if (share >= 0.05) return Severity::Medium;
+  if (share >= 0.01) return Severity::Low;
+  return Severity::Info;
+}
+
+std::vector<CodeLine> LineTally::ranked(const Profile& p, size_t limit, Time total) const {
+  std::vector<std::pair<uint32_t, Entry>> v;
+  Time sum = 0;
+  for (const auto& [id, e] : by_line_) {
+    if (id == 0) continue;
+    v.emplace_back(id, e);
+    sum += e.cost;
+  }
+  std::sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
+    if (a.second.cost != b.second.cost) return a.second.cost > b.second.cost;
+    if (a.second.bytes != b.second.bytes) return a.second.bytes > b.second.bytes;
+    if (a.second.items != b.second.items) return a.second.items > b.second.items;
+    return p.str(a.first) < p.str(b.first);
+  });
+  if (v.size() > limit) v.resize(limit);
+  std::vector<CodeLine> out;
+  for (const auto& [id, e] : v) {
+    Time cost = e.cost;
+    if (total >= 0 && sum > 0)
+      cost = static_cast<Time>(static_cast<double>(e.cost) / static_cast<double>(sum) *
+                               static_cast<double>(total));
+    out.push_back({p.str(id), e.items, cost, e.bytes, ""});
+  }
+  return out;
+}
+
+std::vector<uint32_t> LineTally::ids() const {
+  std::vector<uint32_t> v;
+  for (const auto& [id, e] : by_line_)
+    if (id != 0) v.push_back(id);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::vector<uint32_t> spread(const std::vector<uint32_t>& items, size_t n) {
+  if (items.size() <= n) return items;
+  std::vector<uint32_t> out;
+  for (size_t k = 0; k < n; ++k) out.push_back(items[k * (items.size() - 1) / (n - 1)]);
+  return out;
+}
+
+std::vector<uint32_t> lanes_of(const Profile& p, uint32_t rank,
+                               std::initializer_list<LaneKind> kinds) {
+  std::vector<uint32_t> out;
+  for (uint32_t l = 0; l < p.lanes.size(); ++l) {
+    const Lane& lane = p.lanes[l];
+    if (rank != kAllNodes && lane.rank != rank) continue;
+    if (std::find(kinds.begin(), kinds.end(), lane.kind) != kinds.end()) out.push_back(l);
+  }
+  return out;
+}
+
+std::string where_node(const Profile& p, uint32_t rank) {
+  if (p.nodes.size() <= 1 || rank == kAllNodes) return "";
+  return " on node " + std::to_string(rank);
+}
+
+}  // namespace findings
+
+Findings find(const Profile& p, const Thresholds& t) {
+  Findings out;
+  findings::Context ctx(p, t);
+  ctx.out = &out.findings;
+  ctx.skipped = &out.skipped;
+  out.span = ctx.span;
+  using Rule = void (*)(findings::Context&);
+  static constexpr Rule kRules[] = {
+      findings::tiny_tasks,
+      findings::runtime_bound,
+      findings::blocked_top_level,
+      findings::idle_processors,
+      findings::load_imbalance,
+      findings::micro_copies,
+      findings::index_copies,
+      findings::dep_part_churn,
+      findings::memory_pressure,
+      findings::duplicate_instances,
+      findings::temporaries,
+      findings::out_of_memory,
+      findings::critical_path_breakdown,
+  };
+  for (Rule r : kRules) r(ctx);
+  if (!ctx.any_provenance())
+    out.skipped.push_back({"code lines",
+                           "the trace names no lines of the program (no operation carries a "
+                           "provenance), so findings give no lines"});
+  for (Finding& f : out.findings) f.cost_share = ctx.share(f.cost);
+  std::stable_sort(out.findings.begin(), out.findings.end(),
+                   [](const Finding& a, const Finding& b) {
+                     if (a.severity != b.severity) return a.severity > b.severity;
+                     if (a.cost != b.cost) return a.cost > b.cost;
+                     return a.bytes > b.bytes;
+                   });
+  return out;
+}
+
+bool belongs(const Profile& p, const Finding& f, uint32_t item) {
+  if (std::find(f.items.begin(), f.items.end(), item) != f.items.end()) return true;
+  const Item& it = p.items[item];
+  if (std::find(f.item_kinds.begin(), f.item_kinds.end(), it.kind) == f.item_kinds.end())
+    return false;
+  if (it.stop < f.t0 || it.start > f.t1) return false;
+  if (!f.provenances.empty()) {
+    uint32_t prov = it.op == kNone ? 0 : p.operations[it.op].provenance;
+    if (it.kind == ItemKind::Instance) prov = p.instances[it.extra].provenance;
+    if (!std::binary_search(f.provenances.begin(), f.provenances.end(), prov)) return false;
+  }
+  const uint32_t lane = p.lane_of(item);
+  return std::find(f.lanes.begin(), f.lanes.end(), lane) != f.lanes.end();
+}
+
+}  // namespace legato::analysis

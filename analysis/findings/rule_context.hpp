@@ -1,0 +1,146 @@
+// What every rule reads besides the profile (internal to the findings): the
+// thresholds, the run's span, the top-level task and per-line tallies.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/findings.hpp"
+
+namespace legato::analysis::findings {
+
+// Disjoint, sorted intervals with the time they cover inside any window.
+class Spans {
+ public:
+  Spans() = default;
+  explicit Spans(std::vector<std::pair<Time, Time>> spans);  // any order, may overlap
+  Time covered(Time a, Time b) const;                        // length of [a, b) they cover
+  Time total() const { return prefix_.empty() ? 0 : prefix_.back(); }
+
+ private:
+  std::vector<Time> starts_, ends_, prefix_;  // prefix_[k]: length of spans [0, k]
+};
+
+struct Context {
+  Context(const Profile& p, const Thresholds& t);
+  const Profile& p;
+  const Thresholds& t;
+  Time span = 0;  // the run's span (at least 1 ns)
+  // Operations that issued others and have no parent: the program's
+  // top-level task(s).
+  std::vector<uint8_t> top_level_op;  // per operation
+  std::vector<Time> op_runtime;       // per operation: its meta-tasks' total time
+  // Per node: when its top-level task ran (not blocked in a wait), and the
+  // operations it issued.
+  struct Program {
+    Spans running;
+    uint64_t operations = 0;
+  };
+  const Program& program(uint32_t rank) const;
+  std::vector<Finding>* out = nullptr;
+  std::vector<Skipped>* skipped = nullptr;
+
+  double param(std::string_view rule, std::string_view name) const { return t.get(rule, name); }
+  bool top_level(uint32_t item) const {
+    const uint32_t op = p.items[item].op;
+    return op != kNone && top_level_op[op];
+  }
+  // The provenance string id of an item's operation (0 for none).
+  uint32_t provenance(uint32_t item) const {
+    const uint32_t op = p.items[item].op;
+    return op == kNone ? 0 : p.operations[op].provenance;
+  }
+  bool any_provenance() const { return has_provenance_; }
+  // The run's critical path: the program's item that finished last (a task,
+  // copy, fill, partitioning or kernel; not the top-level task) and its
+  // chain of last preconditions, latest first.
+  const std::vector<uint32_t>& run_chain() const;
+  double share(Time t) const { return static_cast<double>(t) / static_cast<double>(span); }
+  void skip(std::string rule, std::string reason) const {
+    skipped->push_back({std::move(rule), std::move(reason)});
+  }
+
+ private:
+  bool has_provenance_ = false;
+  std::unordered_map<uint32_t, Program> programs_;
+  mutable std::vector<uint32_t> chain_;
+  mutable bool chain_done_ = false;
+};
+
+// Severity from the share of the run a finding costs: high from 20%,
+// medium from 5%, low from 1%, info below.
+Severity severity_of_share(double share);
+
+// Tallies items per code line, then ranks the lines.
+class LineTally {
+ public:
+  void add(uint32_t provenance, Time cost, uint64_t bytes = 0) {
+    auto& e = by_line_[provenance];
+    ++e.items;
+    e.cost += cost;
+    e.bytes += bytes;
+  }
+  // The lines, most costly (then most bytes, then most items) first, at
+  // most `limit`; lines' costs scaled so they sum to `total` when given.
+  std::vector<CodeLine> ranked(const Profile& p, size_t limit = 8, Time total = -1) const;
+  // The provenance ids tallied (for Finding::provenances), 0 left out.
+  std::vector<uint32_t> ids() const;
+
+ private:
+  struct Entry {
+    uint64_t items = 0;
+    Time cost = 0;
+    uint64_t bytes = 0;
+  };
+  std::unordered_map<uint32_t, Entry> by_line_;
+};
+
+// The median of values (reorders them); 0 for none.
+template <class T>
+T median(std::vector<T>& v) {
+  if (v.empty()) return T{};
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+// Up to n items spread evenly over a list (representative evidence).
+std::vector<uint32_t> spread(const std::vector<uint32_t>& items, size_t n = 5);
+
+// The lanes of a node (kAllNodes: every node) whose kind is one of kinds.
+std::vector<uint32_t> lanes_of(const Profile& p, uint32_t rank,
+                               std::initializer_list<LaneKind> kinds);
+
+// A lane's items in start order (rows merged).
+std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane);
+
+// The total length of the union of [start, stop) intervals (reorders them).
+Time union_length(std::vector<std::pair<Time, Time>>& spans);
+
+// Processor kinds that run the program's tasks.
+inline bool runs_tasks(LaneKind k) {
+  return k == LaneKind::Cpu || k == LaneKind::GpuHost || k == LaneKind::GpuDevice ||
+         k == LaneKind::OpenMp || k == LaneKind::Python;
+}
+
+// "on node 0" or "" for a single-node run.
+std::string where_node(const Profile& p, uint32_t rank);
+
+// The rules, each appending to ctx.out (or ctx.skipped).
+void tiny_tasks(Context& ctx);
+void runtime_bound(Context& ctx);
+void blocked_top_level(Context& ctx);
+void idle_processors(Context& ctx);
+void load_imbalance(Context& ctx);
+void critical_path_breakdown(Context& ctx);
+void micro_copies(Context& ctx);
+void index_copies(Context& ctx);
+void dep_part_churn(Context& ctx);
+void memory_pressure(Context& ctx);
+void duplicate_instances(Context& ctx);
+void temporaries(Context& ctx);
+void out_of_memory(Context& ctx);
+
+}  // namespace legato::analysis::findings

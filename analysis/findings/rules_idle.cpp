@@ -1,0 +1,281 @@
+// Rules about time nobody used well: idle processors, load imbalance, and
+// where the run's critical path spent its time.
+#include <algorithm>
+#include <map>
+
+#include "analysis/findings/rule_context.hpp"
+#include "analysis/units.hpp"
+
+namespace legato::analysis::findings {
+namespace {
+
+constexpr LaneKind kComputeKinds[] = {LaneKind::Cpu, LaneKind::GpuDevice, LaneKind::OpenMp};
+
+// Time spent along the critical path, by what was happening.
+class Breakdown {
+ public:
+  void add(const std::string& what, Time t) {
+    if (t > 0) by_what_[what] += t;
+  }
+  Time total() const {
+    Time s = 0;
+    for (const auto& [w, t] : by_what_) s += t;
+    return s;
+  }
+  // Largest first.
+  std::vector<std::pair<std::string, Time>> sorted() const {
+    std::vector<std::pair<std::string, Time>> v(by_what_.begin(), by_what_.end());
+    std::stable_sort(v.begin(), v.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return v;
+  }
+  // "IO task 60%, waiting for the program to issue work 30%, ..."
+  std::string text(size_t n = 3) const {
+    const double all = static_cast<double>(std::max<Time>(1, total()));
+    std::string out;
+    size_t k = 0;
+    for (const auto& [w, t] : sorted()) {
+      if (k++ == n) break;
+      out += (out.empty() ? "" : ", ") + w + " " + short_percent(static_cast<double>(t) / all);
+    }
+    return out;
+  }
+
+ private:
+  std::map<std::string, Time> by_what_;
+};
+
+std::string activity(const Profile& p, uint32_t item) {
+  const uint32_t l = p.lane_of(item);
+  const std::string kind(to_string(p.items[item].kind));
+  return l == kNone ? kind : std::string(to_string(p.lanes[l].kind)) + " " + kind;
+}
+
+// What the chain (latest first) was doing inside [t0, t1): its items, and
+// between two of them either the program not having issued the next one yet
+// or the next one waiting (for the runtime, a processor, its launch).
+void chain_activity(const Profile& p, const std::vector<uint32_t>& chain, Time t0, Time t1,
+                    Breakdown& b) {
+  const auto clip = [&](Time a, Time z) {
+    return std::max<Time>(0, std::min(z, t1) - std::max(a, t0));
+  };
+  for (size_t k = 0; k < chain.size(); ++k) {
+    const Item& it = p.items[chain[k]];
+    b.add(activity(p, chain[k]), clip(it.start, it.stop));
+    if (k + 1 == chain.size()) break;
+    const Time from = p.items[chain[k + 1]].stop;
+    const Time issued = std::clamp(p.create_of(chain[k]), from, std::max(from, it.start));
+    b.add("waiting for the program to issue it", clip(from, issued));
+    b.add("waiting for the runtime or a processor", clip(issued, it.start));
+  }
+}
+
+// Busy time of a lane's items other than the top-level task, overlaps once.
+Time lane_busy(const Context& ctx, uint32_t l) {
+  std::vector<std::pair<Time, Time>> spans;
+  for (uint32_t i = ctx.p.lanes[l].begin; i < ctx.p.lanes[l].end; ++i)
+    if (!ctx.top_level(i)) spans.emplace_back(ctx.p.items[i].start, ctx.p.items[i].stop);
+  return union_length(spans);
+}
+
+}  // namespace
+
+void idle_processors(Context& ctx) {
+  const Profile& p = ctx.p;
+  const Time min_gap = static_cast<Time>(ctx.param("idle_processors", "min_gap_us") * 1e3);
+  for (const Node& node : p.nodes) {
+    for (const LaneKind kind : kComputeKinds) {
+      const auto lanes = lanes_of(p, node.rank, {kind});
+      std::vector<std::pair<Time, Time>> spans;
+      for (uint32_t l : lanes)
+        for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
+          if (!ctx.top_level(i)) spans.emplace_back(p.items[i].start, p.items[i].stop);
+      if (spans.empty()) continue;
+      std::sort(spans.begin(), spans.end());
+      // Gaps between the merged spans: every processor of the kind idle.
+      std::vector<std::pair<Time, Time>> gaps;
+      Time covered = spans.front().second;
+      for (const auto& [a, z] : spans) {
+        if (a - covered >= min_gap) gaps.emplace_back(covered, a);
+        covered = std::max(covered, z);
+      }
+      Time idle = 0;
+      for (const auto& [a, z] : gaps) idle += z - a;
+      if (gaps.empty() || ctx.share(idle) < ctx.param("idle_processors", "min_share")) continue;
+      Breakdown meanwhile;
+      for (const auto& [a, z] : gaps) chain_activity(p, ctx.run_chain(), a, z, meanwhile);
+      const auto widest = *std::max_element(gaps.begin(), gaps.end(), [](auto& x, auto& y) {
+        return x.second - x.first < y.second - y.first;
+      });
+      const Time longest = widest.second - widest.first;
+      Finding f;
+      f.rule = "idle_processors";
+      f.cost = idle;
+      f.cost_basis = "windows of at least " + short_ns(static_cast<double>(min_gap)) +
+                     " with every " + std::string(to_string(kind)) +
+                     " idle, between the first and the last of their tasks";
+      f.title = "Every " + std::string(to_string(kind)) + " idle for " +
+                short_percent(ctx.share(idle)) + " of the run" + where_node(p, node.rank);
+      f.summary = "The " + std::to_string(lanes.size()) + " " + std::string(to_string(kind)) +
+                  " lanes were all idle in " + grouped(gaps.size()) + " windows, " +
+                  short_ns(static_cast<double>(idle)) + " in all (longest " +
+                  short_ns(static_cast<double>(longest)) + ").";
+      const std::string doing = meanwhile.text();
+      if (!doing.empty()) f.summary += " Meanwhile the critical path was: " + doing + ".";
+      f.severity = severity_of_share(ctx.share(f.cost));
+      f.rank = node.rank;
+      f.kinds = {kind};
+      f.lanes = lanes;
+      f.t0 = widest.first;
+      f.t1 = widest.second;
+      f.evidence = {{"idle windows", static_cast<double>(gaps.size()), "count"},
+                    {"time all idle", static_cast<double>(idle), "ns"},
+                    {"longest window", static_cast<double>(longest), "ns"}};
+      const double all = static_cast<double>(std::max<Time>(1, meanwhile.total()));
+      for (const auto& [what, t] : meanwhile.sorted())
+        f.evidence.push_back({"critical path: " + what, static_cast<double>(t) / all, "share"});
+      for (uint32_t c : ctx.run_chain()) {
+        const Item& it = p.items[c];
+        if (it.stop > widest.first && it.start < widest.second && f.items.size() < 5)
+          f.items.push_back(c);
+      }
+      f.fix =
+          "Look at what the critical path did in the widest window (the items outlined): the "
+          "program issuing work or blocked on a read (move reads out of loops), the runtime "
+          "mapping (fewer, larger operations), or copies (keep data where it is used).";
+      ctx.out->push_back(std::move(f));
+    }
+  }
+}
+
+void load_imbalance(Context& ctx) {
+  const Profile& p = ctx.p;
+  const double max_ratio = ctx.param("load_imbalance", "max_over_mean");
+  const double min_busy = ctx.param("load_imbalance", "min_busy_share");
+  const auto report = [&](const std::string& who, LaneKind kind, uint32_t rank,
+                          const std::vector<uint32_t>& lanes, const std::vector<Time>& busy,
+                          const std::vector<std::string>& names, uint32_t busiest_lane) {
+    Time sum = 0;
+    for (Time b : busy) sum += b;
+    const double mean = static_cast<double>(sum) / static_cast<double>(busy.size());
+    const auto top = std::max_element(busy.begin(), busy.end()) - busy.begin();
+    const auto low = std::min_element(busy.begin(), busy.end()) - busy.begin();
+    const auto max = static_cast<double>(busy[top]);
+    if (mean <= 0 || max / mean < max_ratio || ctx.share(busy[top]) < min_busy) return;
+    Finding f;
+    f.rule = "load_imbalance";
+    f.cost = static_cast<Time>(max - mean);
+    f.cost_basis = "the busiest " + who +
+                   "'s busy time minus the mean of its kind: what evening "
+                   "out the work would save at most";
+    f.title = "Load imbalance between " + who + "s (" + std::string(to_string(kind)) + ")" +
+              where_node(p, rank);
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.1f", max / mean);
+    f.summary = names[top] + " was busy " + short_ns(max) + ", " + ratio + " times the mean (" +
+                short_ns(mean) + "); the least busy, " + names[low] + ", " +
+                short_ns(static_cast<double>(busy[low])) + ".";
+    f.severity = severity_of_share(ctx.share(f.cost));
+    f.rank = rank;
+    f.kinds = {kind};
+    f.lanes = lanes;
+    f.t0 = p.start;
+    f.t1 = p.stop;
+    f.evidence = {{"busiest", max, "ns"},
+                  {"mean", mean, "ns"},
+                  {"least busy", static_cast<double>(busy[low]), "ns"},
+                  {"busiest over mean", max / mean, "ratio"}};
+    LineTally lines;
+    std::vector<uint32_t> on_busiest;
+    for (uint32_t i = p.lanes[busiest_lane].begin; i < p.lanes[busiest_lane].end; ++i) {
+      if (ctx.top_level(i)) continue;
+      lines.add(ctx.provenance(i), p.items[i].duration());
+      on_busiest.push_back(i);
+    }
+    f.lines = lines.ranked(p);
+    f.items = spread(on_busiest);
+    f.fix =
+        "Give every processor the same amount of work: operate on whole arrays (their "
+        "partitions are even) rather than on slices that live on one processor's part, and "
+        "avoid loops whose iterations touch only part of an array.";
+    ctx.out->push_back(std::move(f));
+  };
+  for (const LaneKind kind : kComputeKinds) {
+    std::vector<uint32_t> node_lanes;
+    std::vector<Time> node_busy;
+    std::vector<std::string> node_names;
+    uint32_t node_busiest = kNone;
+    Time node_busiest_time = -1;
+    for (const Node& node : p.nodes) {
+      const auto lanes = lanes_of(p, node.rank, {kind});
+      if (lanes.empty()) continue;
+      std::vector<Time> busy;
+      std::vector<std::string> names;
+      Time sum = 0;
+      for (uint32_t l : lanes) {
+        busy.push_back(lane_busy(ctx, l));
+        names.push_back(p.lanes[l].name);
+        sum += busy.back();
+        if (busy.back() > node_busiest_time) {
+          node_busiest_time = busy.back();
+          node_busiest = l;
+        }
+      }
+      if (lanes.size() >= 2) {
+        const auto top = std::max_element(busy.begin(), busy.end()) - busy.begin();
+        report("processor", kind, node.rank, lanes, busy, names, lanes[top]);
+      }
+      node_lanes.insert(node_lanes.end(), lanes.begin(), lanes.end());
+      node_busy.push_back(sum / static_cast<Time>(lanes.size()));
+      node_names.push_back("node " + std::to_string(node.rank));
+    }
+    if (node_busy.size() >= 2)
+      report("node", kind, kAllNodes, node_lanes, node_busy, node_names, node_busiest);
+  }
+}
+
+void critical_path_breakdown(Context& ctx) {
+  const Profile& p = ctx.p;
+  const auto& chain = ctx.run_chain();
+  if (chain.size() < 2) {
+    ctx.skip("critical_path", "the trace records no preconditions between items");
+    return;
+  }
+  const Time t0 = p.items[chain.back()].start, t1 = p.items[chain.front()].stop;
+  Breakdown b;
+  chain_activity(p, chain, t0, t1, b);
+  LineTally lines;
+  std::vector<uint32_t> lanes;
+  for (uint32_t c : chain) {
+    lines.add(ctx.provenance(c), p.items[c].duration());
+    const uint32_t l = p.lane_of(c);
+    if (l != kNone && std::find(lanes.begin(), lanes.end(), l) == lanes.end()) lanes.push_back(l);
+  }
+  Finding f;
+  f.rule = "critical_path";
+  f.title = "Where the critical path spends its time";
+  f.summary = "The chain of " + grouped(chain.size()) + " items that ends the run spans " +
+              short_ns(static_cast<double>(t1 - t0)) + ": " + b.text(4) + ".";
+  f.cost_basis = "not a cost: the breakdown of the longest chain of preconditions";
+  f.severity = Severity::Info;
+  f.t0 = t0;
+  f.t1 = t1;
+  f.lanes = lanes;
+  for (uint32_t l : lanes)
+    if (std::find(f.kinds.begin(), f.kinds.end(), p.lanes[l].kind) == f.kinds.end())
+      f.kinds.push_back(p.lanes[l].kind);
+  const double all = static_cast<double>(std::max<Time>(1, b.total()));
+  f.evidence = {{"items on the path", static_cast<double>(chain.size()), "count"},
+                {"span", static_cast<double>(t1 - t0), "ns"}};
+  for (const auto& [what, t] : b.sorted())
+    f.evidence.push_back({what, static_cast<double>(t) / all, "share"});
+  f.lines = lines.ranked(p);
+  f.items = spread(chain, 8);
+  f.fix =
+      "Shorten the largest part first: long tasks on the path gain from more processors or "
+      "GPUs; runtime work and waiting for the program from fewer, larger operations and no "
+      "reads inside loops; copies from keeping data where it is used.";
+  ctx.out->push_back(std::move(f));
+}
+
+}  // namespace legato::analysis::findings

@@ -1,0 +1,328 @@
+// Rules about tasks: tiny tasks, processors waiting for the runtime, and the
+// top-level task blocked on results.
+#include <algorithm>
+
+#include "analysis/findings/rule_context.hpp"
+#include "analysis/units.hpp"
+#include "analysis/utilization.hpp"
+
+namespace legato::analysis::findings {
+namespace {
+
+constexpr LaneKind kTaskKinds[] = {LaneKind::Cpu, LaneKind::GpuHost, LaneKind::GpuDevice,
+                                   LaneKind::OpenMp, LaneKind::Python};
+
+// What a processor kind's lanes run: kernels on GPU devices, tasks elsewhere.
+ItemKind work_kind(LaneKind k) {
+  return k == LaneKind::GpuDevice ? ItemKind::GpuKernel : ItemKind::Task;
+}
+
+std::string plural_kind(LaneKind k) {
+  switch (k) {
+    case LaneKind::Cpu:
+      return "CPUs";
+    case LaneKind::GpuDevice:
+      return "GPUs";
+    case LaneKind::GpuHost:
+      return "GPU host threads";
+    case LaneKind::OpenMp:
+      return "OpenMP processors";
+    case LaneKind::Python:
+      return "Python processors";
+    default:
+      return std::string(to_string(k)) + " lanes";
+  }
+}
+
+// The union of the items on lanes inside [t0, t1), summed over the lanes.
+Time busy_in(const Profile& p, const std::vector<uint32_t>& lanes, Time t0, Time t1) {
+  Time busy = 0;
+  for (uint32_t l : lanes) {
+    std::vector<std::pair<Time, Time>> spans;
+    for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+      const Item& it = p.items[i];
+      if (it.stop > t0 && it.start < t1)
+        spans.emplace_back(std::max(it.start, t0), std::min(it.stop, t1));
+    }
+    busy += union_length(spans);
+  }
+  return busy;
+}
+
+constexpr std::string_view kWholeArrayFix =
+    "Work on whole arrays instead of slices in a loop: one operation over N elements is a few "
+    "large tasks, one per processor, instead of one task (and one round of runtime work) per "
+    "slice. Where a loop updates part of an array by a condition, use a boolean mask over the "
+    "whole array (putmask, where, a[mask] = ...).";
+
+}  // namespace
+
+void tiny_tasks(Context& ctx) {
+  const Profile& p = ctx.p;
+  const Time max_ns = static_cast<Time>(ctx.param("tiny_tasks", "max_task_us") * 1e3);
+  for (const Node& node : p.nodes) {
+    for (const LaneKind kind : kTaskKinds) {
+      const auto lanes = lanes_of(p, node.rank, {kind});
+      if (lanes.empty()) continue;
+      const ItemKind want = work_kind(kind);
+      uint64_t total = 0;
+      std::vector<uint32_t> tiny;
+      std::vector<Time> durations;
+      Time tiny_time = 0, t0 = INT64_MAX, t1 = INT64_MIN;
+      for (uint32_t l : lanes) {
+        for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+          const Item& it = p.items[i];
+          if (it.kind != want || ctx.top_level(i)) continue;
+          ++total;
+          if (it.duration() >= max_ns) continue;
+          tiny.push_back(i);
+          durations.push_back(it.duration());
+          tiny_time += it.duration();
+          t0 = std::min(t0, it.start);
+          t1 = std::max(t1, it.stop);
+        }
+      }
+      if (tiny.empty() || static_cast<double>(tiny.size()) < ctx.param("tiny_tasks", "min_tasks") ||
+          static_cast<double>(tiny.size()) <
+              ctx.param("tiny_tasks", "min_share") * static_cast<double>(total))
+        continue;
+      std::sort(tiny.begin(), tiny.end(),
+                [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
+      // Runtime work on their operations, each operation counted once.
+      std::vector<uint8_t> seen(p.operations.size(), 0);
+      Time runtime = 0;
+      LineTally lines;
+      for (uint32_t i : tiny) {
+        const uint32_t op = p.items[i].op;
+        lines.add(ctx.provenance(i), 1);
+        if (op == kNone || seen[op]) continue;
+        seen[op] = 1;
+        runtime += ctx.op_runtime[op];
+      }
+      const auto n = static_cast<Time>(lanes.size());
+      const Time idle = n * (t1 - t0) - busy_in(p, lanes, t0, t1);
+      Finding f;
+      f.rule = "tiny_tasks";
+      f.cost = std::max<Time>(0, idle / n);
+      f.cost_basis = "the time the " + std::to_string(n) + " " + plural_kind(kind) +
+                     " sat idle between the first and the last tiny task (idle processor time / " +
+                     std::to_string(n) + ")";
+      const Time med = median(durations);
+      const double per_task = static_cast<double>(runtime) / static_cast<double>(tiny.size());
+      f.title = "Many tiny " + std::string(want == ItemKind::GpuKernel ? "GPU kernels" : "tasks") +
+                " on the " + plural_kind(kind) + where_node(p, node.rank);
+      f.summary = grouped(tiny.size()) + " of " + grouped(total) + " " +
+                  std::string(to_string(kind)) + " " +
+                  (want == ItemKind::GpuKernel ? "kernels" : "tasks") + " ran shorter than " +
+                  short_ns(static_cast<double>(max_ns)) + " (median " +
+                  short_ns(static_cast<double>(med)) + "); the runtime spent " +
+                  short_ns(per_task) + " on each, and the " + plural_kind(kind) + " were idle " +
+                  short_percent(static_cast<double>(idle) /
+                                static_cast<double>(std::max<Time>(1, n * (t1 - t0)))) +
+                  " of the " + short_ns(static_cast<double>(t1 - t0)) + " between them.";
+      f.severity = severity_of_share(ctx.share(f.cost));
+      f.rank = node.rank;
+      f.kinds = {kind};
+      f.lanes = lanes;
+      f.t0 = t0;
+      f.t1 = t1;
+      f.lines = lines.ranked(p, 8, f.cost);
+      f.evidence = {
+          {"tiny tasks", static_cast<double>(tiny.size()), "count"},
+          {"tasks of the kind", static_cast<double>(total), "count"},
+          {"median duration", static_cast<double>(med), "ns"},
+          {"time in tiny tasks", static_cast<double>(tiny_time), "ns"},
+          {"runtime work per task", per_task, "ns"},
+          {"runtime work over task time",
+           tiny_time > 0 ? static_cast<double>(runtime) / static_cast<double>(tiny_time) : 0,
+           "ratio"},
+          {"processors", static_cast<double>(n), "count"}};
+      f.items = spread(tiny);
+      f.fix = std::string(kWholeArrayFix);
+      f.item_kinds = {want};
+      f.provenances = lines.ids();
+      ctx.out->push_back(std::move(f));
+    }
+  }
+}
+
+void runtime_bound(Context& ctx) {
+  const Profile& p = ctx.p;
+  for (const Node& node : p.nodes) {
+    const Context::Program& program = ctx.program(node.rank);
+    for (const LaneKind kind : kTaskKinds) {
+      if (kind == LaneKind::GpuDevice) continue;  // kernels wait for their task, not the runtime
+      const auto lanes = lanes_of(p, node.rank, {kind});
+      if (lanes.empty()) continue;
+      // Processor time idle because the program was still issuing the
+      // task's operation (its thread running, not blocked on a result), and
+      // because the runtime was still preparing it (dependence analysis,
+      // mapping) after its preconditions had finished.
+      Time issuing = 0, preparing = 0, t0 = INT64_MAX, t1 = INT64_MIN;
+      std::vector<uint32_t> tasks;
+      LineTally lines;
+      for (uint32_t l : lanes) {
+        Time free_at = INT64_MIN;  // when the processor finished what it ran before
+        for (uint32_t i : in_start_order(p, p.lanes[l])) {
+          const Item& it = p.items[i];
+          const Time prev = free_at;
+          free_at = std::max(free_at, it.stop);
+          if (it.kind != ItemKind::Task || ctx.top_level(i) || prev == INT64_MIN ||
+              it.start <= prev)
+            continue;
+          const Time issued = std::clamp(p.create_of(i), prev, it.start);
+          const Time by_program = program.running.covered(prev, issued);
+          Time by_runtime = 0;
+          if (it.op != kNone && p.operations[it.op].last_meta != kNone) {
+            Time deps = issued;
+            for (uint32_t k = p.pre_begin[i]; k < p.pre_begin[i + 1]; ++k)
+              deps = std::max(deps, p.items[p.pre[k].item].stop);
+            const Time to = std::min(it.start, p.items[p.operations[it.op].last_meta].stop);
+            by_runtime = std::max<Time>(0, to - deps);
+          }
+          if (by_program + by_runtime == 0) continue;
+          issuing += by_program;
+          preparing += by_runtime;
+          tasks.push_back(i);
+          lines.add(ctx.provenance(i), by_program + by_runtime);
+          t0 = std::min(t0, prev);
+          t1 = std::max(t1, it.start);
+        }
+      }
+      const auto n = static_cast<Time>(lanes.size());
+      const Time waited = issuing + preparing;
+      if (tasks.empty() ||
+          static_cast<double>(tasks.size()) < ctx.param("runtime_bound", "min_tasks") ||
+          static_cast<double>(waited) <
+              ctx.param("runtime_bound", "min_share") * static_cast<double>(n * (t1 - t0)))
+        continue;
+      const auto utility = lanes_of(p, node.rank, {LaneKind::Utility});
+      uint64_t meta_count = 0;
+      Time meta_time = 0;
+      for (uint32_t l : utility)
+        for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+          const Item& it = p.items[i];
+          if (it.kind != ItemKind::MetaTask || it.stop <= t0 || it.start >= t1) continue;
+          ++meta_count;
+          meta_time += it.duration();
+        }
+      const double utility_busy =
+          utility.empty() ? 0 : utilization(p, LaneKind::Utility, node.rank).average(t0, t1);
+      const double per_op = program.operations ? static_cast<double>(program.running.total()) /
+                                                     static_cast<double>(program.operations)
+                                               : 0;
+      std::sort(tasks.begin(), tasks.end(),
+                [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
+      Finding f;
+      f.rule = "runtime_bound";
+      f.cost = waited / n;
+      f.cost_basis = "the time the " + plural_kind(kind) +
+                     " sat idle while their next task was being issued by the program or "
+                     "prepared by the runtime, over the " +
+                     std::to_string(n) + " processors";
+      f.title =
+          "The runtime is the bottleneck for the " + plural_kind(kind) + where_node(p, node.rank);
+      f.summary = grouped(tasks.size()) +
+                  " tasks kept an idle processor waiting while the "
+                  "program issued them (" +
+                  short_ns(static_cast<double>(issuing)) +
+                  " of processor time; the program spends " + short_ns(per_op) +
+                  " issuing each operation) or the runtime prepared them (" +
+                  short_ns(static_cast<double>(preparing)) + "; " + grouped(meta_count) +
+                  " pieces of runtime work kept the utility lanes " + short_percent(utility_busy) +
+                  " busy). The work is too small for what each operation costs to launch.";
+      f.severity = severity_of_share(ctx.share(f.cost));
+      f.rank = node.rank;
+      f.kinds = {kind, LaneKind::Utility};
+      f.lanes = lanes;
+      f.lanes.insert(f.lanes.end(), utility.begin(), utility.end());
+      f.t0 = t0;
+      f.t1 = t1;
+      f.lines = lines.ranked(p);
+      f.evidence = {{"tasks that waited", static_cast<double>(tasks.size()), "count"},
+                    {"waiting for the program to issue them", static_cast<double>(issuing), "ns"},
+                    {"waiting for runtime work", static_cast<double>(preparing), "ns"},
+                    {"processors", static_cast<double>(n), "count"},
+                    {"issuing time per operation", per_op, "ns"},
+                    {"runtime work in the window", static_cast<double>(meta_count), "count"},
+                    {"runtime work time", static_cast<double>(meta_time), "ns"},
+                    {"utility lanes busy", utility_busy, "share"}};
+      f.items = spread(tasks);
+      f.fix =
+          "Issue fewer, larger operations: every operation costs the program's thread and the "
+          "runtime (dependence analysis, mapping) the same whatever its size. Replace loops "
+          "over slices with whole-array operations and write results in place (out=, +=) "
+          "instead of through temporaries. When operations are already large and the utility "
+          "lanes stay saturated, give the runtime more utility threads (--utility).";
+      f.item_kinds = {ItemKind::Task, ItemKind::MetaTask};
+      f.provenances = lines.ids();
+      ctx.out->push_back(std::move(f));
+    }
+  }
+}
+
+void blocked_top_level(Context& ctx) {
+  const Profile& p = ctx.p;
+  for (uint32_t l = 0; l < p.lanes.size(); ++l) {
+    const Lane& lane = p.lanes[l];
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      if (p.items[i].kind != ItemKind::Task || !ctx.top_level(i)) continue;
+      const auto [w, wend] = p.waits_of(i);
+      const auto count = static_cast<uint64_t>(wend - w);
+      if (count == 0) continue;
+      Time blocked = 0;
+      std::vector<Time> lengths;
+      std::vector<uint32_t> waited_for;
+      LineTally lines;
+      Time t0 = INT64_MAX, t1 = INT64_MIN;
+      for (const Wait* x = w; x != wend; ++x) {
+        const Time len = std::max<Time>(0, x->end - x->start);
+        blocked += len;
+        lengths.push_back(len);
+        t0 = std::min(t0, x->start);
+        t1 = std::max(t1, x->end);
+        if (x->event == kNone) continue;
+        waited_for.push_back(x->event);
+        lines.add(ctx.provenance(x->event), len);
+      }
+      if (static_cast<double>(count) < ctx.param("blocked_top_level", "min_waits") ||
+          ctx.share(blocked) < ctx.param("blocked_top_level", "min_share"))
+        continue;
+      Finding f;
+      f.rule = "blocked_top_level";
+      f.cost = blocked;
+      f.cost_basis = "the time the top-level task was blocked, from each wait until it resumed";
+      f.title = "The program waits for results again and again" + where_node(p, lane.rank);
+      const Time med = median(lengths);
+      const Time longest = *std::max_element(lengths.begin(), lengths.end());
+      f.summary = "The top-level task (" + p.label(i) + ") blocked " + grouped(count) +
+                  " times for " + short_ns(static_cast<double>(blocked)) + " in all (median " +
+                  short_ns(static_cast<double>(med)) +
+                  "): each time it needed a value the tasks had not produced yet, and issued "
+                  "nothing new meanwhile.";
+      f.severity = severity_of_share(ctx.share(f.cost));
+      f.rank = lane.rank;
+      f.kinds = {lane.kind};
+      f.lanes = {l};
+      f.t0 = t0;
+      f.t1 = t1;
+      f.lines = lines.ranked(p);
+      f.evidence = {{"waits", static_cast<double>(count), "count"},
+                    {"time blocked", static_cast<double>(blocked), "ns"},
+                    {"median wait", static_cast<double>(med), "ns"},
+                    {"longest wait", static_cast<double>(longest), "ns"}};
+      f.items = spread(waited_for);
+      f.items.insert(f.items.begin(), i);
+      f.fix =
+          "Read values back (item(), float(), printing, if on an array element, the size of a "
+          "nonzero or a boolean-mask result) after the loop, not inside it: every read waits "
+          "for all the work before it. Keep data-dependent sizes out of loops: a boolean mask "
+          "(putmask, where) keeps the shape fixed, where nonzero and a[mask] need the count "
+          "first.";
+      f.item_kinds = {ItemKind::Task};
+      ctx.out->push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace legato::analysis::findings

@@ -1,0 +1,80 @@
+// legate_prof findings FILE...: what the rules found in a run, most costly
+// first; --json for scripts, --threshold to change a rule's parameter.
+#include <iostream>
+
+#include "analysis/findings.hpp"
+#include "analysis/load.hpp"
+#include "commands.hpp"
+#include "trace_files.hpp"
+
+namespace legato::tools {
+namespace {
+
+using namespace legato::analysis;
+
+void list_rules() {
+  for (const RuleInfo& r : rules()) {
+    std::cout << r.id << ": " << r.title << "\n    looks for " << r.looks_for << "\n";
+    for (const RuleParam& p : rule_params()) {
+      if (p.rule != r.id) continue;
+      std::cout << "    " << p.rule << "." << p.param << " = " << p.value << " (" << p.unit
+                << "): " << p.meaning << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+Command add_findings_command(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "findings",
+      "What is wrong in a run, most costly first: the pattern, its cost, the lines of the "
+      "program responsible, the evidence and the fix");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto thresholds = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<bool>(false);
+  auto list = std::make_shared<bool>(false);
+  sub->add_option("files", *files, "Trace files of one run (legate_*.prof, or Legion Prof logs)");
+  sub->add_option("--threshold", *thresholds,
+                  "Change a rule's parameter, rule.param=value (repeatable; --list-rules lists "
+                  "them with their defaults)");
+  sub->add_flag("--json", *json, "Print one JSON object for scripts instead of text");
+  sub->add_flag("--list-rules", *list, "List the rules and their parameters, then exit");
+  return {sub, [files, thresholds, json, list] {
+            if (*list) {
+              list_rules();
+              return kExitOk;
+            }
+            if (files->empty()) {
+              std::cerr << "legate_prof findings: no trace files given (legate_prof findings "
+                           "legate_*.prof)\n";
+              return kExitUsage;
+            }
+            Thresholds t;
+            for (const auto& a : *thresholds) {
+              if (const std::string why = t.set(a); !why.empty()) {
+                std::cerr << "legate_prof findings: --threshold: " << why << "\n";
+                return kExitUsage;
+              }
+            }
+            const TraceFiles given = check_trace_files("findings", *files);
+            if (given.readable.empty()) return kExitIncomplete;
+            try {
+              const Profile p = load_profile(given.readable);
+              for (const auto& w : p.warnings)
+                std::cerr << "legate_prof findings: warning: " << w << "\n";
+              const Findings f = find(p, t);
+              if (*json) {
+                std::cout << findings_json(p, f).dump(1) << "\n";
+              } else {
+                std::cout << findings_text(p, f);
+              }
+              return exit_status(given, p);
+            } catch (const LoadError& e) {
+              std::cerr << "legate_prof findings: " << e.what() << "\n";
+              return kExitIncomplete;
+            }
+          }};
+}
+
+}  // namespace legato::tools
