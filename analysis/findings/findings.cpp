@@ -41,6 +41,7 @@ Context::Context(const Profile& prof, const Thresholds& th)
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (p.items[i].kind != ItemKind::Task || !top_level(i)) continue;
       rank_of_program[p.items[i].op] = lane.rank;
+      if (programs_[lane.rank].item == kNone) programs_[lane.rank].item = i;
       auto& spans = running[lane.rank];
       Time from = p.items[i].start;
       const auto [w, wend] = p.waits_of(i);
@@ -103,8 +104,33 @@ const std::vector<uint32_t>& Context::run_chain() const {
       if (last == kNone || p.items[i].stop > p.items[last].stop) last = i;
     }
   }
-  if (last != kNone) chain_ = critical_path(p, last);
+  std::vector<uint8_t> seen(p.items.size(), 0);
+  for (uint32_t cur = last; cur != kNone && !seen[cur]; cur = chain_step(cur)) {
+    seen[cur] = 1;
+    chain_.push_back(cur);
+  }
   return chain_;
+}
+
+uint32_t Context::chain_step(uint32_t item) const {
+  const uint32_t pre = last_precondition(p, item);
+  const Time ready_from = pre == kNone ? INT64_MIN : p.items[pre].stop;
+  const Time issued = p.create_of(item);
+  const uint32_t op = p.items[item].op;
+  if (issued <= ready_from || op == kNone || p.operations[op].parent == kNone ||
+      !top_level_op[p.operations[op].parent])
+    return pre;
+  // The program issued it after its preconditions finished: what held the
+  // program up was the last thing it waited for before issuing it.
+  const uint32_t rank = p.lanes[p.lane_of(item)].rank;
+  const uint32_t top = program(rank).item;
+  if (top == kNone) return pre;
+  const auto [w, wend] = p.waits_of(top);
+  const Wait* last =
+      std::upper_bound(w, wend, issued, [](Time t, const Wait& x) { return t < x.end; });
+  if (last == w) return pre;
+  --last;
+  return last->event != kNone && last->end > ready_from ? last->event : pre;
 }
 
 std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane) {

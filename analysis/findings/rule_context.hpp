@@ -37,6 +37,7 @@ struct Context {
   struct Program {
     Spans running;
     uint64_t operations = 0;
+    uint32_t item = kNone;  // its top-level task
   };
   const Program& program(uint32_t rank) const;
   std::vector<Finding>* out = nullptr;
@@ -53,9 +54,11 @@ struct Context {
     return op == kNone ? 0 : p.operations[op].provenance;
   }
   bool any_provenance() const { return has_provenance_; }
-  // The run's critical path: the program's item that finished last (a task,
-  // copy, fill, partitioning or kernel; not the top-level task) and its
-  // chain of last preconditions, latest first.
+  // The run's critical path, latest first: the program's item that finished
+  // last (a task, copy, fill, partitioning or kernel; not the top-level
+  // task), then for each item the precondition that finished last, or,
+  // when the program issued the item after that, what the program had
+  // waited for before issuing it (the item of its last wait).
   const std::vector<uint32_t>& run_chain() const;
   double share(Time t) const { return static_cast<double>(t) / static_cast<double>(span); }
   void skip(std::string rule, std::string reason) const {
@@ -65,6 +68,7 @@ struct Context {
  private:
   bool has_provenance_ = false;
   std::unordered_map<uint32_t, Program> programs_;
+  uint32_t chain_step(uint32_t item) const;
   mutable std::vector<uint32_t> chain_;
   mutable bool chain_done_ = false;
 };

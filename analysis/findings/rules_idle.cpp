@@ -52,8 +52,8 @@ std::string activity(const Profile& p, uint32_t item) {
 }
 
 // What the chain (latest first) was doing inside [t0, t1): its items, and
-// between two of them either the program not having issued the next one yet
-// or the next one waiting (for the runtime, a processor, its launch).
+// between two of them either the program still issuing the next one or the
+// next one waiting (for the runtime, a processor, its launch).
 void chain_activity(const Profile& p, const std::vector<uint32_t>& chain, Time t0, Time t1,
                     Breakdown& b) {
   const auto clip = [&](Time a, Time z) {
@@ -65,7 +65,7 @@ void chain_activity(const Profile& p, const std::vector<uint32_t>& chain, Time t
     if (k + 1 == chain.size()) break;
     const Time from = p.items[chain[k + 1]].stop;
     const Time issued = std::clamp(p.create_of(chain[k]), from, std::max(from, it.start));
-    b.add("waiting for the program to issue it", clip(from, issued));
+    b.add("the program issuing work", clip(from, issued));
     b.add("waiting for the runtime or a processor", clip(issued, it.start));
   }
 }

@@ -38,9 +38,12 @@ class Holders {
     std::vector<CodeLine> out;
     for (const Group* g : v) {
       if (out.size() == limit) break;
-      std::string created;
+      std::vector<std::string> lines;
       for (uint32_t s : g->ops)
-        if (s != 0) created += (created.empty() ? "" : ", ") + p_.str(s);
+        if (s != 0) lines.push_back(p_.str(s));
+      std::sort(lines.begin(), lines.end());
+      std::string created;
+      for (const auto& l : lines) created += (created.empty() ? "" : ", ") + l;
       CodeLine line{g->provenance ? p_.str(g->provenance) : "(unknown line)", g->items.size(), 0,
                     g->bytes, ""};
       line.note = grouped(g->items.size()) + (g->items.size() == 1 ? " instance" : " instances") +
