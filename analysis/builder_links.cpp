@@ -67,6 +67,25 @@ void Builder::links() {
 
   uint64_t lost_waits = 0;
   std::vector<std::pair<Wait, uint32_t>> noted;  // waits with a note, and its string
+  // A wait for an operation (a future of a whole launch) waited for the
+  // operation's item that finished last.
+  std::vector<uint32_t> last_of_op;
+  const auto waited_for = [&](Uid event) {
+    if (const uint32_t i = item(event); i != kNone || event == 0) return i;
+    const uint32_t o = op(event);
+    if (o == kNone) return kNone;
+    if (last_of_op.empty()) {
+      last_of_op.assign(p_.operations.size(), kNone);
+      for (uint32_t i = 0; i < p_.items.size(); ++i) {
+        const Item& it = p_.items[i];
+        if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance)
+          continue;
+        uint32_t& last = last_of_op[it.op];
+        if (last == kNone || p_.items[last].stop < it.stop) last = i;
+      }
+    }
+    return last_of_op[o];
+  };
   for (size_t r = 0; r < traces_.size(); ++r) {
     const auto& records = traces_[r].all.get<trace::WaitRecord>();
     auto note = traces_[r].wait_notes.begin();
@@ -79,7 +98,8 @@ void Builder::links() {
         continue;
       }
       p_.items[task].flags |= kItemHasWaits;
-      p_.waits.push_back(Wait{task, item(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)});
+      p_.waits.push_back(
+          Wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)});
       if (note != traces_[r].wait_notes.end() && note->first == k)
         noted.emplace_back(p_.waits.back(), str(r, note->second));
     }

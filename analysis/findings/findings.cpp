@@ -112,19 +112,22 @@ const std::vector<uint32_t>& Context::run_chain() const {
   return chain_;
 }
 
+uint32_t Context::issuer(uint32_t item) const {
+  const uint32_t op = p.items[item].op;
+  if (op == kNone || p.operations[op].parent == kNone || !top_level_op[p.operations[op].parent])
+    return kNone;
+  const uint32_t lane = p.lane_of(item);
+  return lane == kNone ? kNone : program(p.lanes[lane].rank).item;
+}
+
 uint32_t Context::chain_step(uint32_t item) const {
   const uint32_t pre = last_precondition(p, item);
   const Time ready_from = pre == kNone ? INT64_MIN : p.items[pre].stop;
   const Time issued = p.create_of(item);
-  const uint32_t op = p.items[item].op;
-  if (issued <= ready_from || op == kNone || p.operations[op].parent == kNone ||
-      !top_level_op[p.operations[op].parent])
-    return pre;
+  const uint32_t top = issuer(item);
+  if (issued <= ready_from || top == kNone) return pre;
   // The program issued it after its preconditions finished: what held the
   // program up was the last thing it waited for before issuing it.
-  const uint32_t rank = p.lanes[p.lane_of(item)].rank;
-  const uint32_t top = program(rank).item;
-  if (top == kNone) return pre;
   const auto [w, wend] = p.waits_of(top);
   const Wait* last =
       std::upper_bound(w, wend, issued, [](Time t, const Wait& x) { return t < x.end; });

@@ -40,6 +40,8 @@ struct Context {
     uint32_t item = kNone;  // its top-level task
   };
   const Program& program(uint32_t rank) const;
+  // The top-level task that issued an item's operation, or kNone.
+  uint32_t issuer(uint32_t item) const;
   std::vector<Finding>* out = nullptr;
   std::vector<Skipped>* skipped = nullptr;
 

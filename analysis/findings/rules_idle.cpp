@@ -51,11 +51,24 @@ std::string activity(const Profile& p, uint32_t item) {
   return l == kNone ? kind : std::string(to_string(p.lanes[l].kind)) + " " + kind;
 }
 
-// What the chain (latest first) was doing inside [t0, t1): its items, and
-// between two of them either the program still issuing the next one or the
-// next one waiting (for the runtime, a processor, its launch).
-void chain_activity(const Profile& p, const std::vector<uint32_t>& chain, Time t0, Time t1,
-                    Breakdown& b) {
+// When the run's chain begins: at the start of the program that issued its
+// earliest item, or at that item.
+Time chain_begin(const Context& ctx) {
+  const auto& chain = ctx.run_chain();
+  if (chain.empty()) return 0;
+  const uint32_t first = chain.back();
+  const uint32_t top = ctx.issuer(first);
+  return top == kNone ? ctx.p.items[first].start
+                      : std::min(ctx.p.items[top].start, ctx.p.items[first].start);
+}
+
+// What the run's chain (latest first) was doing inside [t0, t1): its items;
+// between two of them the program still issuing the next one, or the next
+// one waiting (for the runtime, a processor, its launch); and before its
+// earliest item the program that issued it, running or blocked.
+void chain_activity(const Context& ctx, Time t0, Time t1, Breakdown& b) {
+  const Profile& p = ctx.p;
+  const auto& chain = ctx.run_chain();
   const auto clip = [&](Time a, Time z) {
     return std::max<Time>(0, std::min(z, t1) - std::max(a, t0));
   };
@@ -68,6 +81,15 @@ void chain_activity(const Profile& p, const std::vector<uint32_t>& chain, Time t
     b.add("the program issuing work", clip(from, issued));
     b.add("waiting for the runtime or a processor", clip(issued, it.start));
   }
+  if (chain.empty()) return;
+  const uint32_t first = chain.back();
+  const Time from = chain_begin(ctx), to = p.items[first].start;
+  const Time issued = std::clamp(p.create_of(first), from, std::max(from, to));
+  const uint32_t rank = p.lanes[p.lane_of(first)].rank;
+  const Time running = ctx.program(rank).running.covered(std::max(from, t0), std::min(issued, t1));
+  b.add("the program running", running);
+  b.add("the program blocked on a result", clip(from, issued) - running);
+  b.add("waiting for the runtime or a processor", clip(issued, to));
 }
 
 // Busy time of a lane's items other than the top-level task, overlaps once.
@@ -103,7 +125,7 @@ void idle_processors(Context& ctx) {
       for (const auto& [a, z] : gaps) idle += z - a;
       if (gaps.empty() || ctx.share(idle) < ctx.param("idle_processors", "min_share")) continue;
       Breakdown meanwhile;
-      for (const auto& [a, z] : gaps) chain_activity(p, ctx.run_chain(), a, z, meanwhile);
+      for (const auto& [a, z] : gaps) chain_activity(ctx, a, z, meanwhile);
       const auto widest = *std::max_element(gaps.begin(), gaps.end(), [](auto& x, auto& y) {
         return x.second - x.first < y.second - y.first;
       });
@@ -237,13 +259,10 @@ void load_imbalance(Context& ctx) {
 void critical_path_breakdown(Context& ctx) {
   const Profile& p = ctx.p;
   const auto& chain = ctx.run_chain();
-  if (chain.size() < 2) {
-    ctx.skip("critical_path", "the trace records no preconditions between items");
-    return;
-  }
-  const Time t0 = p.items[chain.back()].start, t1 = p.items[chain.front()].stop;
+  if (chain.empty()) return;
+  const Time t0 = chain_begin(ctx), t1 = p.items[chain.front()].stop;
   Breakdown b;
-  chain_activity(p, chain, t0, t1, b);
+  chain_activity(ctx, t0, t1, b);
   LineTally lines;
   std::vector<uint32_t> lanes;
   for (uint32_t c : chain) {

@@ -192,3 +192,46 @@ TEST_CASE("legate_prof archive replaces a link planted at index.html, never its 
   using It = std::filesystem::directory_iterator;
   CHECK(std::distance(It(dir.file("report")), It()) == 1);
 }
+
+TEST_CASE("legate_prof findings: text, JSON, thresholds and their errors", "[cli][findings]") {
+  TempDir dir;
+  const auto run = run_command("LEGATE_CONFIG='--cpus 2 --profile --logdir " + dir.path().string() +
+                               "' " + bin("chunked_update") + " --n 100000");
+  REQUIRE(run.status == 0);
+  const std::string trace = dir.file("legate_0.prof");
+  const auto text = run_command(bin("legate_prof") + " findings " + trace);
+  INFO(text.err);
+  CHECK(text.status == 0);
+  CHECK(text.out.rfind("\n1. [high] ", 0) == 0);  // the most costly first
+  CHECK(text.out.find("(tiny_tasks)") != std::string::npos);
+  CHECK(text.out.find("   fix:      ") != std::string::npos);
+
+  const auto json = run_command(bin("legate_prof") + " findings --json " + trace);
+  CHECK(json.status == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  REQUIRE(!j["findings"].empty());
+  CHECK(j["findings"][0]["severity"] == "high");
+  CHECK(j["findings"][0]["cost_ns"].get<int64_t>() > 0);
+
+  // A threshold nobody's tasks reach silences the rule.
+  const auto quiet = run_command(bin("legate_prof") + " findings --json " + trace +
+                                 " --threshold tiny_tasks.max_task_us=0");
+  CHECK(quiet.status == 0);
+  for (const auto& f : nlohmann::json::parse(quiet.out)["findings"])
+    CHECK(f["rule"] != "tiny_tasks");
+
+  const auto bad =
+      run_command(bin("legate_prof") + " findings " + trace + " --threshold tiny_tasks.max_task=5");
+  CHECK(bad.status == 2);
+  CHECK(bad.err ==
+        "legate_prof findings: --threshold: rule tiny_tasks has no parameter 'max_task'; it has "
+        "max_task_us, min_tasks, min_share\n");
+  CHECK(bad.out.empty());
+  const auto none = run_command(bin("legate_prof") + " findings");
+  CHECK(none.status == 2);
+  CHECK(none.err.find("no trace files given") != std::string::npos);
+  const auto list = run_command(bin("legate_prof") + " findings --list-rules");
+  CHECK(list.status == 0);
+  CHECK(list.out.find("    tiny_tasks.max_task_us = 100 (us): ") != std::string::npos);
+  CHECK(list.out.find("out_of_memory: Out of memory") != std::string::npos);
+}
