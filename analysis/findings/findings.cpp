@@ -65,7 +65,7 @@ const Context::Program& Context::program(uint32_t rank) const {
 }
 
 Spans::Spans(std::vector<std::pair<Time, Time>> spans) {
-  std::sort(spans.begin(), spans.end());
+  if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());
   for (const auto& [a, b] : spans) {
     if (b <= a) continue;
     if (!ends_.empty() && a <= ends_.back()) {
@@ -100,7 +100,10 @@ const std::vector<uint32_t>& Context::run_chain() const {
   for (const Lane& lane : p.lanes) {
     if (is_memory(lane.kind) || lane.kind == LaneKind::Profiler) continue;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
-      if (top_level(i) || p.items[i].kind == ItemKind::MetaTask) continue;
+      // Not the program itself, nor runtime work, nor an item no operation
+      // launched (a Legion log's external thread).
+      const Item& it = p.items[i];
+      if (top_level(i) || it.kind == ItemKind::MetaTask || it.op == kNone) continue;
       if (last == kNone || p.items[i].stop > p.items[last].stop) last = i;
     }
   }
@@ -145,8 +148,14 @@ std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane) {
   return v;
 }
 
+void merge_appended(std::vector<std::pair<Time, Time>>& spans, size_t from) {
+  const auto mid = spans.begin() + static_cast<std::ptrdiff_t>(from);
+  if (!std::is_sorted(mid, spans.end())) std::sort(mid, spans.end());
+  std::inplace_merge(spans.begin(), mid, spans.end());
+}
+
 Time union_length(std::vector<std::pair<Time, Time>>& spans) {
-  std::sort(spans.begin(), spans.end());
+  if (!std::is_sorted(spans.begin(), spans.end())) std::sort(spans.begin(), spans.end());
   Time total = 0, lo = 0, hi = 0;
   bool open = false;
   for (const auto& [a, b] : spans) {
@@ -174,11 +183,10 @@ Severity severity_of_share(double share) {
 std::vector<CodeLine> LineTally::ranked(const Profile& p, size_t limit, Time total) const {
   std::vector<std::pair<uint32_t, Entry>> v;
   Time sum = 0;
-  for (const auto& [id, e] : by_line_) {
-    if (id == 0) continue;
+  for_each([&](uint32_t id, const Entry& e) {
     v.emplace_back(id, e);
     sum += e.cost;
-  }
+  });
   std::sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
     if (a.second.cost != b.second.cost) return a.second.cost > b.second.cost;
     if (a.second.bytes != b.second.bytes) return a.second.bytes > b.second.bytes;
@@ -199,16 +207,20 @@ std::vector<CodeLine> LineTally::ranked(const Profile& p, size_t limit, Time tot
 
 std::vector<uint32_t> LineTally::ids() const {
   std::vector<uint32_t> v;
-  for (const auto& [id, e] : by_line_)
-    if (id != 0) v.push_back(id);
+  for_each([&](uint32_t id, const Entry&) { v.push_back(id); });
   std::sort(v.begin(), v.end());
   return v;
 }
 
-std::vector<uint32_t> spread(const std::vector<uint32_t>& items, size_t n) {
-  if (items.size() <= n) return items;
+std::vector<uint32_t> spread(const Profile& p, const std::vector<uint32_t>& items, size_t n) {
   std::vector<uint32_t> out;
-  for (size_t k = 0; k < n; ++k) out.push_back(items[k * (items.size() - 1) / (n - 1)]);
+  if (items.size() <= n) {
+    out = items;
+  } else {
+    for (size_t k = 0; k < n; ++k) out.push_back(items[k * (items.size() - 1) / (n - 1)]);
+  }
+  std::sort(out.begin(), out.end(),
+            [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
   return out;
 }
 

@@ -57,8 +57,8 @@ struct Context {
   }
   bool any_provenance() const { return has_provenance_; }
   // The run's critical path, latest first: the program's item that finished
-  // last (a task, copy, fill, partitioning or kernel; not the top-level
-  // task), then for each item the precondition that finished last, or,
+  // last (a task, copy, fill, partitioning or kernel of an operation; not the
+  // top-level task), then for each item the precondition that finished last, or,
   // when the program issued the item after that, what the program had
   // waited for before issuing it (the item of its last wait).
   const std::vector<uint32_t>& run_chain() const;
@@ -83,7 +83,7 @@ Severity severity_of_share(double share);
 class LineTally {
  public:
   void add(uint32_t provenance, Time cost, uint64_t bytes = 0) {
-    auto& e = by_line_[provenance];
+    Entry& e = entry(provenance);
     ++e.items;
     e.cost += cost;
     e.bytes += bytes;
@@ -100,6 +100,23 @@ class LineTally {
     Time cost = 0;
     uint64_t bytes = 0;
   };
+  // Rules tally millions of items: small string ids (every line of a
+  // program, in practice) index a table, others a hash map.
+  static constexpr uint32_t kDense = 1 << 16;
+  Entry& entry(uint32_t id) {
+    if (id >= kDense) return by_line_[id];
+    if (id >= dense_.size())
+      dense_.resize(std::min<size_t>(kDense, std::max<size_t>(id + 1, 2 * dense_.size())));
+    return dense_[id];
+  }
+  // Every tallied line but id 0 (no provenance).
+  template <class F>
+  void for_each(F&& f) const {
+    for (uint32_t id = 1; id < dense_.size(); ++id)
+      if (dense_[id].items) f(id, dense_[id]);
+    for (const auto& [id, e] : by_line_) f(id, e);
+  }
+  std::vector<Entry> dense_;
   std::unordered_map<uint32_t, Entry> by_line_;
 };
 
@@ -112,8 +129,9 @@ T median(std::vector<T>& v) {
   return *mid;
 }
 
-// Up to n items spread evenly over a list (representative evidence).
-std::vector<uint32_t> spread(const std::vector<uint32_t>& items, size_t n = 5);
+// Up to n items spread evenly over a list (representative evidence), in
+// time order.
+std::vector<uint32_t> spread(const Profile& p, const std::vector<uint32_t>& items, size_t n = 5);
 
 // The lanes of a node (kAllNodes: every node) whose kind is one of kinds.
 std::vector<uint32_t> lanes_of(const Profile& p, uint32_t rank,
@@ -122,8 +140,13 @@ std::vector<uint32_t> lanes_of(const Profile& p, uint32_t rank,
 // A lane's items in start order (rows merged).
 std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane);
 
-// The total length of the union of [start, stop) intervals (reorders them).
+// The total length of the union of [start, stop) intervals (sorts them
+// unless they are sorted already).
 Time union_length(std::vector<std::pair<Time, Time>>& spans);
+
+// Keeps spans sorted after spans[from..] were appended (one lane's items,
+// usually in order already): linear for sorted input.
+void merge_appended(std::vector<std::pair<Time, Time>>& spans, size_t from);
 
 // Processor kinds that run the program's tasks.
 inline bool runs_tasks(LaneKind k) {

@@ -25,6 +25,7 @@ Selection select(const Context& ctx, uint32_t rank, std::initializer_list<LaneKi
   Selection s;
   std::vector<std::pair<Time, Time>> spans;
   for (uint32_t l : lanes_of(p, rank, kinds)) {
+    const size_t from = spans.size();
     bool any = false;
     for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
       const Item& it = p.items[i];
@@ -40,10 +41,9 @@ Selection select(const Context& ctx, uint32_t rank, std::initializer_list<LaneKi
       s.t1 = std::max(s.t1, it.stop);
     }
     if (any) s.lanes.push_back(l);
+    merge_appended(spans, from);
   }
   s.union_time = union_length(spans);
-  std::sort(s.items.begin(), s.items.end(),
-            [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
   return s;
 }
 
@@ -70,7 +70,7 @@ Finding from_selection(const Context& ctx, const char* rule, uint32_t rank, Sele
   f.t0 = s.t0;
   f.t1 = s.t1;
   f.lines = s.lines.ranked(p, 8, f.cost);
-  f.items = spread(s.items);
+  f.items = spread(p, s.items);
   f.item_kinds = std::move(item_kinds);
   f.provenances = s.lines.ids();
   return f;

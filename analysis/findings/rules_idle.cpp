@@ -2,6 +2,7 @@
 // where the run's critical path spent its time.
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "analysis/findings/rule_context.hpp"
 #include "analysis/units.hpp"
@@ -45,7 +46,10 @@ class Breakdown {
   std::map<std::string, Time> by_what_;
 };
 
-std::string activity(const Profile& p, uint32_t item) {
+// "CPU task", "Channel copy", ...; the program's own task by its role.
+std::string activity_name(const Context& ctx, uint32_t item) {
+  const Profile& p = ctx.p;
+  if (ctx.top_level(item)) return "the program running";
   const uint32_t l = p.lane_of(item);
   const std::string kind(to_string(p.items[item].kind));
   return l == kNone ? kind : std::string(to_string(p.lanes[l].kind)) + " " + kind;
@@ -62,38 +66,88 @@ Time chain_begin(const Context& ctx) {
                       : std::min(ctx.p.items[top].start, ctx.p.items[first].start);
 }
 
-// What the run's chain (latest first) was doing inside [t0, t1): its items;
-// between two of them the program still issuing the next one, or the next
-// one waiting (for the runtime, a processor, its launch); and before its
-// earliest item the program that issued it, running or blocked.
-void chain_activity(const Context& ctx, Time t0, Time t1, Breakdown& b) {
-  const Profile& p = ctx.p;
-  const auto& chain = ctx.run_chain();
-  const auto clip = [&](Time a, Time z) {
-    return std::max<Time>(0, std::min(z, t1) - std::max(a, t0));
-  };
-  for (size_t k = 0; k < chain.size(); ++k) {
-    const Item& it = p.items[chain[k]];
-    b.add(activity(p, chain[k]), clip(it.start, it.stop));
-    if (k + 1 == chain.size()) break;
-    const Time from = p.items[chain[k + 1]].stop;
-    const Time issued = std::clamp(p.create_of(chain[k]), from, std::max(from, it.start));
-    b.add("the program issuing work", clip(from, issued));
-    b.add("waiting for the runtime or a processor", clip(issued, it.start));
+// What the run's chain was doing over time, as segments in time order: its
+// items; between two of them the program still issuing the next one, or the
+// next one waiting (for the runtime, a processor, its launch); and before
+// its earliest item the program that issued it, running or blocked. Built
+// once, so the activity in any window costs a binary search.
+class ChainTimeline {
+ public:
+  explicit ChainTimeline(const Context& ctx) : ctx_(ctx) {
+    const Profile& p = ctx.p;
+    const auto& chain = ctx.run_chain();
+    if (chain.empty()) return;
+    const uint32_t first = chain.back();
+    lead_from_ = chain_begin(ctx);
+    lead_issued_ =
+        std::clamp(p.create_of(first), lead_from_, std::max(lead_from_, p.items[first].start));
+    lead_rank_ = p.lanes[p.lane_of(first)].rank;
+    add(lead_from_, lead_issued_, kLeadIn);
+    add(lead_issued_, p.items[first].start, label("waiting for the runtime or a processor"));
+    for (size_t k = chain.size(); k-- > 0;) {
+      const Item& it = p.items[chain[k]];
+      if (k + 1 < chain.size()) {
+        const Time from = p.items[chain[k + 1]].stop;
+        const Time issued = std::clamp(p.create_of(chain[k]), from, std::max(from, it.start));
+        add(from, issued, label("the program issuing work"));
+        add(issued, it.start, label("waiting for the runtime or a processor"));
+      }
+      add(it.start, it.stop, label(activity_name(ctx, chain[k])));
+    }
+    std::stable_sort(segs_.begin(), segs_.end(),
+                     [](const Seg& x, const Seg& y) { return x.a < y.a; });
   }
-  if (chain.empty()) return;
-  const uint32_t first = chain.back();
-  const Time from = chain_begin(ctx), to = p.items[first].start;
-  const Time issued = std::clamp(p.create_of(first), from, std::max(from, to));
-  const uint32_t rank = p.lanes[p.lane_of(first)].rank;
-  const Time running = ctx.program(rank).running.covered(std::max(from, t0), std::min(issued, t1));
-  b.add("the program running", running);
-  b.add("the program blocked on a result", clip(from, issued) - running);
-  b.add("waiting for the runtime or a processor", clip(issued, to));
-}
+
+  void activity(Time t0, Time t1, Breakdown& b) const {
+    auto k = static_cast<size_t>(std::lower_bound(segs_.begin(), segs_.end(), t0,
+                                                  [](const Seg& s, Time t) { return s.a < t; }) -
+                                 segs_.begin());
+    while (k > 0 && segs_[k - 1].b > t0) --k;
+    for (; k < segs_.size() && segs_[k].a < t1; ++k) {
+      const Seg& s = segs_[k];
+      const Time a = std::max(s.a, t0), z = std::min(s.b, t1);
+      if (z <= a) continue;
+      if (s.label != kLeadIn) {
+        b.add(labels_[s.label], z - a);
+        continue;
+      }
+      const Time running = ctx_.program(lead_rank_).running.covered(a, z);
+      b.add("the program running", running);
+      b.add("the program blocked on a result", z - a - running);
+    }
+  }
+
+ private:
+  static constexpr uint32_t kLeadIn = 0xffffffff;
+  struct Seg {
+    Time a, b;
+    uint32_t label;
+  };
+  uint32_t label(const std::string& text) {
+    const auto at = std::find(labels_.begin(), labels_.end(), text);
+    if (at != labels_.end()) return static_cast<uint32_t>(at - labels_.begin());
+    labels_.push_back(text);
+    return static_cast<uint32_t>(labels_.size() - 1);
+  }
+  void add(Time a, Time b, uint32_t l) {
+    if (b > a) segs_.push_back({a, b, l});
+  }
+  const Context& ctx_;
+  std::vector<Seg> segs_;
+  std::vector<std::string> labels_;
+  Time lead_from_ = 0, lead_issued_ = 0;
+  uint32_t lead_rank_ = 0;
+};
 
 // Busy time of a lane's items other than the top-level task, overlaps once.
 Time lane_busy(const Context& ctx, uint32_t l) {
+  const Lane& lane = ctx.p.lanes[l];
+  if (lane.rows.size() == 1) {  // one row: nothing overlaps
+    Time busy = 0;
+    for (uint32_t i = lane.begin; i < lane.end; ++i)
+      if (!ctx.top_level(i)) busy += ctx.p.items[i].duration();
+    return busy;
+  }
   std::vector<std::pair<Time, Time>> spans;
   for (uint32_t i = ctx.p.lanes[l].begin; i < ctx.p.lanes[l].end; ++i)
     if (!ctx.top_level(i)) spans.emplace_back(ctx.p.items[i].start, ctx.p.items[i].stop);
@@ -105,15 +159,18 @@ Time lane_busy(const Context& ctx, uint32_t l) {
 void idle_processors(Context& ctx) {
   const Profile& p = ctx.p;
   const Time min_gap = static_cast<Time>(ctx.param("idle_processors", "min_gap_us") * 1e3);
+  std::optional<ChainTimeline> timeline;  // built when a window needs it
   for (const Node& node : p.nodes) {
     for (const LaneKind kind : kComputeKinds) {
       const auto lanes = lanes_of(p, node.rank, {kind});
       std::vector<std::pair<Time, Time>> spans;
-      for (uint32_t l : lanes)
+      for (uint32_t l : lanes) {
+        const size_t from = spans.size();
         for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
           if (!ctx.top_level(i)) spans.emplace_back(p.items[i].start, p.items[i].stop);
+        merge_appended(spans, from);
+      }
       if (spans.empty()) continue;
-      std::sort(spans.begin(), spans.end());
       // Gaps between the merged spans: every processor of the kind idle.
       std::vector<std::pair<Time, Time>> gaps;
       Time covered = spans.front().second;
@@ -125,7 +182,8 @@ void idle_processors(Context& ctx) {
       for (const auto& [a, z] : gaps) idle += z - a;
       if (gaps.empty() || ctx.share(idle) < ctx.param("idle_processors", "min_share")) continue;
       Breakdown meanwhile;
-      for (const auto& [a, z] : gaps) chain_activity(ctx, a, z, meanwhile);
+      if (!timeline) timeline.emplace(ctx);
+      for (const auto& [a, z] : gaps) timeline->activity(a, z, meanwhile);
       const auto widest = *std::max_element(gaps.begin(), gaps.end(), [](auto& x, auto& y) {
         return x.second - x.first < y.second - y.first;
       });
@@ -215,7 +273,7 @@ void load_imbalance(Context& ctx) {
       on_busiest.push_back(i);
     }
     f.lines = lines.ranked(p);
-    f.items = spread(on_busiest);
+    f.items = spread(p, on_busiest);
     f.fix =
         "Give every processor the same amount of work: operate on whole arrays (their "
         "partitions are even) rather than on slices that live on one processor's part, and "
@@ -262,7 +320,7 @@ void critical_path_breakdown(Context& ctx) {
   if (chain.empty()) return;
   const Time t0 = chain_begin(ctx), t1 = p.items[chain.front()].stop;
   Breakdown b;
-  chain_activity(ctx, t0, t1, b);
+  ChainTimeline(ctx).activity(t0, t1, b);
   LineTally lines;
   std::vector<uint32_t> lanes;
   for (uint32_t c : chain) {
@@ -289,7 +347,7 @@ void critical_path_breakdown(Context& ctx) {
   for (const auto& [what, t] : b.sorted())
     f.evidence.push_back({what, static_cast<double>(t) / all, "share"});
   f.lines = lines.ranked(p);
-  f.items = spread(chain, 8);
+  f.items = spread(p, chain, 8);
   f.fix =
       "Shorten the largest part first: long tasks on the path gain from more processors or "
       "GPUs; runtime work and waiting for the program from fewer, larger operations and no "

@@ -2,7 +2,8 @@
 // full-size temporaries, and the ramp before an out-of-memory failure.
 #include <algorithm>
 #include <map>
-#include <set>
+#include <tuple>
+#include <unordered_map>
 
 #include "analysis/findings/rule_context.hpp"
 #include "analysis/units.hpp"
@@ -20,9 +21,13 @@ class Holders {
     const InstanceInfo& info = p_.instances[p_.items[item].extra];
     Group& g = groups_[{info.store, info.provenance}];
     g.provenance = info.provenance;
+    g.store = info.store;
     g.bytes += info.bytes;
     g.items.push_back(item);
-    if (p_.items[item].op != kNone) g.ops.insert(p_.operations[p_.items[item].op].provenance);
+    if (const uint32_t op = p_.items[item].op; op != kNone) {
+      const uint32_t line = p_.operations[op].provenance;
+      if (g.ops.empty() || g.ops.back() != line) g.ops.push_back(line);
+    }
     total_ += info.bytes;
     items_.push_back(item);
   }
@@ -34,12 +39,19 @@ class Holders {
   std::vector<CodeLine> lines(size_t limit = 8) const {
     std::vector<const Group*> v;
     for (const auto& [key, g] : groups_) v.push_back(&g);
-    std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->bytes > b->bytes; });
+    std::sort(v.begin(), v.end(), [&](const Group* a, const Group* b) {
+      if (a->bytes != b->bytes) return a->bytes > b->bytes;
+      if (a->provenance != b->provenance) return p_.str(a->provenance) < p_.str(b->provenance);
+      return a->store < b->store;
+    });
     std::vector<CodeLine> out;
     for (const Group* g : v) {
       if (out.size() == limit) break;
+      std::vector<uint32_t> ids = g->ops;
+      std::sort(ids.begin(), ids.end());
+      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
       std::vector<std::string> lines;
-      for (uint32_t s : g->ops)
+      for (uint32_t s : ids)
         if (s != 0) lines.push_back(p_.str(s));
       std::sort(lines.begin(), lines.end());
       std::string created;
@@ -63,12 +75,18 @@ class Holders {
  private:
   struct Group {
     uint32_t provenance = 0;
+    uint64_t store = 0;
     uint64_t bytes = 0;
     std::vector<uint32_t> items;
-    std::set<uint32_t> ops;
+    std::vector<uint32_t> ops;  // provenance of the operations that made them
+  };
+  struct KeyHash {
+    size_t operator()(const std::pair<uint64_t, uint32_t>& k) const {
+      return std::hash<uint64_t>()(k.first * 0x9e3779b97f4a7c15ULL ^ k.second);
+    }
   };
   const Profile& p_;
-  std::map<std::pair<uint64_t, uint32_t>, Group> groups_;
+  std::unordered_map<std::pair<uint64_t, uint32_t>, Group, KeyHash> groups_;
   std::vector<uint32_t> items_;
   uint64_t total_ = 0;
 };
@@ -98,7 +116,7 @@ Finding memory_finding(const char* rule, uint32_t lane, const Profile& p, const 
   f.lanes = {lane};
   f.bytes = h.total();
   f.lines = h.lines();
-  f.items = spread(h.items(), 8);
+  f.items = spread(p, h.items(), 8);
   f.item_kinds = {ItemKind::Instance};
   f.provenances = h.provenances();
   return f;
@@ -160,8 +178,8 @@ void duplicate_instances(Context& ctx) {
   for (uint32_t l = 0; l < p.lanes.size(); ++l) {
     const Lane& lane = p.lanes[l];
     if (!is_memory(lane.kind)) continue;
-    // store -> its instances in this memory
-    std::map<uint64_t, std::vector<uint32_t>> by_store;
+    // The memory's instances by store, then start.
+    std::vector<std::tuple<uint64_t, Time, uint32_t>> by_store;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       const Item& it = p.items[i];
       if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
@@ -169,18 +187,20 @@ void duplicate_instances(Context& ctx) {
       const uint64_t store = p.instances[it.extra].store;
       if (store == 0) continue;
       any_store = true;
-      by_store[store].push_back(i);
+      by_store.emplace_back(store, it.start, i);
     }
+    std::sort(by_store.begin(), by_store.end());
     Holders extra(p);  // the instances created while another of their store was alive
     Holders all(p);    // every instance of those stores
     Time t0 = INT64_MAX, t1 = INT64_MIN;
-    for (auto& [store, items] : by_store) {
-      if (items.size() < 2) continue;
-      std::sort(items.begin(), items.end(),
-                [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
+    for (size_t b = 0, e = 0; b < by_store.size(); b = e) {
+      for (e = b + 1; e < by_store.size() && std::get<0>(by_store[e]) == std::get<0>(by_store[b]);)
+        ++e;
+      if (e - b < 2) continue;
       Time alive_until = INT64_MIN;
       bool dup = false;
-      for (uint32_t i : items) {
+      for (size_t k = b; k < e; ++k) {
+        const uint32_t i = std::get<2>(by_store[k]);
         const Item& it = p.items[i];
         if (it.start < alive_until && p.instances[it.extra].bytes >= min_bytes) {
           extra.add(i);
@@ -191,7 +211,7 @@ void duplicate_instances(Context& ctx) {
         alive_until = std::max(alive_until, it.stop);
       }
       if (dup)
-        for (uint32_t i : items) all.add(i);
+        for (size_t k = b; k < e; ++k) all.add(std::get<2>(by_store[k]));
     }
     if (extra.items().empty()) continue;
     Finding f = memory_finding("duplicate_instances", l, p, all);
@@ -233,13 +253,18 @@ void temporaries(Context& ctx) {
     std::vector<uint32_t> lanes;
     Time allocating = 0, t0 = INT64_MAX, t1 = INT64_MIN;
     // Stores with more than one instance are not temporaries.
-    std::map<uint64_t, int> instances_of;
+    std::vector<uint64_t> stores;
     for (uint32_t l : lanes_of(p, node.rank,
                                {LaneKind::SystemMemory, LaneKind::Framebuffer, LaneKind::ZeroCopy,
                                 LaneKind::SocketMemory}))
       for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
         if (p.items[i].kind == ItemKind::Instance && p.items[i].extra != kNone)
-          ++instances_of[p.instances[p.items[i].extra].store];
+          stores.push_back(p.instances[p.items[i].extra].store);
+    std::sort(stores.begin(), stores.end());
+    const auto several = [&](uint64_t store) {
+      const auto at = std::lower_bound(stores.begin(), stores.end(), store);
+      return at + 1 < stores.end() && at[1] == store;
+    };
     for (uint32_t l : lanes_of(p, node.rank,
                                {LaneKind::SystemMemory, LaneKind::Framebuffer, LaneKind::ZeroCopy,
                                 LaneKind::SocketMemory})) {
@@ -250,7 +275,7 @@ void temporaries(Context& ctx) {
         const InstanceInfo& info = p.instances[it.extra];
         if (info.bytes < min_bytes || it.duration() > max_life || (it.flags & kItemAliveAtEnd))
           continue;
-        if (info.store != 0 && instances_of[info.store] > 1) continue;
+        if (info.store != 0 && several(info.store)) continue;
         h.add(i);
         any = true;
         allocating += std::max<Time>(0, info.ready - it.start);

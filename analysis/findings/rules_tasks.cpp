@@ -38,6 +38,13 @@ std::string plural_kind(LaneKind k) {
 Time busy_in(const Profile& p, const std::vector<uint32_t>& lanes, Time t0, Time t1) {
   Time busy = 0;
   for (uint32_t l : lanes) {
+    if (p.lanes[l].rows.size() == 1) {  // one row: nothing overlaps
+      for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+        const Item& it = p.items[i];
+        busy += std::max<Time>(0, std::min(it.stop, t1) - std::max(it.start, t0));
+      }
+      continue;
+    }
     std::vector<std::pair<Time, Time>> spans;
     for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
       const Item& it = p.items[i];
@@ -86,8 +93,6 @@ void tiny_tasks(Context& ctx) {
           static_cast<double>(tiny.size()) <
               ctx.param("tiny_tasks", "min_share") * static_cast<double>(total))
         continue;
-      std::sort(tiny.begin(), tiny.end(),
-                [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
       // Runtime work on their operations, each operation counted once.
       std::vector<uint8_t> seen(p.operations.size(), 0);
       Time runtime = 0;
@@ -137,7 +142,7 @@ void tiny_tasks(Context& ctx) {
            tiny_time > 0 ? static_cast<double>(runtime) / static_cast<double>(tiny_time) : 0,
            "ratio"},
           {"processors", static_cast<double>(n), "count"}};
-      f.items = spread(tiny);
+      f.items = spread(p, tiny);
       f.fix = std::string(kWholeArrayFix);
       f.item_kinds = {want};
       f.provenances = lines.ids();
@@ -211,8 +216,6 @@ void runtime_bound(Context& ctx) {
       const double per_op = program.operations ? static_cast<double>(program.running.total()) /
                                                      static_cast<double>(program.operations)
                                                : 0;
-      std::sort(tasks.begin(), tasks.end(),
-                [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });
       Finding f;
       f.rule = "runtime_bound";
       f.cost = waited / n;
@@ -247,7 +250,7 @@ void runtime_bound(Context& ctx) {
                     {"runtime work in the window", static_cast<double>(meta_count), "count"},
                     {"runtime work time", static_cast<double>(meta_time), "ns"},
                     {"utility lanes busy", utility_busy, "share"}};
-      f.items = spread(tasks);
+      f.items = spread(p, tasks);
       f.fix =
           "Issue fewer, larger operations: every operation costs the program's thread and the "
           "runtime (dependence analysis, mapping) the same whatever its size. Replace loops "
@@ -311,7 +314,7 @@ void blocked_top_level(Context& ctx) {
                     {"time blocked", static_cast<double>(blocked), "ns"},
                     {"median wait", static_cast<double>(med), "ns"},
                     {"longest wait", static_cast<double>(longest), "ns"}};
-      f.items = spread(waited_for);
+      f.items = spread(p, waited_for);
       f.items.insert(f.items.begin(), i);
       f.fix =
           "Read values back (item(), float(), printing, if on an array element, the size of a "
