@@ -70,6 +70,22 @@ ItemDetails details(const Profile& p, uint32_t item) {
     if (it.duration() > 0)
       d.bandwidth = static_cast<double>(d.bytes) * 1e9 / static_cast<double>(it.duration());
   }
+  if (it.op != kNone && it.kind != ItemKind::MetaTask && it.kind != ItemKind::Instance) {
+    uint64_t siblings = 0;  // the operation's items, this one included
+    for (const Lane& lane : p.lanes) {
+      if (is_memory(lane.kind)) continue;
+      for (uint32_t i = lane.begin; i < lane.end; ++i) {
+        const Item& x = p.items[i];
+        if (x.op != it.op) continue;
+        if (x.kind == ItemKind::MetaTask) {
+          d.operation_runtime += x.duration();
+        } else {
+          ++siblings;
+        }
+      }
+    }
+    d.runtime_overhead = siblings ? d.operation_runtime / static_cast<Time>(siblings) : 0;
+  }
   d.waiting_for_dependencies = d.ready - d.create;
   d.waiting_for_processor = d.start - d.ready;
   const auto [w, wend] = p.waits_of(item);

@@ -36,10 +36,13 @@ struct ItemDetails {
   uint32_t creator = kNone;   // the operation that issued this item's operation
   uint32_t previous = kNone;  // the item that ran before it on the same lane
   std::vector<Precondition> preconditions;
-  uint32_t critical = kNone;            // the precondition that finished last (item index)
-  uint8_t critical_kind = kMappedBy;    // its edge's kind
-  uint64_t bytes = 0;                   // copies and instances
-  double bandwidth = 0;                 // copies and fills: bytes per second while it ran
+  uint32_t critical = kNone;          // the precondition that finished last (item index)
+  uint8_t critical_kind = kMappedBy;  // its edge's kind
+  uint64_t bytes = 0;                 // copies and instances
+  double bandwidth = 0;               // copies and fills: bytes per second while it ran
+  // Runtime work (dependence analysis, mapping, ...) done for its operation,
+  // and its share of it: that over the operation's items (tasks, copies...).
+  Time operation_runtime = 0, runtime_overhead = 0;
   std::vector<WaitDetail> noted_waits;  // its first kMaxNotedWaits waits with a note
 };
 

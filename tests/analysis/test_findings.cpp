@@ -3,6 +3,7 @@
 // silent when the pattern is absent, and its thresholds hold at the boundary.
 #include <catch2/catch.hpp>
 
+#include "analysis/details.hpp"
 #include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 #include "synthetic_trace.hpp"
@@ -430,4 +431,30 @@ TEST_CASE("findings: thresholds parse with clear errors; JSON carries every find
   const std::string text = findings_text(p, f);
   CHECK(text.find("1. [high] Many tiny tasks on the CPUs  (tiny_tasks)") != std::string::npos);
   CHECK(text.find("prog.py:12  200 items") != std::string::npos);
+}
+
+TEST_CASE("details: the runtime work of an item's operation, shared among its items") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    Program prog(t, 1'000'000);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto kind = t.task_kind("add");
+    const trace::Uid op = prog.op("add", 3);
+    t.meta(u0, "Dependence Analysis", 100, 400, op);
+    t.meta(u0, "Mapping", 400, 1'000, op);
+    t.task(c0, kind, 2'000, 3'000, op);
+    t.task(c1, kind, 2'000, 3'000, op);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  uint32_t task = kNone;
+  for (uint32_t i = 0; i < p.items.size(); ++i)
+    if (p.items[i].kind == ItemKind::Task && p.label(i) == "add") task = i;
+  REQUIRE(task != kNone);
+  const ItemDetails d = details(p, task);
+  CHECK(d.operation_runtime == 900);
+  CHECK(d.runtime_overhead == 450);  // two point tasks share it
 }
