@@ -265,6 +265,7 @@ Findings find(const Profile& p, const Thresholds& t) {
       findings::critical_path_breakdown,
   };
   for (Rule r : kRules) r(ctx);
+  findings::merge_nodes(p, out.findings);
   if (!ctx.any_provenance())
     out.skipped.push_back({"code lines",
                            "the trace names no lines of the program (no operation carries a "

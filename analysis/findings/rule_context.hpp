@@ -157,6 +157,10 @@ inline bool runs_tasks(LaneKind k) {
 // "on node 0" or "" for a single-node run.
 std::string where_node(const Profile& p, uint32_t rank);
 
+// Merges the findings of one rule on the same kinds of several nodes into
+// one (merge_nodes.cpp).
+void merge_nodes(const Profile& p, std::vector<Finding>& findings);
+
 // The rules, each appending to ctx.out (or ctx.skipped).
 void tiny_tasks(Context& ctx);
 void runtime_bound(Context& ctx);

@@ -197,7 +197,8 @@ void idle_processors(Context& ctx) {
       f.title = "Every " + std::string(to_string(kind)) + " idle for " +
                 short_percent(ctx.share(idle)) + " of the run" + where_node(p, node.rank);
       f.summary = "The " + std::to_string(lanes.size()) + " " + std::string(to_string(kind)) +
-                  " lanes were all idle in " + grouped(gaps.size()) + " windows, " +
+                  " lanes were all idle in " + grouped(gaps.size()) +
+                  (gaps.size() == 1 ? " window, " : " windows, ") +
                   short_ns(static_cast<double>(idle)) + " in all (longest " +
                   short_ns(static_cast<double>(longest)) + ").";
       const std::string doing = meanwhile.text();

@@ -458,3 +458,31 @@ TEST_CASE("details: the runtime work of an item's operation, shared among its it
   CHECK(d.operation_runtime == 900);
   CHECK(d.runtime_overhead == 450);  // two point tasks share it
 }
+
+TEST_CASE("findings of one rule on several nodes merge into one naming the costliest node") {
+  TempDir dir;
+  for (uint32_t rank = 0; rank < 2; ++rank) {
+    SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2);
+    Program prog(t, 2'000'000);
+    // Node 1's tasks are further apart: it idles longer.
+    tasks(t, prog, 4, 200, 5'000, rank == 0 ? 20'000 : 30'000);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  const Findings f = find(p);
+  uint32_t tiny_findings = 0;
+  for (const Finding& x : f.findings) tiny_findings += x.rule == "tiny_tasks";
+  CHECK(tiny_findings == 1);
+  const Finding* tiny = finding(f, "tiny_tasks");
+  REQUIRE(tiny != nullptr);
+  CHECK(tiny->title == "Many tiny tasks on the CPUs on 2 nodes");
+  CHECK(tiny->summary.rfind("On node 1, the costliest of the 2 nodes: ", 0) == 0);
+  CHECK(tiny->rank == kAllNodes);
+  CHECK(tiny->evidence[0].label == "nodes");
+  CHECK(tiny->evidence[0].value == 2);
+  CHECK(tiny->lanes.size() == 8);
+  REQUIRE(tiny->lines.size() == 1);
+  CHECK(tiny->lines[0].items == 400);
+  // 50 rounds of 30 us on node 1: 1475 us of window, 1225 us idle per CPU.
+  CHECK(tiny->cost == 1'225'000);
+}
