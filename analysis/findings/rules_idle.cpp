@@ -269,7 +269,7 @@ void load_imbalance(Context& ctx) {
     LineTally lines;
     std::vector<uint32_t> on_busiest;
     for (uint32_t i = p.lanes[busiest_lane].begin; i < p.lanes[busiest_lane].end; ++i) {
-      if (ctx.top_level(i)) continue;
+      if (ctx.top_level(i) || p.items[i].kind == ItemKind::MetaTask) continue;
       lines.add(ctx.provenance(i), p.items[i].duration());
       on_busiest.push_back(i);
     }
