@@ -174,6 +174,9 @@ TEST_CASE("blocked top level: waits on results name the line that produced them"
   REQUIRE(b->lines.size() == 1);
   CHECK(b->lines[0].where == "prog.py:31");
   CHECK(b->lines[0].items == 20);
+  // Blocked 190 us of the 1 ms run: a share of 0.19.
+  CHECK(finding(run(dir, {"blocked_top_level.min_share=0.19"}), "blocked_top_level") != nullptr);
+  CHECK(finding(run(dir, {"blocked_top_level.min_share=0.191"}), "blocked_top_level") == nullptr);
   write(19);
   CHECK(finding(run(dir), "blocked_top_level") == nullptr);
 }
@@ -203,7 +206,11 @@ TEST_CASE("idle processors: windows with every CPU idle, and what the chain did 
   CHECK(idle->t0 == 1'000'000);
   CHECK(idle->t1 == 6'000'000);
   CHECK(idle->summary.find("Channel copy 100%") != std::string::npos);
+  CHECK(finding(run(dir, {"idle_processors.min_gap_us=5000"}), "idle_processors") != nullptr);
   CHECK(finding(run(dir, {"idle_processors.min_gap_us=5001"}), "idle_processors") == nullptr);
+  // 5 ms of the 8 ms run.
+  CHECK(finding(run(dir, {"idle_processors.min_share=0.625"}), "idle_processors") != nullptr);
+  CHECK(finding(run(dir, {"idle_processors.min_share=0.626"}), "idle_processors") == nullptr);
   const Finding* cp = finding(f, "critical_path");
   REQUIRE(cp != nullptr);
   CHECK(cp->severity == Severity::Info);
@@ -229,6 +236,8 @@ TEST_CASE("load imbalance: one CPU busy far longer than the others") {
   CHECK(li->cost == 4'000'000);
   CHECK(li->lines[0].where == "prog.py:3");
   CHECK(finding(run(dir, {"load_imbalance.max_over_mean=1.7"}), "load_imbalance") == nullptr);
+  // c0 is busy the whole 10 ms run.
+  CHECK(finding(run(dir, {"load_imbalance.min_busy_share=1"}), "load_imbalance") != nullptr);
   write(9'000'000);
   CHECK(finding(run(dir), "load_imbalance") == nullptr);
 }
@@ -261,6 +270,8 @@ TEST_CASE("copies: tiny copies, gathers and scatters, with their lines and bytes
   // 4 KiB copies are tiny below 4097 bytes, not below 4096.
   CHECK(finding(run(dir, {"micro_copies.max_bytes=4096"}), "micro_copies") == nullptr);
   CHECK(finding(run(dir, {"index_copies.min_copies=151"}), "index_copies") == nullptr);
+  CHECK(finding(run(dir, {"micro_copies.min_copies=150"}), "micro_copies") != nullptr);
+  CHECK(finding(run(dir, {"micro_copies.min_copies=151"}), "micro_copies") == nullptr);
   write(150, 8 * kMiB, trace::CopyKind::Copy);
   f = run(dir);
   CHECK(finding(f, "micro_copies") == nullptr);
@@ -326,7 +337,13 @@ TEST_CASE("memory: pressure at the peak, and duplicate instances of one store") 
   CHECK(dup->lines[0].where == "prog.py:2");
   CHECK(dup->lines[0].note == "2 instances, created for operations at prog.py:3, prog.py:5");
   CHECK(dup->severity == Severity::Medium);  // over a quarter of the memory
-  CHECK(finding(run(dir, {"memory_pressure.max_peak_share=0.96"}), "memory_pressure") == nullptr);
+  CHECK(finding(run(dir, {"memory_pressure.max_peak_share=0.95"}), "memory_pressure") != nullptr);
+  CHECK(finding(run(dir, {"memory_pressure.max_peak_share=0.951"}), "memory_pressure") == nullptr);
+  // The extra instance is 5.5 MiB: it counts from min_bytes 5.5 MiB down.
+  CHECK(finding(run(dir, {"duplicate_instances.min_bytes=5767168"}), "duplicate_instances") !=
+        nullptr);
+  CHECK(finding(run(dir, {"duplicate_instances.min_bytes=5767169"}), "duplicate_instances") ==
+        nullptr);
   write(5 * kMiB, 9'000'000);  // the second starts when the first is gone
   f = run(dir);
   CHECK(finding(f, "memory_pressure") == nullptr);
@@ -352,6 +369,10 @@ TEST_CASE("temporaries: large arrays that live briefly") {
   CHECK(tmp->bytes == 6 * kMiB);
   CHECK(tmp->lines.size() == 3);
   CHECK(tmp->severity == Severity::Low);
+  // Each lives 0.5 ms of the 100 ms run: a share of 0.005.
+  CHECK(finding(run(dir, {"temporaries.max_life_share=0.005"}), "temporaries") != nullptr);
+  CHECK(finding(run(dir, {"temporaries.max_life_share=0.00499"}), "temporaries") == nullptr);
+  CHECK(finding(run(dir, {"temporaries.min_bytes=2097153"}), "temporaries") == nullptr);
   write(2);
   CHECK(finding(run(dir), "temporaries") == nullptr);
 }
