@@ -16,7 +16,7 @@ using detail::who;
 namespace detail {
 
 std::string who(const char* name, const std::source_location& where) {
-  return std::string(name) + " at " + where.file_name() + ":" + std::to_string(where.line()) + ": ";
+  return std::string(name) + " at " + call_site_text(where) + ": ";
 }
 
 void check_same_shape(const Array& a, const Array& b, const char* name,

@@ -16,6 +16,7 @@
 #include <memory>
 #include <source_location>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "runtime/types.hpp"
@@ -214,5 +215,24 @@ void scatter(const Store& src, int64_t src_offset, const Store& index, int64_t i
              std::source_location where = std::source_location::current());
 // Blocks the top-level task until everything issued so far has finished.
 void fence(std::source_location where = std::source_location::current());
+
+// The user's line for code that is not C++: while a CallSite lives, the
+// calls its thread makes are recorded (provenance, error messages, the
+// out-of-memory report) as made at `file:line` instead of at the C++ line
+// that made them. A front end (Python) opens one around each call it
+// forwards; the innermost one counts.
+class CallSite {
+ public:
+  CallSite(std::string_view file, uint32_t line);
+  ~CallSite();
+  CallSite(const CallSite&) = delete;
+  CallSite& operator=(const CallSite&) = delete;
+
+ private:
+  const char* saved_file_;
+  uint32_t saved_line_;
+};
+// "file:line" of a call: the open CallSite's, else the C++ caller's.
+std::string call_site_text(const std::source_location& where);
 
 }  // namespace legato::rt

@@ -12,6 +12,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libopen-trace-format2-dev
   xvfb xauth libgl1-mesa-dri chromium
+  python3-dev pybind11-dev python3-numpy fonts-dejavu-core
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang-14 libfuzzer-14-dev libclang-rt-14-dev)

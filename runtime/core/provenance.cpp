@@ -2,14 +2,59 @@
 
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include "recorder/recorder.hpp"
+#include "runtime/legato.hpp"
 
 namespace legato::rt {
 
+namespace {
+
+// The open CallSite of this thread: its file (from a pool that lives as long
+// as the process, so the pointer identifies the file) and line.
+thread_local const char* site_file = nullptr;
+thread_local uint32_t site_line = 0;
+
+const char* pooled(std::string_view file) {
+  static std::mutex mu;
+  static auto* pool = new std::unordered_map<std::string, std::unique_ptr<std::string>>;
+  std::lock_guard lock(mu);
+  auto& slot = (*pool)[std::string(file)];
+  if (!slot) slot = std::make_unique<std::string>(file);
+  return slot->c_str();
+}
+
+struct Site {
+  const char* file;
+  uint32_t line;
+};
+Site site_of(const std::source_location& where) {
+  if (site_file != nullptr) return {site_file, site_line};
+  return {where.file_name(), where.line()};
+}
+
+}  // namespace
+
+CallSite::CallSite(std::string_view file, uint32_t line)
+    : saved_file_(site_file), saved_line_(site_line) {
+  site_file = pooled(file);
+  site_line = line;
+}
+
+CallSite::~CallSite() {
+  site_file = saved_file_;
+  site_line = saved_line_;
+}
+
+std::string call_site_text(const std::source_location& where) {
+  return where_text(where);
+}
+
 std::string where_text(const std::source_location& where) {
-  return std::string(where.file_name()) + ":" + std::to_string(where.line());
+  const Site s = site_of(where);
+  return std::string(s.file) + ":" + std::to_string(s.line);
 }
 
 const Provenance& provenance_of(const std::source_location& where) {
@@ -26,8 +71,9 @@ const Provenance& provenance_of(const std::source_location& where) {
   static std::mutex mu;
   static auto* table =
       new std::unordered_map<Key, std::unique_ptr<Provenance>, Hash>;  // for the process' life
+  const Site s = site_of(where);
   std::lock_guard lock(mu);
-  auto& slot = (*table)[Key{where.file_name(), where.line()}];
+  auto& slot = (*table)[Key{s.file, s.line}];
   if (!slot) {
     const std::string text = where_text(where);
     slot = std::make_unique<Provenance>(Provenance{text, rec::intern(text)});

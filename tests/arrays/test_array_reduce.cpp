@@ -1,6 +1,7 @@
 // Reductions, products and values against a plain C++ reference.
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "arrays/array_test_util.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -122,4 +123,36 @@ TEST_CASE("every operation in the trace names the line of the program that asked
   CHECK_THAT(lines_of("BinaryOpTask"), Contains(at(update_line)));       // b > 10.0
   CHECK_THAT(lines_of("PutmaskTask"), Contains(at(update_line)));        // += r
   CHECK_THAT(lines_of("ScalarBinaryOpTask"), !Contains("arrays/array_reduce.cpp"));
+}
+
+TEST_CASE("a CallSite names a front end's line in the trace, the store and error messages",
+          "[arrays][trace]") {
+  legato::trace::testing::TempDir dir;
+  {
+    testing::RuntimeScope scope("--cpus 2 --profile --logdir " + dir.path().string());
+    Array a = zeros(10), b = zeros(11);
+    {
+      CallSite site("/home/u/prog.py", 7);
+      Array c = a * 2.0;
+      CHECK_THROWS_WITH(a + b, Catch::StartsWith("add at /home/u/prog.py:7: "));
+      {
+        CallSite inner("/home/u/lib.py", 3);
+        CHECK_THROWS_WITH(a + b, Catch::StartsWith("add at /home/u/lib.py:3: "));
+      }
+      CHECK_THROWS_WITH(a + b, Catch::StartsWith("add at /home/u/prog.py:7: "));
+      CHECK(c.sum().item() == 0);
+    }
+    CHECK_THROWS_WITH(a + b, Contains("test_array_reduce.cpp:"));
+  }
+  const auto l = legato::trace::testing::load_file(dir.file("legate_0.prof"));
+  REQUIRE(l.clean);
+  std::map<uint32_t, std::string> strings;
+  for (const auto& s : l.records.get<legato::trace::StringRecord>()) strings[s.id] = s.text;
+  std::set<std::string> op_lines, store_lines;
+  for (const auto& o : l.records.get<legato::trace::OperationRecord>())
+    op_lines.insert(strings[o.provenance]);
+  for (const auto& i : l.records.get<legato::trace::InstanceRecord>())
+    store_lines.insert(strings[i.provenance]);
+  CHECK(op_lines.count("/home/u/prog.py:7") == 1);
+  CHECK(store_lines.count("/home/u/prog.py:7") == 1);  // c's store
 }
