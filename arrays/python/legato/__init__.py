@@ -1,0 +1,15 @@
+"""Legato: NumPy-style arrays on a task-based runtime that profiles itself.
+
+    import legato.numpy as np
+
+Importing legato starts the runtime from LEGATE_CONFIG (as `legate` sets it);
+the runtime finishes, and writes its traces, when the interpreter exits.
+"""
+import atexit as _atexit
+import os as _os
+
+from . import _core
+
+_core.set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
+_core.start()
+_atexit.register(_core.finish)

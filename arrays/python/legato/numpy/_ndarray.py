@@ -1,0 +1,392 @@
+"""legato.numpy.ndarray: a deferred 1-D or 2-D array with NumPy's semantics for
+the operations it supports. Operations become runtime tasks and return at
+once; reading values back (printing, item(), numpy.asarray) waits for them."""
+import numpy as _numpy
+
+from .. import _core
+from . import _dtypes
+from ._scalar import Scalar, _value_of
+
+
+def _unsupported(what):
+    return NotImplementedError(f"legato.numpy does not support {what}")
+
+
+class ndarray:
+    """Create arrays with legato.numpy's functions (zeros, ones, random.random,
+    ...), not with this constructor."""
+
+    __slots__ = ("_c",)
+    __array_priority__ = 100  # a NumPy array on the left defers to us
+
+    def __init__(self, core):
+        self._c = core
+
+    @property
+    def _core(self):
+        return self._c
+
+    # --- what it is ---
+
+    @property
+    def shape(self):
+        return tuple(self._core.shape)
+
+    @property
+    def ndim(self):
+        return self._core.ndim
+
+    @property
+    def size(self):
+        return self._core.size
+
+    @property
+    def dtype(self):
+        return _numpy.dtype(_dtypes.dtype_of(self._core.dtype))
+
+    def __len__(self):
+        return self.shape[0]
+
+    # --- conversions (these wait for the data) ---
+
+    def __array__(self, dtype=None):
+        a = self._core.to_numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def tolist(self):
+        return self.__array__().tolist()
+
+    def item(self, *index):
+        if index:
+            return self[index if len(index) > 1 else index[0]].item()
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.__array__().reshape(-1)[0].item()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __bool__(self):
+        if self.size != 1:
+            raise ValueError(
+                "The truth value of an array with more than one element is ambiguous. "
+                "Use a.any() or a.all()")
+        return bool(self.item())
+
+    def __repr__(self):
+        return repr(self.__array__())
+
+    def __str__(self):
+        return str(self.__array__())
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    # --- new arrays from this one ---
+
+    def astype(self, dtype, copy=True):
+        code = _dtypes.code_of(dtype, "astype")
+        if code == self._core.dtype and not copy:
+            return self
+        return ndarray(self._core.astype(code))
+
+    def copy(self):
+        return ndarray(self._core.copy())
+
+    def reshape(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], tuple):
+            shape = shape[0]
+        if len(shape) == 1:
+            n = shape[0] if shape[0] != -1 else self.size
+            if n != self.size:
+                raise ValueError(f"cannot reshape array of size {self.size} into shape ({n},)")
+            return ndarray(self._core.flatten())
+        if len(shape) == 2:
+            rows, cols = shape
+            if rows == -1:
+                rows = self.size // cols
+            if cols == -1:
+                cols = self.size // rows
+            return ndarray(self._core.reshape(rows, cols))
+        raise _unsupported(f"arrays of {len(shape)} dimensions")
+
+    def flatten(self):
+        return ndarray(self._core.flatten())
+
+    ravel = flatten
+
+    # --- reductions: deferred scalars ---
+
+    def sum(self, axis=None):
+        if axis is not None:
+            raise _unsupported("sum along an axis")
+        return Scalar(self._core.sum())
+
+    def min(self, axis=None):
+        if axis is not None:
+            raise _unsupported("min along an axis")
+        return Scalar(self._core.min())
+
+    def max(self, axis=None):
+        if axis is not None:
+            raise _unsupported("max along an axis")
+        return Scalar(self._core.max())
+
+    def mean(self, axis=None):
+        if axis is not None:
+            raise _unsupported("mean along an axis")
+        return self.sum() / self.size
+
+    def dot(self, other):
+        from . import dot
+
+        return dot(self, other)
+
+    # --- arithmetic ---
+
+    def _binary(self, op, other, reflected=False):
+        if isinstance(other, ndarray):
+            a, b = (other._core, self._core) if reflected else (self._core, other._core)
+            return ndarray(_core.binary(op, a, b))
+        value = _value_of(other)
+        if value is None:
+            if isinstance(other, _numpy.ndarray):
+                raise TypeError(
+                    f"{op} of a legato array and a NumPy array: both must be legato arrays")
+            return NotImplemented
+        if reflected:
+            return ndarray(_core.binary(op, value, self._core))
+        return ndarray(_core.binary(op, self._core, value))
+
+    def _in_place(self, op, other):
+        if isinstance(other, ndarray):
+            self._core.in_place(op, other._core)
+            return self
+        value = _value_of(other)
+        if value is None:
+            return NotImplemented
+        self._core.in_place(op, value)
+        return self
+
+    def __add__(self, o):
+        return self._binary("add", o)
+
+    def __radd__(self, o):
+        return self._binary("add", o, True)
+
+    def __sub__(self, o):
+        return self._binary("subtract", o)
+
+    def __rsub__(self, o):
+        return self._binary("subtract", o, True)
+
+    def __mul__(self, o):
+        return self._binary("multiply", o)
+
+    def __rmul__(self, o):
+        return self._binary("multiply", o, True)
+
+    def __truediv__(self, o):
+        return self._binary("divide", o)
+
+    def __rtruediv__(self, o):
+        return self._binary("divide", o, True)
+
+    def __lt__(self, o):
+        return self._binary("less", o)
+
+    def __le__(self, o):
+        return self._binary("less_equal", o)
+
+    def __gt__(self, o):
+        return self._binary("greater", o)
+
+    def __ge__(self, o):
+        return self._binary("greater_equal", o)
+
+    def __eq__(self, o):
+        return self._binary("equal", o)
+
+    def __ne__(self, o):
+        return self._binary("not_equal", o)
+
+    __hash__ = None
+
+    def __and__(self, o):
+        return self._binary("logical_and", o)
+
+    __rand__ = __and__
+
+    def __or__(self, o):
+        return self._binary("logical_or", o)
+
+    __ror__ = __or__
+
+    def __invert__(self):
+        return ndarray(_core.unary("invert", self._core))
+
+    def __neg__(self):
+        return ndarray(_core.unary("negative", self._core))
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return ndarray(_core.unary("absolute", self._core))
+
+    def __matmul__(self, o):
+        from . import matmul
+
+        return matmul(self, o)
+
+    def __iadd__(self, o):
+        return self._in_place("add", o)
+
+    def __isub__(self, o):
+        return self._in_place("subtract", o)
+
+    def __imul__(self, o):
+        return self._in_place("multiply", o)
+
+    def __itruediv__(self, o):
+        return self._in_place("divide", o)
+
+    # --- indexing ---
+
+    def __getitem__(self, key):
+        index = _index_array(key)
+        if index is not None:
+            return _Indexed(self, index)
+        return _view(self, key)
+
+    def __setitem__(self, key, value):
+        index = _index_array(key)
+        if index is not None:
+            if isinstance(value, _Indexed) and value._applied_to(self, index):
+                return  # a[i] += v updated a in place already
+            if isinstance(value, ndarray):
+                self._core.set_index(index._core, value._core)
+            else:
+                self._core.set_index(index._core, _scalar_value(value, "assignment"))
+            return
+        target = _view(self, key, for_writing=True)
+        if isinstance(value, ndarray):
+            if target.ndim == 2 and value.ndim == 1 and value.size == target.size:
+                value = ndarray(value._core.reshape(*target.shape))  # a[i, :] = row
+            target._core.assign(value._core)
+        else:
+            target._core.assign(_scalar_value(value, "assignment"))
+
+    def stencil_hint(self, low_offsets, high_offsets):
+        raise _unsupported("stencil_hint yet")
+
+
+class _Indexed(ndarray):
+    """a[index] for an index array or a boolean mask: read as an array (a
+    gather, done when first used), or updated in place (a[mask] += v is one
+    masked task, no gather or scatter)."""
+
+    __slots__ = ("_target", "_index", "_done")
+
+    def __init__(self, target, index):
+        super().__init__(None)
+        self._target = target
+        self._index = index
+        self._done = False
+
+    @property
+    def _core(self):
+        if self._c is None:
+            self._c = self._target._core.get_index(self._index._core)
+        return self._c
+
+    def _applied_to(self, target, index):
+        return self._done and self._target is target and self._index is index
+
+    def _update(self, op, other):
+        operand = other._core if isinstance(other, ndarray) else _scalar_value(other, op)
+        self._target._core.update_index(self._index._core, op, operand)
+        self._c = None  # what a later read sees is the updated array
+        self._done = True
+        return self
+
+    def __iadd__(self, o):
+        return self._update("add", o)
+
+    def __isub__(self, o):
+        return self._update("subtract", o)
+
+    def __imul__(self, o):
+        return self._update("multiply", o)
+
+    def __itruediv__(self, o):
+        return self._update("divide", o)
+
+
+def _scalar_value(value, what):
+    v = _value_of(value)
+    if v is None:
+        raise TypeError(f"{what}: expected a legato array or a number, not {type(value).__name__}")
+    return v
+
+
+def _index_array(key):
+    """The index array or boolean mask of a[key] (a tuple from nonzero holds
+    one), or None for slices and integers."""
+    if isinstance(key, tuple) and len(key) == 1 and isinstance(key[0], ndarray):
+        key = key[0]
+    if isinstance(key, ndarray):
+        if key.dtype.kind not in "bi":
+            raise IndexError("arrays used as indices must be of integer or boolean type")
+        return key
+    if isinstance(key, (list, _numpy.ndarray)):
+        raise _unsupported("indexing with a list or a NumPy array (use a legato array)")
+    return None
+
+
+def _bounds(s, n, what):
+    if isinstance(s, slice):
+        if s.step not in (None, 1):
+            raise _unsupported(f"slices with a step ({what})")
+        lo, hi, _ = s.indices(n)
+        return lo, max(lo, hi), False
+    if isinstance(s, (int, _numpy.integer)) and not isinstance(s, bool):
+        i = int(s)
+        if i < -n or i >= n:
+            raise IndexError(f"index {i} is out of bounds for axis {what} with size {n}")
+        i %= n
+        return i, i + 1, True
+    raise _unsupported(f"indexing with {type(s).__name__}")
+
+
+def _view(a, key, for_writing=False):
+    """a[key] for integers and slices: a view sharing a's storage (an integer
+    in every axis reads the element)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    if len(key) > a.ndim:
+        raise IndexError(
+            f"too many indices for array: array is {a.ndim}-dimensional, but {len(key)} were indexed")
+    if a.ndim == 1:
+        lo, hi, single = _bounds(key[0], a.shape[0], 0)
+        v = ndarray(a._core.slice(lo, hi))
+        if single and not for_writing:
+            return v.__array__()[0]
+        return v
+    key = key + (slice(None),) * (2 - len(key))
+    r0, r1, row = _bounds(key[0], a.shape[0], 0)
+    c0, c1, col = _bounds(key[1], a.shape[1], 1)
+    v = ndarray(a._core.view(r0, r1, c0, c1))
+    if for_writing:
+        return v  # __setitem__ shapes the values to the view
+    if row and col:
+        return v.__array__()[0, 0]
+    if row:
+        return ndarray(v._core.flatten())  # a row is contiguous: still a view
+    if col:
+        return ndarray(v._core.copy().flatten())  # a column is strided: its values
+    return v

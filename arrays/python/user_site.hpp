@@ -1,0 +1,21 @@
+// The user's line in a Python program: the innermost frame whose file is
+// not part of the legato package, so an operation issued through
+// legato.numpy is recorded at the line of the user's script that called it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace legato::python {
+
+// Files under this directory (the package's own) are skipped.
+void set_package_dir(std::string dir);
+
+struct UserSite {
+  std::string file = "<unknown>";
+  uint32_t line = 0;
+};
+// Needs the GIL.
+UserSite user_site();
+
+}  // namespace legato::python
