@@ -17,13 +17,16 @@ function fillOf(p, i, state) {
 const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
                     warning: 'warning'};
 
+// A duration to three significant digits, no trailing zeros: "140 ms",
+// "12.9 us", "1.5 s", "800 ns", as the command-line tools write them
+// (short_ns). exactNs gives every digit, for title tooltips.
 function formatNs(ns) {
-  const a = Math.abs(ns);
-  if (a < 1e3) return `${Math.round(ns)} ns`;
-  if (a < 1e6) return `${(ns / 1e3).toFixed(3)} us`;
-  if (a < 1e9) return `${(ns / 1e6).toFixed(3)} ms`;
-  return `${(ns / 1e9).toFixed(3)} s`;
+  const units = ['ns', 'us', 'ms', 's'];
+  let u = 0, v = ns;
+  while (u < 3 && Math.abs(v) >= 999.5) { v /= 1e3; ++u; }
+  return `${Math.abs(v) >= 999.5 ? Math.round(v) : Number(v.toPrecision(3))} ${units[u]}`;
 }
+function exactNs(ns) { return `${Math.round(ns).toLocaleString('en-US')} ns`; }
 
 // Bytes with a binary unit, as the viewer writes them: "812 B", "1.5 GiB".
 function formatBytes(b) {
