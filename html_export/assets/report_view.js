@@ -55,6 +55,9 @@ class Timeline {
     this.labels = document.getElementById('labels');
     this.t0 = p.run.start; this.t1 = Math.max(p.run.stop, p.run.start + 1000);
     this.scroll = 0; this.undo = []; this.collapsed = new Set();
+    // Memories open folded: their avg line tells the story, their instance
+    // rows would push the channels off the first screen.
+    for (const n of p.nodes) for (const g of n.kinds) if (p.isMemory(g.kind)) this.collapsed.add(`${n.rank}:${g.kind}`);
     this.hits = new Int32Array(0); this.chain = new Set(); this.flash = -1;
     this.groups = new Map();  // "rank:kind" -> Utilization, built on first draw
     this.buildRows();

@@ -1,7 +1,8 @@
 // The HTML report in headless Chromium: a real workload's report loads, its
-// lanes and avg lines are there, clicking opens details whose critical-path
-// link moves the view, search finds tasks by provenance; trace strings full
-// of markup stay text. Skipped with a message when Chromium cannot start.
+// lanes and avg lines are there (memories folded to theirs), clicking opens
+// details whose critical-path link moves the view, search finds tasks by
+// provenance; trace strings full of markup stay text. Skipped with a message
+// when Chromium cannot start.
 #include <filesystem>
 
 #include <catch2/catch.hpp>
@@ -62,11 +63,17 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
     return log;
   }());
   CHECK(chrome.eval("document.getElementById('status').textContent") == "");
-  // Every lane has a label, every kind an avg line.
-  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == profile.lanes.size());
-  size_t kinds = 0;
+  // Every kind has an avg line; memories open folded to it, every other
+  // lane has a label. Unfolding the memories labels every lane.
+  size_t kinds = 0, unfolded = 0;
   for (const auto& n : profile.nodes) kinds += n.kinds.size();
+  for (const auto& l : profile.lanes) unfolded += analysis::is_memory(l.kind) ? 0 : 1;
   CHECK(chrome.eval("document.querySelectorAll('.avg-label').length") == kinds);
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == unfolded);
+  chrome.eval(
+      "document.querySelectorAll('.avg-label').forEach((a) => {"
+      "if (a.textContent.startsWith('▸')) a.click(); }); 0");
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == profile.lanes.size());
   CHECK(chrome.eval("legatoReport.timeline.avgLines.length > 0") == true);
   CHECK(chrome.eval("legatoReport.profile.count") == profile.items.size());
   // Axis labels carry the step's precision, no more.
