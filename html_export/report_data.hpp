@@ -3,7 +3,8 @@
 // "svarint" zigzag-encoded signed ones. Layout:
 //
 //   u32 little-endian  length of the JSON header
-//   JSON header        run, strings, nodes, lanes (rows), operations, errors, warnings
+//   JSON header        run, strings, nodes, lanes (rows), operations, errors, warnings,
+//                      findings (report_findings.hpp; absent when not given)
 //   varint             number of columns (16), then each column's byte length,
 //                      then the columns one after the other
 //
@@ -35,11 +36,15 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/profile.hpp"
 
 namespace legato::html {
 
-// The packed data (uncompressed).
-std::string pack_profile(const analysis::Profile& p);
+// The packed data (uncompressed), with the findings (report_findings()) when
+// not null.
+std::string pack_profile(const analysis::Profile& p,
+                         const nlohmann::json& findings = nlohmann::json());
 
 }  // namespace legato::html
