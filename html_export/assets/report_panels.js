@@ -94,6 +94,8 @@ class Panels {
     });
     c.addEventListener('mouseleave', () => { this.tooltip.hidden = true; });
     window.addEventListener('resize', () => t.draw());
+    // The findings panel folding or unfolding resizes the view.
+    new ResizeObserver(() => t.draw()).observe(t.view);
   }
 
   // Each error gets a line in the banner that opens its whole message.
@@ -204,11 +206,12 @@ class Panels {
     span('waiting for a processor', p.start[i] - p.ready[i]);
     let blocked = 0, resuming = 0;
     for (const [a, b, s] of p.states(i)) { if (s === 2) blocked += b - a; if (s === 1) resuming += b - a; }
-    row('running', formatNs(p.stop[i] - p.start[i] - blocked - resuming));
-    if (blocked || resuming) { row('blocked', formatNs(blocked)); row('ready to resume', formatNs(resuming)); }
+    span('running', p.stop[i] - p.start[i] - blocked - resuming);
+    if (blocked || resuming) { span('blocked', blocked); span('ready to resume', resuming); }
     const prev = this.previousOnLane(i);
     if (prev >= 0) row('before it on the lane', this.link(prev));
     pop.append(table);
+    if (this.findings) this.findings.appendTo(pop, i);
     this.appendPreconditions(i);
     this.appendWaitNotes(i);
     pop.hidden = false;
@@ -325,11 +328,13 @@ class Panels {
     showHeader(p);
     const t = new Timeline(p);
     const panels = new Panels(t);
+    const findings = new FindingsPanel(t, panels);
+    panels.findings = findings;
     status.textContent = '';
     t.paint();
     // For scripted use (the browser tests and bench_analysis): the model, the
     // controls, and milliseconds from navigation to the first timeline paint.
-    window.legatoReport = {profile: p, timeline: t, panels, firstPaintMs: performance.now()};
+    window.legatoReport = {profile: p, timeline: t, panels, findings, firstPaintMs: performance.now()};
     document.body.dataset.state = 'ready';
   } catch (e) {
     status.textContent = `This report could not be read: ${e.message}`;
