@@ -26,7 +26,8 @@ std::string url(const std::string& path) {
 }
 
 // 300 tasks of 4 us, 50 us apart on two CPUs, each its own operation from
-// tiny.py:7, then one 25 ms task; a sysmem instance the whole run.
+// tiny.py:7, then one 25 ms task; a sysmem instance the whole run and four
+// 2 MiB temporaries of 1 ms from tiny.py:8.
 void write_tiny_tasks_trace(const std::string& path) {
   analysis::testing::SyntheticTrace t(path);
   const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
@@ -39,6 +40,12 @@ void write_tiny_tasks_trace(const std::string& path) {
   }
   t.task(c0, t.task_kind("solve"), 17000000, 42000000, t.operation("solve", "tiny.py:9"));
   t.instance(sys, 1 << 20, "x", 0, 1000, 43000000);
+  for (uint64_t k = 0; k < 4; ++k) {
+    const trace::Time at = 2000000 + static_cast<trace::Time>(k) * 3000000;
+    t.writer().add(trace::InstanceRecord{trace::make_uid(0, 900 + k), sys, 0, 2 << 20, 10 + k,
+                                         t.writer().intern("tmp"), t.writer().intern("tiny.py:8"),
+                                         at, at + 100000, at + 1000000, 0});
+  }
   t.finish();
 }
 
@@ -139,6 +146,20 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
         nlohmann::json({"200 ms", "140 ms", "2.82 us", "1 ms", "800 ns"}));
   CHECK(chrome.eval("/\\.\\d{3} [mu]?s/.test(document.getElementById('popup').textContent + "
                     "document.getElementById('run').textContent)") == false);
+
+  // A memory finding unfolds the memory's lanes and outlines its instances.
+  const int temporaries =
+      chrome.eval("legatoReport.findings.list.findIndex((f) => f.rule === 'temporaries')");
+  REQUIRE(temporaries >= 0);
+  CHECK(chrome.eval("legatoReport.findings.list[" + std::to_string(temporaries) +
+                    "].instance_items.length") == 4);
+  chrome.eval("document.querySelectorAll('#findings .finding-row')[" + std::to_string(temporaries) +
+              "].click(); legatoReport.timeline.paint(); 0");
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == 3);
+  CHECK(chrome.eval("legatoReport.timeline.laneVisible(legatoReport.findings.list[" +
+                    std::to_string(temporaries) + "].lanes[0].lane)") == true);
+  CHECK(chrome.eval("legatoReport.timeline.outlined.length") ==
+        found.findings[static_cast<size_t>(temporaries)].items.size());
 
   // Clearing removes the outline.
   chrome.eval(
