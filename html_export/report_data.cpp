@@ -124,6 +124,7 @@ enum Column {
   kWaitStart,
   kWaitReady,
   kWaitEnd,
+  kInstProvenance,
   kColumns
 };
 
@@ -150,6 +151,7 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
       varint(col[kBytes], info.bytes);
       varint(col[kAllocated],
              static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop) - it.start));
+      varint(col[kInstProvenance], info.provenance);
       break;
     }
     default:

@@ -10,13 +10,10 @@
 
 namespace legato::html {
 
-// findings_json(p, f), each finding with three more fields:
-//   item_kinds      the ItemKind numbers of the items it is about
-//   provenances     string ids of the lines those items' operations come
-//                   from (any line when empty)
-//   instance_items  when item_kinds holds instances: the instances it is
-//                   about (model indices, sorted), since the page does not
-//                   know an instance's provenance
+// findings_json(p, f), each finding with two more fields:
+//   item_kinds   the ItemKind numbers of the items it is about
+//   provenances  string ids of the lines those items' operations (an
+//                instance's: its store's) come from (any line when empty)
 nlohmann::json report_findings(const analysis::Profile& p, const analysis::Findings& f);
 
 }  // namespace legato::html

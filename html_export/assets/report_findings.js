@@ -30,7 +30,6 @@ class FindingsPanel {
       f.laneSet = new Set(f.lanes.map((l) => l.lane));
       f.kindSet = new Set(f.item_kinds || []);
       f.provSet = new Set(f.provenances || []);
-      f.instanceSet = new Set(f.instance_items || []);
     }
     this.selected = -1;
     this.box = document.getElementById('findings');
@@ -150,8 +149,7 @@ class FindingsPanel {
     if (f.itemSet.has(i)) return true;
     if (!f.kindSet.has(p.kind[i])) return false;
     if (p.stop[i] < f.start_ns || p.start[i] > f.stop_ns) return false;
-    if (p.kind[i] === KIND_INSTANCE) return f.instanceSet.has(i);
-    if (f.provSet.size && !f.provSet.has(p.op[i] >= 0 ? p.ops[p.op[i]][1] : 0)) return false;
+    if (f.provSet.size && !f.provSet.has(p.provenanceId(i))) return false;
     return f.laneSet.has(p.laneOf[i]);
   }
   of(i) { return this.list.map((f, k) => (this.belongs(f, i) ? k : -1)).filter((k) => k >= 0); }

@@ -193,6 +193,7 @@ class Panels {
       if (p.strings[op[1]]) row('provenance', p.strings[op[1]]);
       if (op[2] > 0) row('created by', `${p.strings[p.ops[op[2] - 1][0]]} ${p.strings[p.ops[op[2] - 1][1]]}`.trim());
     }
+    if (p.kind[i] === KIND_INSTANCE && p.provenanceId(i)) row('array allocated at', p.strings[p.provenanceId(i)]);
     if (p.bytes[i]) row('bytes', `${p.bytes[i].toLocaleString()} (${formatBytes(p.bytes[i])})`);
     const kind = p.itemKinds[p.kind[i]], dur = p.stop[i] - p.start[i];
     if ((kind === 'copy' || kind === 'fill') && p.bytes[i] && dur > 0)
