@@ -11,6 +11,7 @@
 
 #include "html_export/report_assets.hpp"
 #include "html_export/report_data.hpp"
+#include "html_export/report_findings.hpp"
 #include "trace_format/file_create.hpp"
 
 namespace legato::html {
@@ -61,10 +62,23 @@ void replace(std::string& page, const std::string& marker, const std::string& wi
   if (at != std::string::npos) page.replace(at, marker.size(), with);
 }
 
+// Every rule with default thresholds; a rule that fails costs the report its
+// findings, never the timeline.
+nlohmann::json findings_of(const analysis::Profile& p) {
+  try {
+    return report_findings(p, analysis::find(p));
+  } catch (const std::exception& e) {
+    return {{"findings", nlohmann::json::array()},
+            {"not_checked",
+             nlohmann::json::array({nlohmann::json{{"rule", "all rules"}, {"reason", e.what()}}})},
+            {"span_ns", p.stop - p.start}};
+  }
+}
+
 }  // namespace
 
 std::string render_report(const analysis::Profile& p, size_t* data_bytes) {
-  const std::string packed = pack_profile(p);
+  const std::string packed = pack_profile(p, findings_of(p));
   if (data_bytes) *data_bytes = packed.size();
   std::string page(kReportHtml);
   // Base64 holds no '<', so the data cannot end its script element.

@@ -25,7 +25,7 @@ void svarint(std::string& out, int64_t v) {
   varint(out, (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
 }
 
-nlohmann::json header(const Profile& p) {
+nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
   using nlohmann::json;
   json run = {{"program", p.program},  {"id", p.run_id}, {"expected_ranks", p.ranks_expected},
               {"start", p.start},      {"stop", p.stop}, {"records", p.records},
@@ -91,17 +91,19 @@ nlohmann::json header(const Profile& p) {
                       {"lane", e.lane == kNone ? -1 : static_cast<int64_t>(e.lane)},
                       {"text", e.text}});
   }
-  return {{"version", 2},
-          {"run", std::move(run)},
-          {"strings", p.strings},
-          {"kinds", kinds},
-          {"item_kinds", item_kinds},
-          {"edge_kinds", edge_kinds},
-          {"nodes", nodes},
-          {"lanes", std::move(lanes)},
-          {"ops", std::move(ops)},
-          {"wait_notes", p.wait_notes},
-          {"errors", errors}};
+  json out = {{"version", 2},
+              {"run", std::move(run)},
+              {"strings", p.strings},
+              {"kinds", kinds},
+              {"item_kinds", item_kinds},
+              {"edge_kinds", edge_kinds},
+              {"nodes", nodes},
+              {"lanes", std::move(lanes)},
+              {"ops", std::move(ops)},
+              {"wait_notes", p.wait_notes},
+              {"errors", errors}};
+  if (!findings.is_null()) out["findings"] = findings;
+  return out;
 }
 
 // The packed columns, in the order report_data.hpp lists them.
@@ -122,6 +124,7 @@ enum Column {
   kWaitStart,
   kWaitReady,
   kWaitEnd,
+  kInstProvenance,
   kColumns
 };
 
@@ -148,6 +151,7 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
       varint(col[kBytes], info.bytes);
       varint(col[kAllocated],
              static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop) - it.start));
+      varint(col[kInstProvenance], info.provenance);
       break;
     }
     default:
@@ -164,8 +168,9 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
 
 }  // namespace
 
-std::string pack_profile(const Profile& p) {
-  const std::string json = header(p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string pack_profile(const Profile& p, const nlohmann::json& findings) {
+  const std::string json =
+      header(p, findings).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string col[kColumns];
   for (const auto& lane : p.lanes) {
     for (const auto& row : lane.rows) {

@@ -3,8 +3,9 @@
 // "svarint" zigzag-encoded signed ones. Layout:
 //
 //   u32 little-endian  length of the JSON header
-//   JSON header        run, strings, nodes, lanes (rows), operations, errors, warnings
-//   varint             number of columns (16), then each column's byte length,
+//   JSON header        run, strings, nodes, lanes (rows), operations, errors, warnings,
+//                      findings (report_findings.hpp; absent when not given)
+//   varint             number of columns (17), then each column's byte length,
 //                      then the columns one after the other
 //
 // Item columns hold one entry per item (for each lane, each row, each item in
@@ -27,6 +28,8 @@
 //   13 wait_start   svarint start - item start
 //   14 wait_ready   varint ready - start
 //   15 wait_end     varint end - ready
+// Instance columns, one entry per instance (in item order):
+//   16 inst_prov    varint string index of where its store was allocated
 //
 // One column per field lets deflate see runs of alike values (durations with
 // durations, kinds with kinds), which interleaved fields hide.
@@ -35,11 +38,15 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/profile.hpp"
 
 namespace legato::html {
 
-// The packed data (uncompressed).
-std::string pack_profile(const analysis::Profile& p);
+// The packed data (uncompressed), with the findings (report_findings()) when
+// not null.
+std::string pack_profile(const analysis::Profile& p,
+                         const nlohmann::json& findings = nlohmann::json());
 
 }  // namespace legato::html

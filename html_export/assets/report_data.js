@@ -38,7 +38,7 @@ class Profile {
     const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + n)));
     Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds,
                          edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes, ops: h.ops,
-                         errors: h.errors});
+                         errors: h.errors, findings: h.findings || null});
     let count = 0;
     for (const lane of this.lanes) {
       lane.begin = count;
@@ -52,14 +52,15 @@ class Profile {
     for (let c = 0; c < ncol; ++c) sizes.push(head.varint());
     let at = head.at;
     for (const size of sizes) { columns.push(new ByteReader(bytes, at)); at += size; }
-    if (at > bytes.length || ncol < 16) throw new Error('the embedded data is incomplete');
+    if (at > bytes.length || ncol < 17) throw new Error('the embedded data is incomplete');
     const [gap, dur, name, op, kf, toReady, toCreate, byteCol, alloc, preCount, preItem, preKindCol,
-           waitItem, waitStart, waitReady, waitEnd] = columns;
+           waitItem, waitStart, waitReady, waitEnd, instProv] = columns;
     this.start = new Float64Array(count); this.stop = new Float64Array(count);
     this.name = new Uint32Array(count); this.op = new Int32Array(count);
     this.kind = new Uint8Array(count); this.flags = new Uint8Array(count);
     this.ready = new Float64Array(count); this.create = new Float64Array(count);
     this.bytes = new Float64Array(count); this.allocated = new Float64Array(count);
+    this.instanceProvenance = new Map();  // instance item -> string index
     const npre = new Uint32Array(count);
     for (const lane of this.lanes) {
       for (const [b, e] of lane.rowRanges) {
@@ -76,6 +77,7 @@ class Profile {
           const kind = k & 15;
           if (kind === KIND_COPY || kind === KIND_FILL || kind === KIND_INSTANCE) this.bytes[i] = byteCol.varint();
           this.allocated[i] = kind === KIND_INSTANCE ? start + alloc.varint() : start;
+          if (kind === KIND_INSTANCE) this.instanceProvenance.set(i, instProv.varint());
           npre[i] = preCount.varint();
         }
       }
@@ -129,6 +131,12 @@ class Profile {
     return s || this.itemKinds[this.kind[i]];
   }
   provenance(i) { return this.op[i] >= 0 ? this.strings[this.ops[this.op[i]][1]] : ''; }
+  // The string index of the line an item comes from: its operation's, an
+  // instance's where its store was allocated (0: none), as the findings use.
+  provenanceId(i) {
+    if (this.kind[i] === KIND_INSTANCE) return this.instanceProvenance.get(i) || 0;
+    return this.op[i] >= 0 ? this.ops[this.op[i]][1] : 0;
+  }
   rowOf(i) {
     const rows = this.lanes[this.laneOf[i]].rowRanges;
     for (let k = 0; k < rows.length; ++k) if (i < rows[k][1]) return k;

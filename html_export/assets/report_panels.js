@@ -15,10 +15,13 @@ function showHeader(p) {
   const config = run.config && typeof run.config === 'object'
       ? Object.entries(run.config).filter(([, v]) => typeof v !== 'object')
           .map(([k, v]) => `${k}=${v}`).join(' ') : '';
-  document.getElementById('run').textContent =
+  const head = document.getElementById('run');
+  head.textContent =
       `${run.program || '(unknown program)'}${args ? ' ' + args : ''} · ` +
       `${run.ranks.length} of ${run.expected_ranks} rank(s) · ${formatNs(run.stop - run.start)} · ` +
       `${run.records.toLocaleString()} records${config ? ' · ' + config : ''}`;
+  // One line; all of it, with the run's exact length, in the title.
+  head.title = `${head.textContent}\nthe run took ${exactNs(run.stop - run.start)}`;
   document.title = `Legato profile: ${run.program || 'run'}`;
   const warnings = [...run.warnings];
   for (const r of run.ranks) if (!r.clean) warnings.push(`${r.file}: incomplete trace`);
@@ -91,6 +94,8 @@ class Panels {
     });
     c.addEventListener('mouseleave', () => { this.tooltip.hidden = true; });
     window.addEventListener('resize', () => t.draw());
+    // The findings panel folding or unfolding resizes the view.
+    new ResizeObserver(() => t.draw()).observe(t.view);
   }
 
   // Each error gets a line in the banner that opens its whole message.
@@ -171,11 +176,13 @@ class Panels {
     close.onclick = () => { pop.hidden = true; };
     pop.append(close, el('h3', p.label(i)));
     const table = el('table');
-    const row = (k, v) => {
+    const row = (k, v, exact) => {
       const tr = el('tr'); tr.append(el('td', k));
       const td = el('td'); if (v instanceof Node) td.append(v); else td.textContent = v;
+      if (exact !== undefined) td.title = exactNs(exact);
       tr.append(td); table.append(tr);
     };
+    const time = (k, t) => row(k, rel(t), t - p.run.start), span = (k, ns) => row(k, formatNs(ns), ns);
     const lane = p.lanes[p.laneOf[i]];
     row('kind', p.itemKinds[p.kind[i]]);
     row('lane', `${lane.name} (node ${lane.rank})`);
@@ -186,23 +193,26 @@ class Panels {
       if (p.strings[op[1]]) row('provenance', p.strings[op[1]]);
       if (op[2] > 0) row('created by', `${p.strings[p.ops[op[2] - 1][0]]} ${p.strings[p.ops[op[2] - 1][1]]}`.trim());
     }
+    if (p.kind[i] === KIND_INSTANCE && p.provenanceId(i)) row('array allocated at', p.strings[p.provenanceId(i)]);
     if (p.bytes[i]) row('bytes', `${p.bytes[i].toLocaleString()} (${formatBytes(p.bytes[i])})`);
     const kind = p.itemKinds[p.kind[i]], dur = p.stop[i] - p.start[i];
     if ((kind === 'copy' || kind === 'fill') && p.bytes[i] && dur > 0)
       row('bandwidth', `${formatBytes(p.bytes[i] * 1e9 / dur)}/s`);
-    row('created', rel(p.create[i]));
-    row('ready', rel(p.ready[i]));
-    row('started', rel(p.start[i]));
-    row('stopped', rel(p.stop[i]));
-    row('waiting for preconditions', formatNs(p.ready[i] - p.create[i]));
-    row('waiting for a processor', formatNs(p.start[i] - p.ready[i]));
+    time('created', p.create[i]);
+    time('ready', p.ready[i]);
+    time('started', p.start[i]);
+    time('stopped', p.stop[i]);
+    span('duration', dur);
+    span('waiting for preconditions', p.ready[i] - p.create[i]);
+    span('waiting for a processor', p.start[i] - p.ready[i]);
     let blocked = 0, resuming = 0;
     for (const [a, b, s] of p.states(i)) { if (s === 2) blocked += b - a; if (s === 1) resuming += b - a; }
-    row('running', formatNs(p.stop[i] - p.start[i] - blocked - resuming));
-    if (blocked || resuming) { row('blocked', formatNs(blocked)); row('ready to resume', formatNs(resuming)); }
+    span('running', p.stop[i] - p.start[i] - blocked - resuming);
+    if (blocked || resuming) { span('blocked', blocked); span('ready to resume', resuming); }
     const prev = this.previousOnLane(i);
     if (prev >= 0) row('before it on the lane', this.link(prev));
     pop.append(table);
+    if (this.findings) this.findings.appendTo(pop, i);
     this.appendPreconditions(i);
     this.appendWaitNotes(i);
     pop.hidden = false;
@@ -319,11 +329,13 @@ class Panels {
     showHeader(p);
     const t = new Timeline(p);
     const panels = new Panels(t);
+    const findings = new FindingsPanel(t, panels);
+    panels.findings = findings;
     status.textContent = '';
     t.paint();
     // For scripted use (the browser tests and bench_analysis): the model, the
     // controls, and milliseconds from navigation to the first timeline paint.
-    window.legatoReport = {profile: p, timeline: t, panels, firstPaintMs: performance.now()};
+    window.legatoReport = {profile: p, timeline: t, panels, findings, firstPaintMs: performance.now()};
     document.body.dataset.state = 'ready';
   } catch (e) {
     status.textContent = `This report could not be read: ${e.message}`;

@@ -17,13 +17,16 @@ function fillOf(p, i, state) {
 const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
                     warning: 'warning'};
 
+// A duration to three significant digits, no trailing zeros: "140 ms",
+// "12.9 us", "1.5 s", "800 ns", as the command-line tools write them
+// (short_ns). exactNs gives every digit, for title tooltips.
 function formatNs(ns) {
-  const a = Math.abs(ns);
-  if (a < 1e3) return `${Math.round(ns)} ns`;
-  if (a < 1e6) return `${(ns / 1e3).toFixed(3)} us`;
-  if (a < 1e9) return `${(ns / 1e6).toFixed(3)} ms`;
-  return `${(ns / 1e9).toFixed(3)} s`;
+  const units = ['ns', 'us', 'ms', 's'];
+  let u = 0, v = ns;
+  while (u < 3 && Math.abs(v) >= 999.5) { v /= 1e3; ++u; }
+  return `${Math.abs(v) >= 999.5 ? Math.round(v) : Number(v.toPrecision(3))} ${units[u]}`;
 }
+function exactNs(ns) { return `${Math.round(ns).toLocaleString('en-US')} ns`; }
 
 // Bytes with a binary unit, as the viewer writes them: "812 B", "1.5 GiB".
 function formatBytes(b) {
@@ -52,7 +55,11 @@ class Timeline {
     this.labels = document.getElementById('labels');
     this.t0 = p.run.start; this.t1 = Math.max(p.run.stop, p.run.start + 1000);
     this.scroll = 0; this.undo = []; this.collapsed = new Set();
+    // Memories open folded: their avg line tells the story, their instance
+    // rows would push the channels off the first screen.
+    for (const n of p.nodes) for (const g of n.kinds) if (p.isMemory(g.kind)) this.collapsed.add(`${n.rank}:${g.kind}`);
     this.hits = new Int32Array(0); this.chain = new Set(); this.flash = -1;
+    this.marked = [];  // a finding's items, outlined until cleared
     this.groups = new Map();  // "rank:kind" -> Utilization, built on first draw
     this.buildRows();
   }
@@ -167,7 +174,7 @@ class Timeline {
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, this.w, this.h);
     g.font = '10px system-ui, sans-serif'; g.textBaseline = 'middle';
-    this.hitBoxes = []; this.avgLines = [];
+    this.hitBoxes = []; this.avgLines = []; this.outlined = [];
     for (const r of this.rows) {
       const top = AXIS_H + r.y - this.scroll;
       if (top + r.h < AXIS_H || top > this.h) continue;
@@ -260,9 +267,19 @@ class Timeline {
     this.hitBoxes.push({x0, x1, y, h, first: i, count: j - i, stop});
   }
 
-  // Search hits, the highlighted critical path and a followed link stand out.
+  // Search hits, the highlighted critical path, a followed link and the
+  // selected finding's items stand out. A finding's item gets the widest
+  // outline, its own even inside a merged box, at least 8 px across.
   outline(g, i, j, x0, x1, y, h) {
     let color = null;
+    for (const m of this.marked) {
+      if (m < i || m >= j) continue;
+      const a = this.x(this.p.start[m]), b = Math.max(this.x(this.p.stop[m]), a + 1);
+      const c = (a + b) / 2, half = Math.max((b - a) / 2, 4) + 2;
+      g.strokeStyle = '#ff8a00'; g.lineWidth = 3;
+      g.strokeRect(c - half, y - 2, 2 * half, h + 4);
+      this.outlined.push({item: m, x0: c - half, x1: c + half, y});
+    }
     if (this.flash >= i && this.flash < j) color = '#ff2d55';
     else if (this.chainHas(i, j)) color = '#111';
     else if (this.hitIn(i, j)) color = '#d000d0';
@@ -330,6 +347,36 @@ class Timeline {
       }
     }
     return null;
+  }
+
+  // Shows [t0, t1] (with a margin) and the lanes unfolded, scrolled so their
+  // kinds' avg lines and the lanes are in view (the first ones when not all fit).
+  focus(t0, t1, lanes) {
+    const p = this.p;
+    let changed = false;
+    for (const l of lanes) {
+      const lane = p.lanes[l];
+      const node = this.collapsed.delete(`n${lane.rank}`), kind = this.collapsed.delete(`${lane.rank}:${lane.kind}`);
+      if (node || kind) changed = true;
+    }
+    if (changed) this.buildRows();
+    const margin = Math.max((t1 - t0) * 0.05, 500);
+    this.setWindow(t0 - margin, t1 + margin);
+    const want = new Set(lanes), keys = new Set(lanes.map((l) => `${p.lanes[l].rank}:${p.lanes[l].kind}`));
+    let top = Infinity, bottom = -Infinity;
+    for (const r of this.rows) {
+      if ((r.type === 'lane' && want.has(r.lane)) || (r.type === 'avg' && keys.has(r.key))) {
+        top = Math.min(top, r.y); bottom = Math.max(bottom, r.y + r.h);
+      }
+    }
+    const visible = this.h - AXIS_H;
+    if (top < Infinity && (top < this.scroll || bottom > this.scroll + visible)) this.setScroll(top);
+    this.draw();
+  }
+  // Whether lane l's row lies fully inside the visible part of the lanes.
+  laneVisible(l) {
+    const r = this.rows.find((row) => row.type === 'lane' && row.lane === l);
+    return !!r && r.y >= this.scroll && r.y + r.h <= this.scroll + this.h - AXIS_H;
   }
 
   // Brings item i into view: its lane unfolded and scrolled to, the window

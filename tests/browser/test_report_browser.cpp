@@ -1,7 +1,9 @@
 // The HTML report in headless Chromium: a real workload's report loads, its
-// lanes and avg lines are there, clicking opens details whose critical-path
-// link moves the view, search finds tasks by provenance; trace strings full
-// of markup stay text. Skipped with a message when Chromium cannot start.
+// lanes and avg lines are there (memories folded to theirs), clicking opens
+// details whose critical-path link moves the view, search finds tasks by
+// provenance; a seed workload's findings and every kind fit the first
+// screen; trace strings full of markup stay text. Skipped with a message when
+// Chromium cannot start.
 #include <filesystem>
 
 #include <catch2/catch.hpp>
@@ -9,6 +11,7 @@
 #include "../analysis/crafted_traces.hpp"
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/details.hpp"
+#include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
@@ -62,11 +65,17 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
     return log;
   }());
   CHECK(chrome.eval("document.getElementById('status').textContent") == "");
-  // Every lane has a label, every kind an avg line.
-  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == profile.lanes.size());
-  size_t kinds = 0;
+  // Every kind has an avg line; memories open folded to it, every other
+  // lane has a label. Unfolding the memories labels every lane.
+  size_t kinds = 0, unfolded = 0;
   for (const auto& n : profile.nodes) kinds += n.kinds.size();
+  for (const auto& l : profile.lanes) unfolded += analysis::is_memory(l.kind) ? 0 : 1;
   CHECK(chrome.eval("document.querySelectorAll('.avg-label').length") == kinds);
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == unfolded);
+  chrome.eval(
+      "document.querySelectorAll('.avg-label').forEach((a) => {"
+      "if (a.textContent.startsWith('▸')) a.click(); }); 0");
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == profile.lanes.size());
   CHECK(chrome.eval("legatoReport.timeline.avgLines.length > 0") == true);
   CHECK(chrome.eval("legatoReport.profile.count") == profile.items.size());
   // Axis labels carry the step's precision, no more.
@@ -144,6 +153,54 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   CHECK(zoomed < before);
   chrome.key("Backspace");
   CHECK(chrome.eval("legatoReport.timeline.t1 - legatoReport.timeline.t0") == Approx(before));
+  for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
+}
+
+TEST_CASE("a seed workload's report tells its story on the first screen", "[browser][findings]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const auto run = testing::run_command(testing::bin("legate") + " --cpus 4 --profile --logdir " +
+                                        dir.path().string() + " " + testing::bin("chunked_update") +
+                                        " --n 1000000");
+  REQUIRE(run.status == 0);
+  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto found = analysis::find(profile);
+  REQUIRE(!found.findings.empty());
+  chrome.open(url(dir.file("legate_prof/index.html")));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  INFO([&] {
+    std::string log;
+    for (const auto& l : chrome.console()) log += l + "\n";
+    return log;
+  }());
+  // The findings open the report, in the analysis' order.
+  CHECK(chrome.eval("document.querySelectorAll('#findings .finding-row').length") ==
+        found.findings.size());
+  CHECK(chrome.eval("legatoReport.findings.list[0].title") == found.findings[0].title);
+  // Every kind's avg line and every lane but the memories' (folded to their
+  // avg line) fit on the first screen, channels and partitioning included.
+  size_t unfolded = 0;
+  for (const auto& l : profile.lanes) unfolded += analysis::is_memory(l.kind) ? 0 : 1;
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == unfolded);
+  CHECK(chrome.eval("(() => { const t = legatoReport.timeline; return t.scroll === 0 &&"
+                    "t.rows.every((r) => AXIS_H + r.y + r.h <= t.h); })()") == true);
+  for (const char* kind : {"Channel", "Dependent Partitioning", "System Memory"}) {
+    CHECK(chrome.eval(std::string("[...document.querySelectorAll('.avg-label')].some((a) => "
+                                  "a.textContent.includes('") +
+                      kind + " avg'))") == true);
+  }
+  // The header's length of the run carries no false precision.
+  CHECK(chrome.eval("/\\d\\.\\d{3} [mu]?s/.test(document.getElementById('run').textContent)") ==
+        false);
+  chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_chunked_update.png");
+  chrome.eval("document.querySelector('#findings .finding-row').click(); 0");
+  chrome.eval("legatoReport.timeline.paint(); 0");
+  CHECK(chrome.eval("legatoReport.timeline.outlined.length > 0") == true);
+  chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_chunked_update_finding.png");
   for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
 }
 

@@ -23,7 +23,8 @@ using trace::testing::TempDir;
 namespace {
 
 // `legate_prof archive FILES` into dir/report, opened in chrome until it is
-// ready, with no error on the page and a label per lane; the files' profile.
+// ready, with no error on the page and (memories unfolded) a label per lane;
+// the files' profile.
 analysis::Profile open_report(Chromium& chrome, const TempDir& dir,
                               const std::vector<std::string>& files) {
   std::string args;
@@ -40,6 +41,13 @@ analysis::Profile open_report(Chromium& chrome, const TempDir& dir,
     return text;
   }());
   CHECK(chrome.eval("document.getElementById('status').textContent") == "");
+  // Memories open folded to their avg line; unfolded, every lane has a label.
+  size_t unfolded = 0;
+  for (const auto& l : p.lanes) unfolded += analysis::is_memory(l.kind) ? 0 : 1;
+  CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == unfolded);
+  chrome.eval(
+      "document.querySelectorAll('.avg-label').forEach((a) => {"
+      "if (a.textContent.startsWith('▸')) a.click(); }); 0");
   CHECK(chrome.eval("document.querySelectorAll('.lane-label').length") == p.lanes.size());
   CHECK(chrome.eval("legatoReport.profile.count") == p.items.size());
   return p;
