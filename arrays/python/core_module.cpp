@@ -20,7 +20,7 @@ using legato::rt::Value;
 namespace {
 
 // Opens a CallSite at the user's line for the rest of the enclosing scope.
-#define LEGATO_USER_SITE                                      \
+#define LEGATO_USER_SITE                                                   \
   const legato::python::UserSite user_site_ = legato::python::user_site(); \
   const legato::rt::CallSite call_site_(user_site_.file, user_site_.line)
 
@@ -93,8 +93,9 @@ void indexed_update(Array& a, const Array& index, const std::string& op, const V
 }
 
 py::tuple shape_of(const Array& a) {
-  py::tuple t(a.ndim());
-  for (int d = 0; d < a.ndim(); ++d) t[d] = a.shape()[d];
+  const std::vector<int64_t> dims = a.shape();
+  py::tuple t(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) t[d] = dims[d];
   return t;
 }
 
@@ -106,7 +107,8 @@ py::array to_numpy(const Array& a) {
     py::gil_scoped_release release;
     v = a.to_vector();
   }
-  std::vector<py::ssize_t> shape(a.shape().begin(), a.shape().end());
+  const std::vector<int64_t> dims = a.shape();
+  const std::vector<py::ssize_t> shape(dims.begin(), dims.end());
   py::array_t<double> flat(static_cast<py::ssize_t>(v.size()), v.data());
   static const char* const names[] = {"float32", "float64", "int64", "bool"};
   return flat.attr("astype")(names[static_cast<int>(a.dtype())]).attr("reshape")(shape);
@@ -223,11 +225,10 @@ PYBIND11_MODULE(_core, m) {
              LEGATO_USER_SITE;
              indexed_update(a, index, op, v);
            })
-      .def("update_index",
-           [](Array& a, const Array& index, const std::string& op, const Value& v) {
-             LEGATO_USER_SITE;
-             indexed_update(a, index, op, v);
-           });
+      .def("update_index", [](Array& a, const Array& index, const std::string& op, const Value& v) {
+        LEGATO_USER_SITE;
+        indexed_update(a, index, op, v);
+      });
 
   m.def("binary", [](const std::string& op, const Array& a, const Array& b) {
     LEGATO_USER_SITE;

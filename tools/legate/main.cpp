@@ -1,6 +1,7 @@
 // legate [FLAGS] PROGRAM [ARGS...]: runs PROGRAM with FLAGS passed in
 // LEGATE_CONFIG (after any LEGATE_CONFIG already set, so the flags win),
-// through a launcher (mpirun, srun) when the run has several ranks.
+// through a launcher (mpirun, srun) when the run has several ranks. A
+// PROGRAM ending in .py runs under the Python interpreter, one per rank.
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,16 +9,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "python_program.hpp"
 #include "runtime/config.hpp"
 
 namespace {
 
 const char* kUsage =
     "usage: legate [FLAGS] PROGRAM [ARGS...]\n"
-    "Runs PROGRAM on the Legato runtime with FLAGS (passed to it in LEGATE_CONFIG).\n\n"
+    "Runs PROGRAM on the Legato runtime with FLAGS (passed to it in LEGATE_CONFIG).\n"
+    "A PROGRAM ending in .py (import legato.numpy as np) runs under Python.\n\n"
     "Driver flags:\n"
     "  --launcher L          start --ranks-per-node x --nodes ranks with L: mpirun, srun, or\n"
     "                        none (default: the ranks are started already, e.g. by\n"
@@ -180,6 +184,16 @@ int main(int argc, char** argv) {
     command = launch_command(launch, config, detect_machine());
   } catch (const ConfigError& e) {
     return fail(e.what());
+  }
+  if (legato::driver::is_python_program(argv[i])) {
+    try {
+      command.insert(command.end(), {legato::driver::prepare_python()});
+    } catch (const std::runtime_error& e) {
+      return fail(std::string(argv[i]) + ": " + e.what());
+    }
+    // mpirun passes only the variables it is told to.
+    if (!command.empty() && command.front() == "mpirun")
+      command.insert(command.end() - 1, {"-x", "PYTHONPATH"});
   }
   for (int k = i; k < argc; ++k) command.emplace_back(argv[k]);
   if (verbose) {

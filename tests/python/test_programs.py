@@ -1,0 +1,120 @@
+"""The seeds' Python programs run as users run them: `legate --profile
+prog.py` and `LEGATE_CONFIG=... python3 prog.py`, one interpreter per rank
+under mpirun; the same checksums as the C++ examples; traces whose findings
+name the lines of the .py file; a trace finished after an uncaught exception
+or Ctrl-C."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+BIN = os.environ["LEGATO_BIN_DIR"]
+SRC = os.environ["LEGATO_SOURCE_DIR"]
+EXAMPLES = os.path.join(SRC, "examples", "python")
+
+
+def run(cmd, cwd, env=None, timeout=120):
+    full_env = dict(os.environ, LEGATO_SEED="42")
+    full_env.pop("LEGATE_CONFIG", None)
+    full_env.update(env or {})
+    return subprocess.run(cmd, cwd=cwd, env=full_env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def line_of(path, text):
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if text in line:
+                return f"{path}:{n}"
+    raise AssertionError(f"no '{text}' in {path}")
+
+
+def checksum(out):
+    return out.split("checksum = ")[1].split()[0]
+
+
+class Programs(unittest.TestCase):
+    def test_example1_matches_the_cpp_example_and_its_trace_names_the_loop(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(EXAMPLES, "example1_inefficient.py")
+            r = run([f"{BIN}/legate", "--cpus", "2", "--profile", prog, "300000"], d)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            cpp = run([f"{BIN}/chunked_update", "--n", "300000"], d)
+            self.assertEqual(checksum(r.stdout), checksum(cpp.stdout))
+            self.assertTrue(os.path.exists(os.path.join(d, "legate_prof", "index.html")))
+            f = run([f"{BIN}/legate_prof", "findings", "--json", "legate_0.prof"], d)
+            self.assertEqual(f.returncode, 0, f.stderr)
+            found = {x["rule"]: x for x in json.loads(f.stdout)["findings"]}
+            loop = {line_of(prog, "sub[gt1]  = sub[gt1]  + 2.0"),
+                    line_of(prog, "sub[~gt1] = sub[~gt1] - 2.0")}
+            for rule in ("tiny_tasks", "index_copies", "dep_part_churn", "blocked_top_level"):
+                self.assertIn(rule, found)
+                self.assertIn(found[rule]["lines"][0]["where"], loop | {
+                    line_of(prog, "gt1 = sub > 1.0")}, rule)
+
+    def test_example1_efficient_matches_and_runs_from_python_itself(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(EXAMPLES, "example1_efficient.py")
+            r = run([sys.executable, prog, "300000"], d,
+                    {"LEGATE_CONFIG": "--cpus 2 --profile",
+                     "PYTHONPATH": os.environ["PYTHONPATH"]})
+            self.assertEqual(r.returncode, 0, r.stderr)
+            cpp = run([f"{BIN}/vectorized_update", "--n", "300000"], d)
+            self.assertEqual(checksum(r.stdout), checksum(cpp.stdout))
+            self.assertTrue(os.path.exists(os.path.join(d, "legate_0.prof")))
+
+    def test_an_uncaught_exception_still_finishes_the_trace(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(d, "bad.py")
+            with open(prog, "w") as f:
+                f.write("import legato.numpy as np\n"
+                        "a = np.zeros(10)\n"
+                        "b = a + 1.0\n"
+                        "c = a + np.zeros(11)\n")
+            r = run([f"{BIN}/legate", "--cpus", "1", "--profile", prog], d)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn(f"ValueError: add at {prog}:4: operands could not be broadcast", r.stderr)
+            info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
+            self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
+
+    def test_ctrl_c_finishes_the_trace(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(d, "loop.py")
+            with open(prog, "w") as f:
+                f.write("import sys\n"
+                        "import legato.numpy as np\n"
+                        "a = np.zeros(1000)\n"
+                        "print('started', flush=True)\n"
+                        "while True:\n"
+                        "    a += 1.0\n"
+                        "    a.sum().item()\n")
+            env = dict(os.environ, LEGATE_CONFIG="--cpus 1 --profile")
+            p = subprocess.Popen([sys.executable, prog], cwd=d, env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            self.assertEqual(p.stdout.readline().strip(), "started")
+            time.sleep(0.3)
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=60)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("KeyboardInterrupt", err)
+            info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
+            self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
+
+    def test_one_interpreter_per_rank_under_mpirun(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(EXAMPLES, "example1_efficient.py")
+            r = run([f"{BIN}/legate", "--ranks-per-node", "2", "--launcher", "mpirun", "--cpus",
+                     "1", "--profile", prog, "100000"], d, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(os.path.exists(os.path.join(d, "legate_0.prof")))
+            self.assertTrue(os.path.exists(os.path.join(d, "legate_1.prof")))
+            cpp = run([f"{BIN}/vectorized_update", "--n", "100000"], d)
+            self.assertEqual(checksum(r.stdout), checksum(cpp.stdout))
+
+
+if __name__ == "__main__":
+    unittest.main()
