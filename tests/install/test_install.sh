@@ -20,3 +20,20 @@ if [[ "$out" != "$expected" ]]; then
   exit 1
 fi
 test -x "$work/prefix/bin/legate" && test -x "$work/prefix/bin/legate_prof"
+
+# The installed Python package, when this build has it: a .py program run by
+# the installed legate finds it next to itself.
+if ls "$build"/python/legato/_core*.so >/dev/null 2>&1; then
+  cat > "$work/prog.py" <<'PY'
+import legato.numpy as np
+a = np.arange(10).astype(np.float64)
+a[a > 4.0] += 1.0
+print("python sum", float(a.sum()))
+PY
+  out=$(cd "$work" && "$work/prefix/bin/legate" --cpus 1 prog.py)
+  echo "$out"
+  if [[ "$out" != "python sum 50.0" ]]; then
+    echo "expected: python sum 50.0" >&2
+    exit 1
+  fi
+fi
