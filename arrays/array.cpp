@@ -11,6 +11,23 @@ namespace legato::rt {
 using detail::ArrayLauncher;
 using detail::who;
 
+void Array::stencil_hint(const std::vector<int64_t>& low, const std::vector<int64_t>& high,
+                         std::source_location where) const {
+  const auto n = static_cast<size_t>(ndim_);
+  if (low.size() != n || high.size() != n)
+    throw std::invalid_argument(who("stencil_hint", where) + "needs " + std::to_string(n) +
+                                " offsets on each side for a " + std::to_string(n) +
+                                "-D array, got " + std::to_string(low.size()) + " and " +
+                                std::to_string(high.size()));
+  for (size_t d = 0; d < n; ++d)
+    if (low[d] < 0 || high[d] < 0)
+      throw std::invalid_argument(who("stencil_hint", where) + "offsets must not be negative");
+  // In the store's elements: a row of a 2-D array is row_stride elements.
+  const int64_t before = n == 1 ? low[0] : low[0] * stride_ + low[1];
+  const int64_t after = n == 1 ? high[0] : high[0] * stride_ + high[1];
+  store_.stencil_hint(before, after);
+}
+
 // --- the launch helper ---
 
 namespace detail {

@@ -73,6 +73,12 @@ class Array {
   Array flatten() const;
   Array astype(DType type, std::source_location where = std::source_location::current()) const;
   Array copy(std::source_location where = std::source_location::current()) const;
+  // cuPyNumeric's stencil_hint: the operations to come touch up to low[d]
+  // elements before and high[d] after what they work on in each dimension,
+  // so the first instance of the array is made that much larger (one
+  // instance instead of a small one and then a larger one).
+  void stencil_hint(const std::vector<int64_t>& low, const std::vector<int64_t>& high,
+                    std::source_location where = std::source_location::current()) const;
 
   // Writes into this array (or view): b.slice(1, n - 1).assign(a).
   void assign(const Array& src, std::source_location where = std::source_location::current());

@@ -58,6 +58,11 @@ class Store {
   int64_t size() const;
   DType dtype() const;
   const std::string& name() const;
+  // Tells the runtime the program will touch up to `low` elements before and
+  // `high` after any range it works on (a stencil's halo): an instance made
+  // for a range covers those too, so growing into them later needs no second,
+  // larger instance. Call it before the operations it is about.
+  void stencil_hint(int64_t low, int64_t high) const;
 
  private:
   friend class ApiAccess;

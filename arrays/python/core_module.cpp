@@ -205,6 +205,11 @@ PYBIND11_MODULE(_core, m) {
              return a.dot(b);
            })
       .def("to_numpy", &to_numpy)
+      .def("stencil_hint",
+           [](const Array& a, const std::vector<int64_t>& low, const std::vector<int64_t>& high) {
+             LEGATO_USER_SITE;
+             a.stencil_hint(low, high);
+           })
       .def("get_index",
            [](Array& a, const Array& index) {
              LEGATO_USER_SITE;

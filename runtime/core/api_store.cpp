@@ -52,6 +52,15 @@ int64_t Store::size() const {
 DType Store::dtype() const {
   return impl_ ? impl_->type : DType::F64;
 }
+void Store::stencil_hint(int64_t low, int64_t high) const {
+  if (low < 0 || high < 0)
+    throw std::invalid_argument("stencil_hint: offsets must not be negative (" +
+                                std::to_string(low) + ", " + std::to_string(high) + ")");
+  if (!impl_) return;
+  impl_->halo_low.store(low, std::memory_order_relaxed);
+  impl_->halo_high.store(high, std::memory_order_relaxed);
+}
+
 const std::string& Store::name() const {
   static const std::string none;
   return impl_ ? impl_->name : none;

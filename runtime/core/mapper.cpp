@@ -52,6 +52,9 @@ class Mapper {
   // memory that is full sends it to system memory).
   StoreInstance* instance_for(StoreImpl& store, Range r, size_t arg, MemoryPool& memory) {
     if (StoreInstance* found = store.smallest_covering(r, &memory)) return found;
+    // The program's stencil hint: the new instance covers the halo too.
+    r = {std::max<int64_t>(0, r.lo - store.halo_low.load(std::memory_order_relaxed)),
+         std::min(store.size, r.hi + store.halo_high.load(std::memory_order_relaxed))};
     // On several ranks what a rank touches of a store shifts (halos, shifted
     // views, whole vectors): a new instance spans the ones it overlaps,
     // which take their data to it and are freed once their users are done,

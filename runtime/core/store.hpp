@@ -72,6 +72,9 @@ class StoreImpl {
 
   // Handles held by the program; the last one going triggers collection.
   std::atomic<int64_t> user_handles{0};
+  // The program's stencil hint: a new instance for a range also covers this
+  // many elements before and after it (stencil_hint).
+  std::atomic<int64_t> halo_low{0}, halo_high{0};
 
   // Dependence analysis (one analysis at a time).
   IntervalMap<AccessState> access;

@@ -86,7 +86,7 @@ TEST_CASE("the OOM example ends in the seed's report, and both fixes make it fit
   CHECK_THAT(r.err, Catch::Contains(" of size 8388608 covering elements <0>..<1048575>" + by +
                                     testing::line_of(src, "Array c = b + 2;") + "\n"));
   CHECK(r.out.find("sum = ") == std::string::npos);
-  for (const std::string fix : {"--prefetch", "--in-place"}) {
+  for (const std::string fix : {"--prefetch", "--in-place", "--stencil-hint"}) {
     const auto ok = testing::run_command(run_line("--cpus 1 --sysmem 40", "oom", fix));
     INFO(fix << ": " << ok.err);
     CHECK(ok.status == 0);

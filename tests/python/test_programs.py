@@ -104,6 +104,32 @@ class Programs(unittest.TestCase):
             info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
             self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
 
+    def test_the_oom_example_reports_the_seeds_numbers_and_lines_and_its_fixes_fit(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(EXAMPLES, "oom.py")
+            flags = ["--cpus", "1", "--gpus", "0", "--sysmem", "40", "--profile"]
+            r = run([f"{BIN}/legate"] + flags + [prog], d, {"LEGATE_TEST": "1"})
+            self.assertEqual(r.returncode, 1)
+            at = lambda n: f"{prog}:{n}"  # noqa: E731
+            err = r.stderr
+            self.assertTrue(err.startswith("LEGATE ERROR: Failed to allocate 8388608 bytes on "
+                                           "memory "), err)
+            self.assertIn(f"of Task BinaryOpTask[{at(16)}]", err)
+            self.assertIn("reserving 33554400 of the available 41943040 bytes", err)
+            for store, made in ((13, [13]), (7, [13, 10]), (4, [10])):
+                self.assertIn(f"LogicalStore allocated at {at(store)}:", err)
+                for m in made:
+                    self.assertIn(f"created for an operation launched at {at(m)}", err)
+            f = run([f"{BIN}/legate_prof", "findings", "--json", "legate_0.prof"], d)
+            oom = [x for x in json.loads(f.stdout)["findings"] if x["rule"] == "out_of_memory"]
+            self.assertEqual(len(oom), 1)
+            self.assertEqual(oom[0]["bytes"], 33554400)
+            self.assertEqual({line["where"] for line in oom[0]["lines"]}, {at(13), at(7), at(4)})
+            for fix in ("oom_fix_stencil_hint.py", "oom_fix_prefetch.py", "oom_fix_in_place.py"):
+                fixed = run([f"{BIN}/legate"] + flags + [os.path.join(EXAMPLES, fix)], d)
+                self.assertEqual(fixed.returncode, 0, fix + fixed.stderr)
+                self.assertEqual(fixed.stdout.strip(), "sum = 6291454.0", fix)
+
     def test_one_interpreter_per_rank_under_mpirun(self):
         with tempfile.TemporaryDirectory() as d:
             prog = os.path.join(EXAMPLES, "example1_efficient.py")

@@ -282,7 +282,10 @@ class ndarray:
             target._core.assign(_scalar_value(value, "assignment"))
 
     def stencil_hint(self, low_offsets, high_offsets):
-        raise _unsupported("stencil_hint yet")
+        """cuPyNumeric's hint: the operations to come touch up to low_offsets[d]
+        elements before and high_offsets[d] after what they work on, so the
+        array's first instance is made that much larger."""
+        self._core.stencil_hint(list(low_offsets), list(high_offsets))
 
 
 class _Indexed(ndarray):
