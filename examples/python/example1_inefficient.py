@@ -1,9 +1,12 @@
 # The seeds' Example 1, inefficient version, as printed but for the first
-# line (and N from the command line, the checksum printed at the end):
+# line (and N from the command line, the checksum and time printed at the end):
 #   legate --cpus 4 --profile example1_inefficient.py [N]
 import sys
+import time
 
 import legato.numpy as np
+
+start = time.perf_counter()
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000_000
 x = np.random.random(N).astype(np.float32)
@@ -27,4 +30,6 @@ for s in range(0, N, CHUNK):
     sub[gt1]  = sub[gt1]  + 2.0
     sub[~gt1] = sub[~gt1] - 2.0
 
-print(f"checksum = {float(z.sum()):.6f} over {N} elements")
+checksum = float(z.sum())
+print(f"checksum = {checksum:.6f} over {N} elements")
+print(f"time = {(time.perf_counter() - start) * 1e3:.1f} ms")
