@@ -125,6 +125,25 @@ class Profile {
     this.preBegin[count] = at;
   }
 
+  // The runtime work (meta-tasks) done for an item's operation and the
+  // number of the operation's other items sharing it (ItemDetails'
+  // operation_runtime and runtime_overhead); totals made on first use.
+  runtimeOf(i) {
+    const o = this.op[i], k = this.kind[i];
+    if (o < 0 || k === KIND_META || k === KIND_INSTANCE) return null;
+    if (!this.opRuntime) {
+      this.opRuntime = new Float64Array(this.ops.length);
+      this.opItems = new Uint32Array(this.ops.length);
+      for (let j = 0; j < this.count; ++j) {
+        const oj = this.op[j];
+        if (oj < 0 || this.kind[j] === KIND_INSTANCE) continue;
+        if (this.kind[j] === KIND_META) this.opRuntime[oj] += this.stop[j] - this.start[j];
+        else this.opItems[oj] += 1;
+      }
+    }
+    return {total: this.opRuntime[o], items: this.opItems[o]};
+  }
+
   label(i) {
     let s = this.strings[this.name[i]];
     if (!s && this.op[i] >= 0) s = this.strings[this.ops[this.op[i]][0]];

@@ -205,6 +205,12 @@ class Panels {
     span('duration', dur);
     span('waiting for preconditions', p.ready[i] - p.create[i]);
     span('waiting for a processor', p.start[i] - p.ready[i]);
+    const runtime = p.runtimeOf(i);
+    if (runtime && runtime.total > 0) {
+      row('runtime work for its operation', `${formatNs(runtime.total)}` +
+          (runtime.items > 1 ? ` (${formatNs(runtime.total / runtime.items)} per item, ${runtime.items} items)` : ''),
+          runtime.total);
+    }
     let blocked = 0, resuming = 0;
     for (const [a, b, s] of p.states(i)) { if (s === 2) blocked += b - a; if (s === 1) resuming += b - a; }
     span('running', p.stop[i] - p.start[i] - blocked - resuming);

@@ -115,6 +115,15 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   chrome.click(at[0].get<double>(), at[1].get<double>());
   REQUIRE(chrome.wait_for("!document.getElementById('popup').hidden", 3000));
   CHECK(chrome.eval("document.getElementById('popup').dataset.item") == std::to_string(item));
+  // The runtime work for its operation, as the model's details give it.
+  const analysis::ItemDetails d = analysis::details(profile, static_cast<uint32_t>(item));
+  REQUIRE(d.operation_runtime > 0);
+  const auto runtime = chrome.eval("legatoReport.profile.runtimeOf(" + std::to_string(item) + ")");
+  CHECK(runtime["total"].get<double>() == static_cast<double>(d.operation_runtime));
+  CHECK(runtime["total"].get<double>() / runtime["items"].get<double>() ==
+        Approx(static_cast<double>(d.runtime_overhead)).margin(1));
+  CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
+             Catch::Contains("runtime work for its operation"));
   const int pre =
       chrome.eval("legatoReport.profile.lastPrecondition(" + std::to_string(item) + ")");
   CHECK(chrome.eval("document.querySelector('#popup .why a').dataset.item") == std::to_string(pre));
