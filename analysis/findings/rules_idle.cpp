@@ -318,7 +318,7 @@ void load_imbalance(Context& ctx) {
 void critical_path_breakdown(Context& ctx) {
   const Profile& p = ctx.p;
   const auto& chain = ctx.run_chain();
-  if (chain.empty()) return;
+  if (chain.size() < 2) return;  // one item: nothing to break down
   const Time t0 = chain_begin(ctx), t1 = p.items[chain.front()].stop;
   Breakdown b;
   ChainTimeline(ctx).activity(t0, t1, b);
