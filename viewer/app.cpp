@@ -74,16 +74,18 @@ double now_s() {
 }  // namespace
 
 std::string check_expand(const std::string& value) {
-  if (value == "all" || value == "none" || value == "kinds") return "";
+  if (value == "auto" || value == "all" || value == "none" || value == "kinds") return "";
   const auto names = split(value, ',');
-  if (names.empty()) return "expected all, none, kinds or a list of kinds such as cpu,utility";
+  if (names.empty())
+    return "expected auto, all, none, kinds or a list of kinds such as cpu,utility";
   for (const auto& n : names) {
     if (!kind_named(n)) {
       std::string known;
       for (int k = 0; k < analysis::kLaneKinds; ++k)
         known +=
             (k ? ", " : "") + std::string(analysis::to_string(static_cast<analysis::LaneKind>(k)));
-      return "'" + n + "' is not a kind of lane (all, none, kinds, or kinds among: " + known + ")";
+      return "'" + n + "' is not a kind of lane (auto, all, none, kinds, or kinds among: " + known +
+             ")";
     }
   }
   return "";
@@ -173,7 +175,13 @@ void App::apply_start_view() {
 
 void App::set_expand(const std::string& value) {
   if (!profile_ || !check_expand(value).empty()) return;
-  if (value == "all") {
+  if (value == "auto") {
+    std::vector<analysis::LaneKind> kinds;
+    for (int k = 0; k < analysis::kLaneKinds; ++k)
+      if (!analysis::is_memory(static_cast<analysis::LaneKind>(k)))
+        kinds.push_back(static_cast<analysis::LaneKind>(k));
+    layout_.expand_only(*profile_, kinds);
+  } else if (value == "all") {
     layout_.expand_all(*profile_);
   } else if (value == "none") {
     layout_.collapse_all(*profile_);

@@ -28,9 +28,10 @@ struct ViewOptions {
   std::vector<std::string> files;
   // The first window, in ns from the start of the run (--range START:END).
   std::optional<std::pair<double, double>> range;
-  // What is expanded at first (--expand): "all", "none" (nodes folded),
+  // What is expanded at first (--expand): "auto" (every kind's lanes but the
+  // memories', which show their avg lines), "all", "none" (nodes folded),
   // "kinds" (avg lines only) or a comma-separated list of kinds to expand.
-  std::string expand = "all";
+  std::string expand = "auto";
   std::string screenshot;  // --screenshot PNG
   std::string script;      // --script FILE
   int width = 1600, height = 900;

@@ -14,6 +14,7 @@
 namespace legato::viewer {
 
 using analysis::human_ns;
+using analysis::short_ns;
 
 namespace {
 
@@ -65,15 +66,26 @@ void App::menu_bar() {
 
 void App::header() {
   const analysis::Profile& p = *profile_;
+  // The view's ends with the digits its width needs, as the ruler writes them.
+  const double step = camera_.span() / 10;
+  const auto view_time = [step](double ns) { return tick_label(ns, step); };
   ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 4));
   ImGui::Text("%s", p.program.empty() ? "(program unknown)" : p.program.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("run %s | %zu rank(s) | %s records | %s | view %s to %s",
                       p.run_id.substr(0, 8).c_str(), p.ranks.size(),
                       analysis::grouped(p.records).c_str(),
-                      human_ns(static_cast<double>(p.stop - p.start)).c_str(),
-                      human_ns(camera_.t0() - camera_.run_start()).c_str(),
-                      human_ns(camera_.t1() - camera_.run_start()).c_str());
+                      short_ns(static_cast<double>(p.stop - p.start)).c_str(),
+                      view_time(camera_.t0() - camera_.run_start()).c_str(),
+                      view_time(camera_.t1() - camera_.run_start()).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "run %s ns, view %s to %s ns",
+        analysis::grouped(static_cast<uint64_t>(p.stop - p.start)).c_str(),
+        analysis::grouped(static_cast<uint64_t>(std::max(0.0, camera_.t0() - camera_.run_start())))
+            .c_str(),
+        analysis::grouped(static_cast<uint64_t>(std::max(0.0, camera_.t1() - camera_.run_start())))
+            .c_str());
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 2);
 }
 

@@ -46,7 +46,7 @@ enum class Arg : uint8_t {
   Number,  // a number
   Time,    // a number with an optional unit: 1.5ms
   Key,     // a key name (parse_key)
-  Lanes,   // what expand takes: all, none, kinds or kinds of lanes (check_expand)
+  Lanes,   // what expand takes: auto, all, none, kinds or kinds of lanes (check_expand)
   Text,    // the rest of the line, spaces included
 };
 

@@ -5,7 +5,7 @@
 //   range START END        show that window (times like 1.5ms, from the run's start)
 //   zoom FACTOR [AT]       zoom around a fraction of the width (FACTOR < 1 zooms in)
 //   pan FRACTION           move by a fraction of the width
-//   expand all|none|kinds|KIND,...
+//   expand auto|all|none|kinds|KIND,...
 //   hover X Y              move the mouse to window pixel (X, Y)
 //   click X Y [right]      press and release a mouse button there
 //   drag X0 Y0 X1 Y1 [right]

@@ -145,7 +145,7 @@ void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {
   const ImVec2 a = origin_, b(origin_.x + size_.x, origin_.y + kAxisHeight);
   dl->AddRectFilled(a, b, colors::kAxis);
   dl->AddLine(ImVec2(a.x, b.y - 0.5f), ImVec2(b.x, b.y - 0.5f), colors::kAxisLine);
-  const std::string span = "span " + analysis::human_ns(cam.span());
+  const std::string span = "span " + analysis::short_ns(cam.span());
   dl->AddText(ImVec2(a.x + 6, a.y + 5), colors::kAxisText, span.c_str());
   const double target = cam.span() / std::max(1.0, lanes_width() / 110.0);
   const double pow10 = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));

@@ -119,6 +119,7 @@ TEST_CASE("ranges, expand values and tick labels are parsed and written", "[view
   CHECK_FALSE(parse_range("2ms:1ms", &error));
   CHECK_THAT(error, Catch::Contains("after the start"));
   CHECK(check_expand("all").empty());
+  CHECK(check_expand("auto").empty());
   CHECK(check_expand("cpu,Utility,gpu-device").empty());
   CHECK_THAT(check_expand("cpus"), Catch::Contains("'cpus' is not a kind of lane"));
   CHECK(tick_label(1.5e6, 5e5) == "1.5 ms");
