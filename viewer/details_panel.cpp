@@ -164,6 +164,7 @@ void App::details_window() {
       ImGui::PopID();
     }
   }
+  finding_links();
   ImGui::End();
   if (!open) {
     details_.reset();

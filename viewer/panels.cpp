@@ -57,6 +57,21 @@ void App::menu_bar() {
   }
   if (ImGui::BeginMenu("Windows")) {
     ImGui::MenuItem("Search", "/", &show_search_, profile_ != nullptr);
+    if (profile_ && !findings_ready_) {
+      ImGui::MenuItem("Findings (computing...)", nullptr, false, false);
+    } else if (profile_ && findings_.findings.empty()) {
+      ImGui::MenuItem("No findings", nullptr, false, false);
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        std::string text = "No rule saw a pattern that costs this run.";
+        for (const auto& sk : findings_.skipped)
+          text += "\nnot checked: " + sk.rule + ": " + sk.reason;
+        ImGui::SetTooltip("%s", text.c_str());
+      }
+    } else {
+      const std::string label =
+          profile_ ? "Findings (" + std::to_string(findings_.findings.size()) + ")" : "Findings";
+      ImGui::MenuItem(label.c_str(), "F", &show_findings_, profile_ != nullptr);
+    }
     ImGui::MenuItem("Statistics", "S", &show_stats_, profile_ != nullptr);
     ImGui::MenuItem("Help", "?", &show_help_);
     ImGui::EndMenu();
@@ -296,8 +311,9 @@ void App::help_window() {
       {"h", "highlight the selected item's critical path"},
       {"/, ctrl+f", "search"},
       {"s", "statistics"},
+      {"f", "findings: patterns that cost the run time or memory"},
       {"e / c", "expand everything / only avg lines"},
-      {"escape", "clear the chain, then the selection"},
+      {"escape", "clear the chain, then the clicked finding, then the selection"},
       {"?", "this help"},
   };
   ImGui::Text(
