@@ -82,7 +82,7 @@ void App::menu_bar() {
 void App::header() {
   const analysis::Profile& p = *profile_;
   // The view's ends with the digits its width needs, as the ruler writes them.
-  const double step = camera_.span() / 10;
+  const double step = camera_.span() / 4;
   const auto view_time = [step](double ns) { return tick_label(ns, step); };
   ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 4));
   ImGui::Text("%s", p.program.empty() ? "(program unknown)" : p.program.c_str());
