@@ -95,9 +95,11 @@ void App::scroll_to_finding(int index) {
 
 float App::findings_pane_height() const {
   if (!show_findings_ || findings_.findings.empty()) return 0;
-  const float avail = ImGui::GetContentRegionAvail().y;
-  if (findings_height_ <= 0) return std::clamp(avail * 0.3f, 120.f, 340.f);
-  return std::clamp(findings_height_, 80.f, std::max(80.f, avail - kAxisHeight - 60));
+  // What the timeline leaves: its ruler and a few rows stay.
+  const float avail = ImGui::GetContentRegionAvail().y, most = avail - kAxisHeight - 60;
+  if (most <= 0) return 0;
+  const float h = findings_height_ > 0 ? findings_height_ : std::clamp(avail * 0.3f, 120.f, 340.f);
+  return std::clamp(h, std::min(80.f, most), most);
 }
 
 void App::findings_pane(float height) {

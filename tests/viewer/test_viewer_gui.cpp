@@ -112,6 +112,14 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
   const auto& area = st["lanes_area"];
   const int x0 = area[0].get<int>() + 1, x1 = x0 + area[2].get<int>() - 2;
   const int bottom = area[1].get<int>() + area[3].get<int>();
+  // At a glance: every row fits above the Findings pane, memories folded to
+  // their avg lines so they do not push the channels off screen.
+  for (const auto& row : st["rows"]) {
+    INFO(row["text"]);
+    CHECK(row["top"].get<double>() + row["height"].get<double>() <= bottom + 0.5);
+    if (row["type"] == "avg")
+      CHECK(row["collapsed"] == (row["text"].get<std::string>().rfind("System Memory", 0) == 0));
+  }
   int lanes_with_boxes = 0, lanes = 0, gray = 0;
   std::set<std::string> seen;
   for (const auto& row : st["rows"]) {
