@@ -120,18 +120,29 @@ void App::findings_pane(float height) {
   const ImVec2 a = ImGui::GetWindowPos(),
                b(a.x + ImGui::GetWindowWidth(), a.y + ImGui::GetWindowHeight());
   controls_["findings"] = ImVec4(a.x, a.y, b.x, b.y);
+  const float hide_x = ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("Hide").x -
+                       2 * ImGui::GetStyle().FramePadding.x;
   ImGui::Text("Findings (%zu)", findings_.findings.size());
   ImGui::SameLine();
+  std::string hint = "most severe first; click one to zoom to it and outline its items";
   if (focused_ >= 0) {
-    ImGui::TextDisabled("showing %s: its window, its lanes, its items outlined in green",
-                        findings_.findings[static_cast<size_t>(focused_)].title.c_str());
-    ImGui::SameLine();
     if (ImGui::SmallButton("Clear")) focus_finding(-1);
     remember_control("clear-finding");
-  } else {
-    ImGui::TextDisabled("most severe first; click one to zoom to it and outline its items");
+    ImGui::SameLine();
+    if (focused_ >= 0)
+      hint = "showing " + findings_.findings[static_cast<size_t>(focused_)].title +
+             ": its window, its lanes, its items outlined in green";
   }
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - 40));
+  // The hint as far as it fits before Hide.
+  const float room = hide_x - ImGui::GetCursorPosX() - 8;
+  if (room > 0) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::PushClipRect(at, ImVec2(at.x + room, at.y + ImGui::GetTextLineHeightWithSpacing()),
+                        true);
+    ImGui::TextDisabled("%s", hint.c_str());
+    ImGui::PopClipRect();
+  }
+  ImGui::SameLine(std::max(hide_x, ImGui::GetCursorPosX()));
   if (ImGui::SmallButton("Hide")) show_findings_ = false;
   remember_control("hide-findings");
   ImGui::Separator();
