@@ -27,7 +27,9 @@ FindingFocus focus_of(const analysis::Profile& p, const analysis::Finding& f) {
     out.t1 = b + margin;
   }
   for (uint32_t l : f.lanes)
-    if (l < p.lanes.size()) out.lanes.push_back(l);
+    if (l < p.lanes.size()) out.own.push_back(l);
+  sort_unique(out.own);
+  out.lanes = out.own;
   for (uint32_t i : f.items) {
     if (i >= p.items.size()) continue;
     out.outline.push_back(i);

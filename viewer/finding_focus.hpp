@@ -14,7 +14,8 @@ namespace legato::viewer {
 
 struct FindingFocus {
   double t0 = 0, t1 = 0;          // the window to show (model clock, ns)
-  std::vector<uint32_t> lanes;    // sorted, unique
+  std::vector<uint32_t> lanes;    // to unfold: its own and its items', sorted, unique
+  std::vector<uint32_t> own;      // the finding's own lanes, sorted, unique
   std::vector<uint32_t> outline;  // the representative items, sorted, unique
 };
 

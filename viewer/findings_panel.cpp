@@ -83,9 +83,10 @@ void App::focus_finding(int index) {
   hl_.outlined = f.outline;
   camera_.set(f.t0, f.t1);
   for (uint32_t l : f.lanes) layout_.reveal(p, l);
+  // All its lanes when they fit, else its own first (its items' may lie elsewhere).
   const float visible = view_.lanes_height();
-  camera_.set_scroll(scroll_to_lanes(layout_, f.lanes, camera_.scroll(), visible), layout_.height(),
-                     visible);
+  const float all = scroll_to_lanes(layout_, f.lanes, camera_.scroll(), visible);
+  camera_.set_scroll(scroll_to_lanes(layout_, f.own, all, visible), layout_.height(), visible);
 }
 
 void App::scroll_to_finding(int index) {

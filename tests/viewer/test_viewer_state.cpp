@@ -170,6 +170,7 @@ TEST_CASE("a finding's focus: its window with a margin, its lanes, its items, th
   CHECK(focus.t1 == Approx(static_cast<double>(f.t1) + span / 20));
   CHECK(std::is_sorted(focus.outline.begin(), focus.outline.end()));
   CHECK(focus.outline.size() == f.items.size());
+  CHECK(focus.own == std::vector<uint32_t>(f.lanes.begin(), f.lanes.end()));
   for (uint32_t i : f.items)
     CHECK(std::binary_search(focus.lanes.begin(), focus.lanes.end(), p.lane_of(i)));
   // A window at the run's end is clamped to it; a point gets at least 1 us.
