@@ -10,6 +10,7 @@
 #include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
+#include "viewer/finding_focus.hpp"
 
 namespace legato::viewer {
 
@@ -74,16 +75,18 @@ double now_s() {
 }  // namespace
 
 std::string check_expand(const std::string& value) {
-  if (value == "all" || value == "none" || value == "kinds") return "";
+  if (value == "auto" || value == "all" || value == "none" || value == "kinds") return "";
   const auto names = split(value, ',');
-  if (names.empty()) return "expected all, none, kinds or a list of kinds such as cpu,utility";
+  if (names.empty())
+    return "expected auto, all, none, kinds or a list of kinds such as cpu,utility";
   for (const auto& n : names) {
     if (!kind_named(n)) {
       std::string known;
       for (int k = 0; k < analysis::kLaneKinds; ++k)
         known +=
             (k ? ", " : "") + std::string(analysis::to_string(static_cast<analysis::LaneKind>(k)));
-      return "'" + n + "' is not a kind of lane (all, none, kinds, or kinds among: " + known + ")";
+      return "'" + n + "' is not a kind of lane (auto, all, none, kinds, or kinds among: " + known +
+             ")";
     }
   }
   return "";
@@ -95,6 +98,7 @@ App::App(ViewOptions options) : options_(std::move(options)) {
 
 App::~App() {
   if (loader_.joinable()) loader_.join();
+  finder_.clear();  // before the profile it reads goes
 }
 
 void App::open(std::vector<std::string> files) {
@@ -126,11 +130,17 @@ void App::open(std::vector<std::string> files) {
 
 void App::close() {
   util_.clear();  // its threads read the profile
+  finder_.clear();
   profile_.reset();
   load_error_.clear();
   hl_ = Highlights{};
   details_.reset();
   back_.clear();
+  findings_ = analysis::Findings{};
+  findings_ready_ = false;
+  focused_ = -1;
+  item_findings_.clear();
+  show_findings_ = false;
 }
 
 void App::wait_loaded() {
@@ -139,7 +149,7 @@ void App::wait_loaded() {
 }
 
 bool App::settled() const {
-  return !loader_.joinable() && (!profile_ || util_.all_ready());
+  return !loader_.joinable() && (!profile_ || (util_.all_ready() && finder_.done()));
 }
 
 void App::take_loaded() {
@@ -147,6 +157,7 @@ void App::take_loaded() {
   if (loader_.joinable()) loader_.join();
   loaded_ = false;
   util_.clear();
+  finder_.clear();
   hl_ = Highlights{};
   details_.reset();
   back_.clear();
@@ -154,6 +165,11 @@ void App::take_loaded() {
   load_error_ = std::move(incoming_error_);
   incoming_error_.clear();
   profile_ = std::move(incoming_);
+  findings_ = analysis::Findings{};
+  findings_ready_ = false;
+  focused_ = -1;
+  item_findings_.clear();
+  show_findings_ = false;
   if (!load_error_.empty()) {
     std::cerr << "legate_prof view: " << load_error_ << "\n";
     return;
@@ -162,7 +178,21 @@ void App::take_loaded() {
   layout_.build(*profile_);
   camera_.fit(profile_->start, profile_->stop);
   util_.start(*profile_);
+  finder_.start(*profile_);
   apply_start_view();
+}
+
+void App::take_findings() {
+  if (!profile_ || findings_ready_ || !finder_.done()) return;
+  std::string error;
+  findings_ = finder_.take(&error);
+  findings_ready_ = true;
+  if (!error.empty()) {
+    profile_->warnings.push_back("the findings could not be computed: " + error);
+    std::cerr << "legate_prof view: warning: " << profile_->warnings.back() << "\n";
+  }
+  show_findings_ = !findings_.findings.empty();  // opens by itself when there are some
+  if (details_) item_findings_ = findings_of(*profile_, findings_, details_->item);
 }
 
 void App::apply_start_view() {
@@ -173,7 +203,13 @@ void App::apply_start_view() {
 
 void App::set_expand(const std::string& value) {
   if (!profile_ || !check_expand(value).empty()) return;
-  if (value == "all") {
+  if (value == "auto") {
+    std::vector<analysis::LaneKind> kinds;
+    for (int k = 0; k < analysis::kLaneKinds; ++k)
+      if (!analysis::is_memory(static_cast<analysis::LaneKind>(k)))
+        kinds.push_back(static_cast<analysis::LaneKind>(k));
+    layout_.expand_only(*profile_, kinds);
+  } else if (value == "all") {
     layout_.expand_all(*profile_);
   } else if (value == "none") {
     layout_.collapse_all(*profile_);
@@ -220,6 +256,7 @@ void App::select(uint32_t item, bool remember) {
   if (remember && details_ && details_->item != item) back_.push_back(details_->item);
   details_ = analysis::details(*profile_, item);
   hl_.selected = item;
+  item_findings_ = findings_of(*profile_, findings_, item);
 }
 
 void App::reveal(uint32_t item) {
@@ -276,6 +313,7 @@ void App::remember_control(const std::string& name) {
 
 void App::frame() {
   take_loaded();
+  take_findings();
   controls_.clear();
   tooltip_.clear();
   const ImGuiIO& io = ImGui::GetIO();
@@ -301,7 +339,9 @@ void App::frame() {
   } else {
     header();
     banners();
-    timeline();
+    const float pane = findings_pane_height();
+    timeline(pane);
+    findings_pane(pane);
   }
   ImGui::End();
   if (profile_) {
@@ -314,9 +354,10 @@ void App::frame() {
   handle_keys();
 }
 
-void App::timeline() {
+void App::timeline(float below) {
   const ImVec2 pos = ImGui::GetCursorScreenPos();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  avail.y -= below;
   const ImVec2 size(std::max(avail.x, kMaxLabelWidth + 50), std::max(avail.y, kAxisHeight + 50));
   ImGui::InvisibleButton("timeline", size,
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
@@ -424,6 +465,8 @@ void App::handle_keys() {
     if (!hl_.chain.empty()) {
       hl_.chain.clear();
       hl_.chain_sorted.clear();
+    } else if (focused_ >= 0) {
+      focus_finding(-1);
     } else {
       details_.reset();
       hl_.selected = hl_.flash = kNone;
@@ -460,6 +503,9 @@ void App::handle_keys() {
         break;
       case 's':
         show_stats_ = !show_stats_;
+        break;
+      case 'f':
+        show_findings_ = !show_findings_ && !findings_.findings.empty();
         break;
       case '?':
         show_help_ = !show_help_;
@@ -530,9 +576,12 @@ nlohmann::json App::state() const {
                         for (const auto& w : d.noted_waits) notes.push_back(w.note);
                         return notes;
                       }()},
-                     {"critical", d.critical == kNone ? -1 : static_cast<int64_t>(d.critical)}};
+                     {"critical", d.critical == kNone ? -1 : static_cast<int64_t>(d.critical)},
+                     {"findings", item_findings_}};
   }
+  findings_state(j);
   j["windows"] = {{"search", show_search_},
+                  {"findings", show_findings_},
                   {"stats", show_stats_},
                   {"help", show_help_},
                   {"error", show_error_ != SIZE_MAX}};

@@ -16,8 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/details.hpp"
+#include "analysis/findings.hpp"
 #include "analysis/profile.hpp"
 #include "viewer/camera.hpp"
+#include "viewer/findings_job.hpp"
 #include "viewer/layout.hpp"
 #include "viewer/timeline_view.hpp"
 #include "viewer/utilization_cache.hpp"
@@ -28,9 +30,10 @@ struct ViewOptions {
   std::vector<std::string> files;
   // The first window, in ns from the start of the run (--range START:END).
   std::optional<std::pair<double, double>> range;
-  // What is expanded at first (--expand): "all", "none" (nodes folded),
+  // What is expanded at first (--expand): "auto" (every kind's lanes but the
+  // memories', which show their avg lines), "all", "none" (nodes folded),
   // "kinds" (avg lines only) or a comma-separated list of kinds to expand.
-  std::string expand = "all";
+  std::string expand = "auto";
   std::string screenshot;  // --screenshot PNG
   std::string script;      // --script FILE
   int width = 1600, height = 900;
@@ -65,6 +68,10 @@ class App {
   // What is shown, for scripts and tests.
   nlohmann::json state() const;
   const analysis::Profile* profile() const { return profile_.get(); }
+  // The run's findings (default thresholds), computed in the background
+  // after the load; empty until findings_ready().
+  const analysis::Findings& findings() const { return findings_; }
+  bool findings_ready() const { return findings_ready_; }
   const TimelineView& view() const { return view_; }
   // Screen rectangle of a named control of the last frame ("critical",
   // "chain", "zoom-item", "back", "open", "paths", "error-message", "search").
@@ -84,15 +91,22 @@ class App {
   void show_search(const std::string& query);
   void toggle_chain();
   void zoom_to_selected();
+  // Zooms to a finding's window, unfolds and scrolls to its lanes and
+  // outlines its items until another finding is focused or -1 clears it.
+  void focus_finding(int index);
+  int focused_finding() const { return focused_; }
+  // Opens the Findings pane with a finding's row in view on the next frame.
+  void scroll_to_finding(int index);
 
  private:
   void take_loaded();
+  void take_findings();
   void apply_start_view();
   void menu_bar();
   void header();
   void banners();
   void open_panel();
-  void timeline();
+  void timeline(float below);  // leaves `below` pixels under it
   void handle_mouse(const Pick& pick, bool hovered);
   void handle_keys();
   void tooltip(const Pick& pick);
@@ -101,6 +115,13 @@ class App {
   void stats_window();
   void help_window();
   void error_window();
+  // The Findings pane below the timeline: its height (0 when hidden) and its contents.
+  float findings_pane_height() const;
+  void findings_pane(float height);
+  void finding_row(int index, const float* columns);  // x of severity, title, cost, where
+  void finding_body(const analysis::Finding& f);
+  void finding_links();  // the findings the selected item belongs to, as links
+  void findings_state(nlohmann::json& j) const;
   void remember_control(const std::string& name);
   void precondition_row(const analysis::Precondition& pre, bool critical, int index);
 
@@ -123,6 +144,12 @@ class App {
   Highlights hl_;
   std::optional<analysis::ItemDetails> details_;
   std::vector<uint32_t> back_;  // previously selected items
+  FindingsJob finder_;          // reads profile_
+  bool findings_ready_ = false;
+  analysis::Findings findings_;
+  int focused_ = -1;                // the clicked finding
+  int scroll_finding_ = -1;         // a row to scroll to on the next frame
+  std::vector<int> item_findings_;  // the findings the selected item belongs to
 
   // Mouse interaction.
   bool dragging_ = false, range_drag_ = false;
@@ -133,6 +160,8 @@ class App {
   std::string search_query_, paths_input_;
   bool search_focus_ = false;
   bool show_search_ = false, show_stats_ = false, show_help_ = false, show_warnings_ = false;
+  bool show_findings_ = false;
+  float findings_height_ = 0;     // dragged by the user; 0: a share of the window
   size_t show_error_ = SIZE_MAX;  // index into profile errors whose message is open
   std::string tooltip_;           // the last tooltip's text
   std::map<std::string, ImVec4> controls_;

@@ -1,5 +1,6 @@
 // The details window of the selected item (its times, what it waited for,
 // its preconditions and the critical path as links) and the hover tooltip.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -19,6 +20,14 @@ void field(const char* name, const std::string& value) {
   ImGui::TextDisabled("%s", name);
   ImGui::TableSetColumnIndex(1);
   ImGui::TextWrapped("%s", value.c_str());
+}
+
+// A duration to three digits ("200 ms"); the exact nanoseconds on hover.
+void duration_field(const char* name, analysis::Time ns) {
+  field(name, analysis::short_ns(static_cast<double>(ns)));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "%s ns", analysis::grouped(static_cast<uint64_t>(std::max<analysis::Time>(ns, 0))).c_str());
 }
 
 }  // namespace
@@ -86,16 +95,16 @@ void App::details_window() {
     if (!d.provenance.empty()) field("provenance", d.provenance);
     if (d.creator != kNone) field("issued by", p.str(p.operations[d.creator].name));
     field("start", at_time(p, d.start));
-    field("duration", human_ns(static_cast<double>(d.stop - d.start)));
+    duration_field("duration", d.stop - d.start);
     if (d.kind != analysis::ItemKind::Instance) {
       field("created", at_time(p, d.create));
       field("ready", at_time(p, d.ready));
-      field("waiting for preconditions", human_ns(static_cast<double>(d.waiting_for_dependencies)));
-      field("waiting for a processor", human_ns(static_cast<double>(d.waiting_for_processor)));
-      field("running", human_ns(static_cast<double>(d.running)));
+      duration_field("waiting for preconditions", d.waiting_for_dependencies);
+      duration_field("waiting for a processor", d.waiting_for_processor);
+      duration_field("running", d.running);
       if (d.blocked || d.resuming) {
-        field("blocked", human_ns(static_cast<double>(d.blocked)));
-        field("ready to resume", human_ns(static_cast<double>(d.resuming)));
+        duration_field("blocked", d.blocked);
+        duration_field("ready to resume", d.resuming);
       }
     } else {
       field("allocated", at_time(p, d.ready));
@@ -141,7 +150,7 @@ void App::details_window() {
       const analysis::WaitDetail& w = d.noted_waits[k];
       ImGui::PushID(static_cast<int>(k) + 100000);
       ImGui::Text("at %s, blocked %s", at_time(p, w.start).c_str(),
-                  human_ns(static_cast<double>(w.ready - w.start)).c_str());
+                  analysis::short_ns(static_cast<double>(w.ready - w.start)).c_str());
       if (w.event != kNone) {
         ImGui::SameLine();
         ImGui::TextDisabled("on");
@@ -155,6 +164,7 @@ void App::details_window() {
       ImGui::PopID();
     }
   }
+  finding_links();
   ImGui::End();
   if (!open) {
     details_.reset();

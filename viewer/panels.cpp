@@ -14,6 +14,7 @@
 namespace legato::viewer {
 
 using analysis::human_ns;
+using analysis::short_ns;
 
 namespace {
 
@@ -56,6 +57,21 @@ void App::menu_bar() {
   }
   if (ImGui::BeginMenu("Windows")) {
     ImGui::MenuItem("Search", "/", &show_search_, profile_ != nullptr);
+    if (profile_ && !findings_ready_) {
+      ImGui::MenuItem("Findings (computing...)", nullptr, false, false);
+    } else if (profile_ && findings_.findings.empty()) {
+      ImGui::MenuItem("No findings", nullptr, false, false);
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        std::string text = "No rule saw a pattern that costs this run.";
+        for (const auto& sk : findings_.skipped)
+          text += "\nnot checked: " + sk.rule + ": " + sk.reason;
+        ImGui::SetTooltip("%s", text.c_str());
+      }
+    } else {
+      const std::string label =
+          profile_ ? "Findings (" + std::to_string(findings_.findings.size()) + ")" : "Findings";
+      ImGui::MenuItem(label.c_str(), "F", &show_findings_, profile_ != nullptr);
+    }
     ImGui::MenuItem("Statistics", "S", &show_stats_, profile_ != nullptr);
     ImGui::MenuItem("Help", "?", &show_help_);
     ImGui::EndMenu();
@@ -65,15 +81,26 @@ void App::menu_bar() {
 
 void App::header() {
   const analysis::Profile& p = *profile_;
+  // The view's ends with the digits its width needs, as the ruler writes them.
+  const double step = camera_.span() / 4;
+  const auto view_time = [step](double ns) { return tick_label(ns, step); };
   ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 4));
   ImGui::Text("%s", p.program.empty() ? "(program unknown)" : p.program.c_str());
   ImGui::SameLine();
   ImGui::TextDisabled("run %s | %zu rank(s) | %s records | %s | view %s to %s",
                       p.run_id.substr(0, 8).c_str(), p.ranks.size(),
                       analysis::grouped(p.records).c_str(),
-                      human_ns(static_cast<double>(p.stop - p.start)).c_str(),
-                      human_ns(camera_.t0() - camera_.run_start()).c_str(),
-                      human_ns(camera_.t1() - camera_.run_start()).c_str());
+                      short_ns(static_cast<double>(p.stop - p.start)).c_str(),
+                      view_time(camera_.t0() - camera_.run_start()).c_str(),
+                      view_time(camera_.t1() - camera_.run_start()).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "run %s ns, view %s to %s ns",
+        analysis::grouped(static_cast<uint64_t>(p.stop - p.start)).c_str(),
+        analysis::grouped(static_cast<uint64_t>(std::max(0.0, camera_.t0() - camera_.run_start())))
+            .c_str(),
+        analysis::grouped(static_cast<uint64_t>(std::max(0.0, camera_.t1() - camera_.run_start())))
+            .c_str());
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 2);
 }
 
@@ -284,8 +311,9 @@ void App::help_window() {
       {"h", "highlight the selected item's critical path"},
       {"/, ctrl+f", "search"},
       {"s", "statistics"},
+      {"f", "findings: patterns that cost the run time or memory"},
       {"e / c", "expand everything / only avg lines"},
-      {"escape", "clear the chain, then the selection"},
+      {"escape", "clear the chain, then the clicked finding, then the selection"},
       {"?", "this help"},
   };
   ImGui::Text(

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -31,6 +32,7 @@ enum class ScriptOp : uint8_t {
   ClickUi,
   ClickLabel,
   Search,
+  Finding,
   Wait,
   Screenshot,
   Dump,
@@ -46,7 +48,7 @@ enum class Arg : uint8_t {
   Number,  // a number
   Time,    // a number with an optional unit: 1.5ms
   Key,     // a key name (parse_key)
-  Lanes,   // what expand takes: all, none, kinds or kinds of lanes (check_expand)
+  Lanes,   // what expand takes: auto, all, none, kinds or kinds of lanes (check_expand)
   Text,    // the rest of the line, spaces included
 };
 
@@ -78,6 +80,7 @@ const std::vector<OpInfo>& operations() {
       {ScriptOp::ClickUi, "click-ui", 1, {Word}},
       {ScriptOp::ClickLabel, "click-label", 1, {Text}},
       {ScriptOp::Search, "search", 1, {Text}},
+      {ScriptOp::Finding, "finding", 1, {Number}},
       {ScriptOp::Wait, "wait", 1, {Number}},
       {ScriptOp::Screenshot, "screenshot", 1, {Text}},
       {ScriptOp::Dump, "dump", 1, {Text}},
@@ -324,6 +327,8 @@ bool Script::run(App& app, ImGuiIO& io) {
     case ScriptOp::ClickUi:
     case ScriptOp::ClickLabel:
       return click_named(app, s, phase);
+    case ScriptOp::Finding:
+      return click_finding(app, s, phase);
     case ScriptOp::Fps:
       return measure_fps(app, phase);
     case ScriptOp::Screenshot:
@@ -415,6 +420,35 @@ bool Script::click_named(App& app, const Step& s, int phase) {
     at_ = ImVec2((r->x + r->z) / 2, (r->y + r->w) / 2);
   }
   return click(0, phase);
+}
+
+// Opens the Findings pane with the finding's row in view, then clicks the row.
+bool Script::click_finding(App& app, const Step& s, int phase) {
+  constexpr int kClick = 100;  // the phase the click starts at
+  const std::string control = "finding-" + s.args[0];
+  if (phase == 0) {
+    if (!app.profile()) return fail("no trace is open");
+    if (!app.findings_ready()) {  // the rules still run
+      phase_ = 0;
+      return false;
+    }
+    const double n = number(0);
+    const size_t count = app.findings().findings.size();
+    if (n < 0 || n != std::floor(n) || n >= static_cast<double>(count))
+      return fail("there is no finding " + s.args[0] + " (the run has " + std::to_string(count) +
+                  ", numbered from 0)");
+    app.scroll_to_finding(static_cast<int>(n));
+    return false;
+  }
+  if (phase < kClick) {  // frames draw the window and scroll to the row
+    const auto r = app.control(control);
+    if (!r)
+      return phase >= 5 ? fail("the row of finding " + s.args[0] + " is not on screen") : false;
+    at_ = ImVec2((r->x + r->z) / 2, (r->y + r->w) / 2);
+    phase_ = kClick;
+    return false;
+  }
+  return click(0, phase - kClick);
 }
 
 // Pans back and forth every frame until the time is up, then prints the frame rate.

@@ -5,7 +5,7 @@
 //   range START END        show that window (times like 1.5ms, from the run's start)
 //   zoom FACTOR [AT]       zoom around a fraction of the width (FACTOR < 1 zooms in)
 //   pan FRACTION           move by a fraction of the width
-//   expand all|none|kinds|KIND,...
+//   expand auto|all|none|kinds|KIND,...
 //   hover X Y              move the mouse to window pixel (X, Y)
 //   click X Y [right]      press and release a mouse button there
 //   drag X0 Y0 X1 Y1 [right]
@@ -19,9 +19,12 @@
 //                          open, paths, error-message, search, first-result)
 //   click-label TEXT       click the lane label reading TEXT (expands or collapses)
 //   search QUERY           open the search window with QUERY
+//   finding N              click the N-th finding's row (from 0) in the Findings window
+//                          (zooms to it, unfolds its lanes, outlines its items)
 //   wait FRAMES            let frames pass
 //   screenshot PATH        write the window as a PNG once everything is computed
-//   dump PATH              write what is shown as JSON (window, rows, selection, ...)
+//   dump PATH              write what is shown as JSON (window, rows, selection, findings,
+//                          the clicked finding, outlined items, lanes shown and on screen, ...)
 //   fps SECONDS            pan back and forth for SECONDS and print the frame rate
 //   quit
 #pragma once
@@ -80,6 +83,7 @@ class Script {
   bool press_key(ImGuiIO& io, const Step& s);
   bool select(App& app, const Step& s, int phase);
   bool click_named(App& app, const Step& s, int phase);  // click-ui and click-label
+  bool click_finding(App& app, const Step& s, int phase);
   bool measure_fps(App& app, int phase);
   bool capture(App& app, const Step& s, int phase);  // screenshot and dump
 

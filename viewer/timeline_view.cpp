@@ -29,6 +29,7 @@ ImU32 outline_of(const Highlights& hl, uint32_t first, uint32_t count) {
   const auto in = [&](uint32_t i) { return i != kNone && i >= first && i < first + count; };
   if (in(hl.flash)) return colors::kFlash;
   if (in(hl.selected)) return colors::kSelected;
+  if (any_in(hl.outlined, first, count)) return colors::kOutlined;
   if (any_in(hl.chain_sorted, first, count)) return colors::kChain;
   if (any_in(hl.hits, first, count)) return colors::kHit;
   return 0;
@@ -102,6 +103,7 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
                  kMinLabelWidth, kMaxLabelWidth);
   size_ = ImVec2(std::max(size.x, label_width_ + 1), std::max(size.y, kAxisHeight + 1));
   hits_.clear();
+  outlined_drawn_ = 0;
   const ImVec2 end(origin.x + size_.x, origin.y + size_.y);
   dl->AddRectFilled(origin, end, colors::kBackground);
   const ImVec2 lanes = lanes_origin();
@@ -145,7 +147,7 @@ void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {
   const ImVec2 a = origin_, b(origin_.x + size_.x, origin_.y + kAxisHeight);
   dl->AddRectFilled(a, b, colors::kAxis);
   dl->AddLine(ImVec2(a.x, b.y - 0.5f), ImVec2(b.x, b.y - 0.5f), colors::kAxisLine);
-  const std::string span = "span " + analysis::human_ns(cam.span());
+  const std::string span = "span " + analysis::short_ns(cam.span());
   dl->AddText(ImVec2(a.x + 6, a.y + 5), colors::kAxisText, span.c_str());
   const double target = cam.span() / std::max(1.0, lanes_width() / 110.0);
   const double pow10 = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));
@@ -224,8 +226,19 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
       // How many items the gray box holds.
       if (x1 - x0 > 60) box_text(dl, std::to_string(b.count) + " items", x0, x1, y, h, kWhite);
     }
-    if (const ImU32 c = outline_of(hl, b.first, b.count))
-      dl->AddRect(ImVec2(x0 - 1, y - 1), ImVec2(x1 + 1, y + h + 1), c, 0, 0, 2.0f);
+    if (const ImU32 c = outline_of(hl, b.first, b.count)) {
+      if (c == colors::kOutlined) {
+        // A finding's items stand out even as slivers (at least 8 px wide) and
+        // on boxes of any color (a dark edge around the bright one).
+        const float grow = std::max(0.f, (8 - (x1 - x0)) / 2);
+        dl->AddRect(ImVec2(x0 - 4 - grow, y - 4), ImVec2(x1 + 4 + grow, y + h + 4),
+                    colors::kOutlinedEdge, 0, 0, 1.5f);
+        dl->AddRect(ImVec2(x0 - 2 - grow, y - 2), ImVec2(x1 + 2 + grow, y + h + 2), c, 0, 0, 3.0f);
+        ++outlined_drawn_;
+      } else {
+        dl->AddRect(ImVec2(x0 - 1, y - 1), ImVec2(x1 + 1, y + h + 1), c, 0, 0, 2.0f);
+      }
+    }
     hits_.push_back(HitBox{x0, x1, y, y + h, b.first, b.count, b.start, b.stop, b.busy});
   }
 }

@@ -22,9 +22,11 @@ inline constexpr float kMinLabelWidth = 170, kMaxLabelWidth = 360;
 inline constexpr float kMinBoxPx = 3;
 
 // What stands out: search hits (sorted), the critical chain (item, its last
-// precondition, ...), a followed link, the selected item, a range being selected.
+// precondition, ...), the clicked finding's items (sorted), a followed link,
+// the selected item, a range being selected.
 struct Highlights {
   std::vector<uint32_t> hits;
+  std::vector<uint32_t> outlined;
   std::vector<uint32_t> chain;
   std::vector<uint32_t> chain_sorted;
   uint32_t flash = analysis::kNone;
@@ -62,6 +64,8 @@ class TimelineView {
   std::optional<ImVec4> item_rect(uint32_t item) const;
   // Boxes drawn by the last draw (for tests and the benchmark).
   size_t boxes_drawn() const { return hits_.size(); }
+  // Boxes the last draw outlined as a finding's items.
+  size_t outlined_drawn() const { return outlined_drawn_; }
 
  private:
   struct HitBox {
@@ -93,6 +97,7 @@ class TimelineView {
   float label_width_ = kMinLabelWidth;
   std::vector<analysis::DrawBox> boxes_;  // scratch
   std::vector<HitBox> hits_;
+  size_t outlined_drawn_ = 0;
   std::vector<ImVec2> points_;  // scratch
   ColorCache colors_;
 };

@@ -74,10 +74,11 @@ TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legi
   const auto top_at = std::find(top_hits.begin(), top_hits.end(), toplevel);
   REQUIRE(top_at != top_hits.end());
   const std::string top_nth = std::to_string(top_at - top_hits.begin());
+  // Memories open folded to their avg lines: `expand all` lists every lane.
   const auto r =
       view(gz,
-           "dump " + dir.file("all.json") + "\nselect ufi::JuliaCustomTask " + nth + "\nwait 2\n" +
-               "dump " + dir.file("before.json") + "\nclick-ui critical\nwait 2\ndump " +
+           "expand all\ndump " + dir.file("all.json") + "\nselect ufi::JuliaCustomTask " + nth +
+               "\nwait 2\ndump " + dir.file("before.json") + "\nclick-ui critical\nwait 2\ndump " +
                dir.file("after.json") + "\nselect Toplevel " + top_nth + "\nwait 2\ndump " +
                dir.file("toplevel.json") + "\nquit\n",
            dir);
@@ -134,9 +135,9 @@ TEST_CASE("a synthetic Legion GPU run in the viewer", "[gui][legion]") {
       legion::testing::write_gpu_run(dir.path().string(), legion::testing::LogVersion::V1008, true);
   const std::string png = std::string(LEGATO_BIN_DIR) + "/../legion_gpu_viewer.png";
   std::filesystem::remove(png);
-  const auto r =
-      view(f.node0 + " " + f.node1,
-           "wait 1\ndump " + dir.file("gpu.json") + "\nscreenshot " + png + "\nquit\n", dir);
+  const auto r = view(
+      f.node0 + " " + f.node1,
+      "expand all\nwait 1\ndump " + dir.file("gpu.json") + "\nscreenshot " + png + "\nquit\n", dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   const json st = read_json(dir.file("gpu.json"));

@@ -2,8 +2,11 @@
 // run's trace drawn with its lanes and avg lines in the rows the viewer says
 // they are in (checked on the screenshot's pixels), a scripted click whose
 // details hold a critical-path link that moves the view when followed,
-// a truncated trace's warning banner, an unreadable file's error, and the
-// --range / --expand options. Skipped with a message without xvfb-run.
+// a truncated trace's warning banner, an unreadable file's error, the
+// --range / --expand options, and the Findings pane whose finding, clicked,
+// zooms the timeline and outlines its items. Skipped with a message without
+// xvfb-run.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
+#include "analysis/findings.hpp"
+#include "analysis/load.hpp"
+#include "findings_trace.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -106,6 +112,14 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
   const auto& area = st["lanes_area"];
   const int x0 = area[0].get<int>() + 1, x1 = x0 + area[2].get<int>() - 2;
   const int bottom = area[1].get<int>() + area[3].get<int>();
+  // At a glance: every row fits above the Findings pane, memories folded to
+  // their avg lines so they do not push the channels off screen.
+  for (const auto& row : st["rows"]) {
+    INFO(row["text"]);
+    CHECK(row["top"].get<double>() + row["height"].get<double>() <= bottom + 0.5);
+    if (row["type"] == "avg")
+      CHECK(row["collapsed"] == (row["text"].get<std::string>().rfind("System Memory", 0) == 0));
+  }
   int lanes_with_boxes = 0, lanes = 0, gray = 0;
   std::set<std::string> seen;
   for (const auto& row : st["rows"]) {
@@ -228,4 +242,64 @@ TEST_CASE("the range and expand options choose the first view and bad values are
   CHECK(st["window"]["t0"].get<double>() == Approx(1e6));
   CHECK(st["window"]["t1"].get<double>() == Approx(2e6));
   for (const auto& row : st["rows"]) CHECK(row["type"] != "lane");
+}
+
+TEST_CASE("clicking a finding zooms the timeline to it and outlines its items", "[gui]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  // Synthetic (written through the writer API; nothing ran): 300 tiny tasks.
+  viewer::testing::write_findings_trace(path);
+  const analysis::Findings all = analysis::find(analysis::load_profile({path}));
+  int k = -1;
+  for (size_t i = 0; i < all.findings.size(); ++i)
+    if (all.findings[i].rule == "tiny_tasks") k = static_cast<int>(i);
+  REQUIRE(k >= 0);
+  // The view after the click is kept next to the binaries to look at.
+  const std::string after_png = std::string(LEGATO_BIN_DIR) + "/../viewer_finding.png";
+  std::filesystem::remove(after_png);
+  const auto r = view(path,
+                      "screenshot " + dir.file("before.png") + "\ndump " + dir.file("before.json") +
+                          "\nexpand none\nfinding " + std::to_string(k) + "\nwait 2\nscreenshot " +
+                          after_png + "\ndump " + dir.file("after.json") + "\nquit\n",
+                      dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json before = read_json(dir.file("before.json")), after = read_json(dir.file("after.json"));
+  CHECK(before["windows"]["findings"] == true);  // it opened by itself
+  REQUIRE(before["findings"].size() == all.findings.size());
+  const json f = before["findings"][k];
+  CHECK(f["rule"] == "tiny_tasks");
+  CHECK(before["finding"] == -1);
+  CHECK(before["outlined_drawn"] == 0);
+  // Zoomed to the finding's window, a little wider.
+  CHECK(after["finding"] == k);
+  const double t0 = f["t0"], t1 = f["t1"], w0 = after["window"]["t0"], w1 = after["window"]["t1"];
+  CHECK(w0 <= t0);
+  CHECK(w1 >= t1);
+  CHECK(w1 - w0 <= (t1 - t0) * 1.2);
+  CHECK(w1 - w0 <
+        (before["window"]["t1"].get<double>() - before["window"]["t0"].get<double>()) / 5);
+  // Its lanes unfolded (the script folded every node first) and on screen.
+  for (const auto& lane : f["lanes"]) {
+    CHECK(std::count(after["lanes_shown"].begin(), after["lanes_shown"].end(), lane) == 1);
+    CHECK(std::count(after["lanes_on_screen"].begin(), after["lanes_on_screen"].end(), lane) == 1);
+  }
+  // Its items outlined, in green on the screenshot and not before.
+  std::vector<uint32_t> items = f["items"].get<std::vector<uint32_t>>();
+  std::sort(items.begin(), items.end());
+  REQUIRE_FALSE(items.empty());
+  CHECK(after["outlined"] == json(items));
+  CHECK(after["outlined_drawn"].get<int>() >= 1);
+  const auto green = [](Rgb c) { return c == Rgb{0, 230, 118}; };
+  const auto& area = after["lanes_area"];
+  const int x0 = area[0], y0 = area[1], x1 = x0 + area[2].get<int>(), y1 = y0 + area[3].get<int>();
+  const Png shot_before(dir.file("before.png")), shot_after(after_png);
+  REQUIRE(shot_before.ok());
+  REQUIRE(shot_after.ok());
+  CHECK(shot_before.count(x0, y0, x1, y1, green) == 0);
+  CHECK(shot_after.count(x0, y0, x1, y1, green) > 30);
 }

@@ -4,9 +4,11 @@
 
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/load.hpp"
+#include "findings_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 #include "viewer/app.hpp"
 #include "viewer/camera.hpp"
+#include "viewer/finding_focus.hpp"
 #include "viewer/layout.hpp"
 #include "viewer/script.hpp"
 #include "viewer/timeline_view.hpp"
@@ -119,6 +121,7 @@ TEST_CASE("ranges, expand values and tick labels are parsed and written", "[view
   CHECK_FALSE(parse_range("2ms:1ms", &error));
   CHECK_THAT(error, Catch::Contains("after the start"));
   CHECK(check_expand("all").empty());
+  CHECK(check_expand("auto").empty());
   CHECK(check_expand("cpu,Utility,gpu-device").empty());
   CHECK_THAT(check_expand("cpus"), Catch::Contains("'cpus' is not a kind of lane"));
   CHECK(tick_label(1.5e6, 5e5) == "1.5 ms");
@@ -145,6 +148,51 @@ TEST_CASE("scripts with mistakes are refused with the line and what is wrong", "
   CHECK_THAT(error_of("key f13\n"), Catch::Contains("unknown key 'f13'"));
   CHECK_THAT(error_of("range 1ms 2lightyears\n"), Catch::Contains("'2lightyears' is not a time"));
   CHECK_THAT(error_of("expand gpus\n"), Catch::Contains("'gpus' is not a kind of lane"));
+  CHECK_THAT(error_of("finding\n"), Catch::Contains("'finding' takes 1 argument(s), got 0"));
+  CHECK_THAT(error_of("finding first\n"), Catch::Contains("'first' is not a number"));
   CHECK_THROWS_WITH(Script::load("/nonexistent/script.txt"),
                     Catch::Contains("cannot read the script file"));
+}
+
+TEST_CASE("a finding's focus: its window with a margin, its lanes, its items, the scroll",
+          "[viewer]") {
+  TempDir dir;
+  viewer::testing::write_findings_trace(dir.file("legate_0.prof"));
+  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  const analysis::Findings all = analysis::find(p);
+  const auto it = std::find_if(all.findings.begin(), all.findings.end(),
+                               [](const analysis::Finding& f) { return f.rule == "tiny_tasks"; });
+  REQUIRE(it != all.findings.end());
+  const analysis::Finding& f = *it;
+  const FindingFocus focus = focus_of(p, f);
+  const double span = static_cast<double>(f.t1 - f.t0);
+  CHECK(focus.t0 == Approx(static_cast<double>(f.t0) - span / 20));
+  CHECK(focus.t1 == Approx(static_cast<double>(f.t1) + span / 20));
+  CHECK(std::is_sorted(focus.outline.begin(), focus.outline.end()));
+  CHECK(focus.outline.size() == f.items.size());
+  CHECK(focus.own == std::vector<uint32_t>(f.lanes.begin(), f.lanes.end()));
+  for (uint32_t i : f.items)
+    CHECK(std::binary_search(focus.lanes.begin(), focus.lanes.end(), p.lane_of(i)));
+  // A window at the run's end is clamped to it; a point gets at least 1 us.
+  analysis::Finding point = f;
+  point.t0 = point.t1 = p.stop;
+  const FindingFocus end = focus_of(p, point);
+  CHECK(end.t0 == Approx(static_cast<double>(p.stop) - 1000));
+  CHECK(end.t1 == Approx(static_cast<double>(p.stop)));
+  // Folded lanes have no row and do not scroll; unfolded ones scroll so the
+  // kind's avg row comes first, unless they are on screen already.
+  Layout l;
+  l.build(p);
+  l.collapse_all(p);
+  CHECK(scroll_to_lanes(l, focus.lanes, 7, 100) == 7);
+  for (uint32_t lane : focus.lanes) l.reveal(p, lane);
+  const int first = l.row_of_lane(focus.lanes.front());
+  REQUIRE(first > 0);
+  CHECK(l.rows()[static_cast<size_t>(first) - 1].type == RowType::Avg);
+  CHECK(scroll_to_lanes(l, focus.lanes, 0, 1000) == 0);
+  CHECK(scroll_to_lanes(l, focus.lanes, 500, 30) == l.rows()[static_cast<size_t>(first) - 1].y);
+  // The tiny tasks belong to the finding; the top-level task does not.
+  const auto of_task = findings_of(p, all, f.items.front());
+  CHECK(std::count(of_task.begin(), of_task.end(), static_cast<int>(it - all.findings.begin())) ==
+        1);
 }

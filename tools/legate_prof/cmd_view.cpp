@@ -34,7 +34,8 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--range", a->range,
                   "First window, START:END from the run's start (e.g. 0:2ms, 1.5ms:3ms, 200us:)");
   sub->add_option("--expand", a->o.expand,
-                  "What is expanded: all, none (nodes folded), kinds (avg lines only) or kinds "
+                  "What is expanded: auto (every kind's lanes but the memories', which show "
+                  "their avg lines), all, none (nodes folded), kinds (avg lines only) or kinds "
                   "such as cpu,utility")
       ->capture_default_str();
   sub->add_option("--screenshot", a->o.screenshot,
