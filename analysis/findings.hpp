@@ -107,6 +107,11 @@ Findings find(const Profile& p, const Thresholds& t = Thresholds());
 // Whether an item is one of the items a finding is about.
 bool belongs(const Profile& p, const Finding& f, uint32_t item);
 
+// "node 1, CPU, Utility, 40.2 ms to 268 ms into the run".
+std::string finding_where(const Profile& p, const Finding& f);
+// "119 ms (85% of the run)", and/or bytes; "" for what is not a cost.
+std::string finding_cost(const Finding& f);
+
 // For scripts and the report: every finding with numbers, items and lines.
 nlohmann::json findings_json(const Profile& p, const Findings& f);
 // For the terminal: the findings, most costly first.

@@ -35,31 +35,6 @@ ImVec4 severity_color(analysis::Severity s) {
   }
 }
 
-// "119 ms, 85% of the run", "1.2 GiB", or both; empty for the critical path
-// (its span is not a cost).
-std::string cost_label(const Finding& f) {
-  if (f.rule == "critical_path") return "";
-  std::string out;
-  if (f.cost > 0)
-    out = short_ns(static_cast<double>(f.cost)) + ", " + analysis::short_percent(f.cost_share) +
-          " of the run";
-  if (f.bytes > 0)
-    out += (out.empty() ? "" : ", ") + analysis::human_bytes(static_cast<double>(f.bytes));
-  return out;
-}
-
-// "node 1, CPU, Utility, 40.2 ms to 268 ms".
-std::string where_label(const analysis::Profile& p, const Finding& f) {
-  std::string out;
-  if (p.nodes.size() > 1)
-    out = f.rank == analysis::kAllNodes ? "all nodes" : "node " + std::to_string(f.rank);
-  for (analysis::LaneKind k : f.kinds)
-    out += (out.empty() ? "" : ", ") + std::string(analysis::to_string(k));
-  out += (out.empty() ? "" : ", ") + short_ns(static_cast<double>(f.t0 - p.start)) + " to " +
-         short_ns(static_cast<double>(f.t1 - p.start));
-  return out;
-}
-
 // Small text (the not-checked rules).
 void small_disabled(const std::string& text) {
   ImGui::SetWindowFontScale(0.85f);
@@ -153,7 +128,7 @@ void App::findings_pane(float height) {
   for (const Finding& g : findings_.findings) {
     sev_w = std::max(sev_w, ImGui::CalcTextSize(std::string(to_string(g.severity)).c_str()).x);
     title_w = std::max(title_w, ImGui::CalcTextSize(g.title.c_str()).x);
-    cost_w = std::max(cost_w, ImGui::CalcTextSize(cost_label(g).c_str()).x);
+    cost_w = std::max(cost_w, ImGui::CalcTextSize(analysis::finding_cost(g).c_str()).x);
   }
   const float gap = 14;
   float x[4];
@@ -193,9 +168,9 @@ void App::finding_row(int index, const float* x) {
   ImGui::SameLine(x[1]);
   ImGui::TextUnformatted(f.title.c_str());
   ImGui::SameLine(x[2]);
-  ImGui::TextUnformatted(cost_label(f).c_str());
+  ImGui::TextUnformatted(analysis::finding_cost(f).c_str());
   ImGui::SameLine(x[3]);
-  ImGui::TextDisabled("%s", where_label(*profile_, f).c_str());
+  ImGui::TextDisabled("%s", analysis::finding_where(*profile_, f).c_str());
   if (open) {
     finding_body(f);
     ImGui::TreePop();
@@ -273,7 +248,7 @@ void App::finding_links() {
       scroll_to_finding(k);
     }
     remember_control("item-finding-" + std::to_string(k));
-    if (const std::string c = cost_label(f); !c.empty()) {
+    if (const std::string c = analysis::finding_cost(f); !c.empty()) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", c.c_str());
     }
@@ -293,8 +268,8 @@ void App::findings_state(nlohmann::json& j) const {
                     {"cost_ns", f.cost},
                     {"cost_share", f.cost_share},
                     {"bytes", f.bytes},
-                    {"cost", cost_label(f)},
-                    {"where", where_label(p, f)},
+                    {"cost", analysis::finding_cost(f)},
+                    {"where", analysis::finding_where(p, f)},
                     {"t0", f.t0 - p.start},
                     {"t1", f.t1 - p.start},
                     {"lanes", f.lanes},

@@ -18,9 +18,7 @@ std::string format_measure(const Measure& m) {
   return buf;
 }
 
-namespace {
-
-std::string where_text(const Profile& p, const Finding& f) {
+std::string finding_where(const Profile& p, const Finding& f) {
   std::string kinds;
   for (LaneKind k : f.kinds) kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(k));
   std::string out = f.rank == kAllNodes
@@ -32,17 +30,15 @@ std::string where_text(const Profile& p, const Finding& f) {
   return out;
 }
 
-std::string cost_text(const Finding& f) {
+std::string finding_cost(const Finding& f) {
   if (f.rule == "critical_path") return "";
   std::string out;
   if (f.cost > 0)
     out =
         short_ns(static_cast<double>(f.cost)) + " (" + short_percent(f.cost_share) + " of the run)";
   if (f.bytes > 0) out += (out.empty() ? "" : ", ") + human_bytes(static_cast<double>(f.bytes));
-  return out.empty() ? "" : out + ", " + f.cost_basis;
+  return out;
 }
-
-}  // namespace
 
 std::string findings_text(const Profile& p, const Findings& all) {
   std::ostringstream out;
@@ -52,8 +48,9 @@ std::string findings_text(const Profile& p, const Findings& all) {
     out << "\n"
         << ++n << ". [" << to_string(f.severity) << "] " << f.title << "  (" << f.rule << ")\n";
     out << "   " << f.summary << "\n";
-    if (const std::string c = cost_text(f); !c.empty()) out << "   cost:     " << c << "\n";
-    out << "   where:    " << where_text(p, f) << "\n";
+    if (const std::string c = finding_cost(f); !c.empty())
+      out << "   cost:     " << c << ", " << f.cost_basis << "\n";
+    out << "   where:    " << finding_where(p, f) << "\n";
     if (!f.lines.empty()) {
       out << "   lines:\n";
       for (const CodeLine& l : f.lines) {
@@ -119,7 +116,7 @@ nlohmann::json findings_json(const Profile& p, const Findings& all) {
                     {"lanes", lanes},
                     {"start_ns", f.t0},
                     {"stop_ns", f.t1},
-                    {"where", where_text(p, f)},
+                    {"where", finding_where(p, f)},
                     {"lines", lines},
                     {"evidence", evidence},
                     {"items", items},

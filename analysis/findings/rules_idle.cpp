@@ -220,8 +220,25 @@ void idle_processors(Context& ctx) {
         if (it.stop > widest.first && it.start < widest.second && f.items.size() < 5)
           f.items.push_back(c);
       }
+      if (f.items.empty()) {
+        // The chain did nothing there: show what ran on the kind's lanes
+        // last before the window and first after it.
+        uint32_t before = kNone, after = kNone;
+        for (uint32_t l : lanes)
+          for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+            const Item& it = p.items[i];
+            if (ctx.top_level(i)) continue;
+            if (it.stop <= widest.first && (before == kNone || it.stop > p.items[before].stop))
+              before = i;
+            if (it.start >= widest.second && (after == kNone || it.start < p.items[after].start))
+              after = i;
+          }
+        for (uint32_t i : {before, after})
+          if (i != kNone) f.items.push_back(i);
+      }
       f.fix =
-          "Look at what the critical path did in the widest window (the items outlined): the "
+          "Look at what the critical path did in the widest window (its items, or the tasks "
+          "around the window, are outlined): the "
           "program issuing work or blocked on a read (move reads out of loops), the runtime "
           "mapping (fewer, larger operations), or copies (keep data where it is used).";
       ctx.out->push_back(std::move(f));
