@@ -217,7 +217,22 @@ std::vector<uint32_t> spread(const Profile& p, const std::vector<uint32_t>& item
   if (items.size() <= n) {
     out = items;
   } else {
-    for (size_t k = 0; k < n; ++k) out.push_back(items[k * (items.size() - 1) / (n - 1)]);
+    // The items starting nearest n evenly spaced times over their span (the
+    // list is often grouped by lane, not in time order).
+    Time lo = INT64_MAX, hi = INT64_MIN;
+    for (uint32_t i : items) {
+      lo = std::min(lo, p.items[i].start);
+      hi = std::max(hi, p.items[i].start);
+    }
+    for (size_t k = 0; k < n; ++k) {
+      const Time target =
+          lo + static_cast<Time>(static_cast<double>(hi - lo) * static_cast<double>(k) /
+                                 static_cast<double>(n - 1));
+      uint32_t best = items.front();
+      for (uint32_t i : items)
+        if (std::abs(p.items[i].start - target) < std::abs(p.items[best].start - target)) best = i;
+      if (std::find(out.begin(), out.end(), best) == out.end()) out.push_back(best);
+    }
   }
   std::sort(out.begin(), out.end(),
             [&](uint32_t a, uint32_t b) { return p.items[a].start < p.items[b].start; });

@@ -129,8 +129,8 @@ T median(std::vector<T>& v) {
   return *mid;
 }
 
-// Up to n items spread evenly over a list (representative evidence), in
-// time order.
+// Up to n items spread evenly over the time the listed items span
+// (representative evidence), in time order.
 std::vector<uint32_t> spread(const Profile& p, const std::vector<uint32_t>& items, size_t n = 5);
 
 // The lanes of a node (kAllNodes: every node) whose kind is one of kinds.
