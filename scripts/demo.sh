@@ -53,6 +53,7 @@ if [ -s "$out/chunked/view.png" ]; then
   echo "Viewer screenshots (open the traces with: $bin/legate_prof view TRACE):"
   echo "  chunked_update:    $out/chunked/view.png"
   echo "  vectorized_update: $out/vectorized/view.png"
+  echo "  the same as Python: $out/python/view.png"
 fi
 echo "Run times (from the first array operation to the checksum):"
 echo "  chunked_update:    $chunked ms"
