@@ -61,32 +61,18 @@ Value scalar_binary(const std::string& op, const Value& a, const Value& b) {
   unknown("scalar operation", op);
 }
 
-template <class V>
-void in_place(Array& a, const std::string& op, const V& v) {
+// target OP= v for an array or an indexed part of one (a[mask] += v: one
+// masked task).
+template <class T, class V>
+void in_place(T&& target, const std::string& op, const V& v) {
   if (op == "add") {
-    a += v;
+    target += v;
   } else if (op == "subtract") {
-    a -= v;
+    target -= v;
   } else if (op == "multiply") {
-    a *= v;
+    target *= v;
   } else if (op == "divide") {
-    a /= v;
-  } else {
-    unknown("in-place operation", op);
-  }
-}
-
-template <class V>
-void indexed_update(Array& a, const Array& index, const std::string& op, const V& v) {
-  auto ix = a[index];
-  if (op == "add") {
-    ix += v;
-  } else if (op == "subtract") {
-    ix -= v;
-  } else if (op == "multiply") {
-    ix *= v;
-  } else if (op == "divide") {
-    ix /= v;
+    target /= v;
   } else {
     unknown("in-place operation", op);
   }
@@ -228,11 +214,11 @@ PYBIND11_MODULE(_core, m) {
       .def("update_index",
            [](Array& a, const Array& index, const std::string& op, const Array& v) {
              LEGATO_USER_SITE;
-             indexed_update(a, index, op, v);
+             in_place(a[index], op, v);
            })
       .def("update_index", [](Array& a, const Array& index, const std::string& op, const Value& v) {
         LEGATO_USER_SITE;
-        indexed_update(a, index, op, v);
+        in_place(a[index], op, v);
       });
 
   m.def("binary", [](const std::string& op, const Array& a, const Array& b) {
