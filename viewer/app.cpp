@@ -566,6 +566,8 @@ nlohmann::json App::state() const {
                      {"operation", d.operation},
                      {"op_id", d.op_id},
                      {"bandwidth", d.bandwidth},
+                     {"operation_runtime", d.operation_runtime},
+                     {"runtime_overhead", d.runtime_overhead},
                      {"provenance", d.provenance},
                      {"start", d.start - start},
                      {"stop", d.stop - start},

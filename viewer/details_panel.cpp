@@ -101,6 +101,11 @@ void App::details_window() {
       field("ready", at_time(p, d.ready));
       duration_field("waiting for preconditions", d.waiting_for_dependencies);
       duration_field("waiting for a processor", d.waiting_for_processor);
+      if (d.operation_runtime > 0) {
+        duration_field("runtime work for its operation", d.operation_runtime);
+        if (d.runtime_overhead != d.operation_runtime)
+          duration_field("  its share (per item)", d.runtime_overhead);
+      }
       duration_field("running", d.running);
       if (d.blocked || d.resuming) {
         duration_field("blocked", d.blocked);

@@ -91,6 +91,27 @@ struct Session {
 
 }  // namespace
 
+TEST_CASE("an item's details give the runtime work done for its operation", "[viewer]") {
+  TempDir dir;
+  {
+    analysis::testing::SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto op = t.operation("scale", "prog.py:4");
+    t.meta(u0, "Dependence Analysis", 1'000, 1'400, op);
+    t.meta(u0, "Mapping", 1'400, 2'000, op);
+    t.task(c0, t.task_kind("scale"), 3'000, 9'000, op);
+    t.task(c1, t.task_kind("scale"), 3'000, 9'000, op);
+    t.finish();
+  }
+  Session s(dir.file("legate_0.prof"));
+  const json st = s.run("select scale\nwait 1\n");
+  REQUIRE(st.contains("selected"));
+  CHECK(st["selected"]["operation_runtime"] == 1000);
+  CHECK(st["selected"]["runtime_overhead"] == 500);  // two point tasks share it
+}
+
 TEST_CASE("selecting a task shows its details and following the critical path moves the view",
           "[viewer]") {
   TempDir dir;
