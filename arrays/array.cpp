@@ -32,6 +32,20 @@ void Array::stencil_hint(const std::vector<int64_t>& low, const std::vector<int6
 
 namespace detail {
 
+Array unaliased(const Array& in, const Array& out, const std::source_location& where) {
+  if (!(in.store() == out.store())) return in;
+  const bool same_elements = in.offset() == out.offset() && in.rows() == out.rows() &&
+                             in.cols() == out.cols() &&
+                             (in.rows() <= 1 || in.row_stride() == out.row_stride());
+  if (same_elements) return in;  // each point reads what it writes
+  // The elements each spans in the store: [offset, last + 1).
+  const auto end = [](const Array& a) {
+    return a.offset() + (a.rows() - 1) * (a.rows() > 1 ? a.row_stride() : 0) + a.cols();
+  };
+  if (end(in) <= out.offset() || end(out) <= in.offset()) return in;
+  return in.copy(where);
+}
+
 std::string who(const char* name, const std::source_location& where) {
   return std::string(name) + " at " + call_site_text(where) + ": ";
 }

@@ -142,6 +142,13 @@ Array full(int64_t n, const Value& v, DType type = DType::F64,
 Array full(int64_t rows, int64_t cols, const Value& v, DType type = DType::F64,
            std::source_location where = std::source_location::current());
 Array empty_like(const Array& a, std::source_location where = std::source_location::current());
+// An array of the program's values (row-major for rows x cols), copied in
+// before it returns (a recorded wait, as reading values back is).
+Array from_values(const std::vector<double>& values, DType type = DType::F64,
+                  std::source_location where = std::source_location::current());
+Array from_values(const std::vector<double>& values, int64_t rows, int64_t cols,
+                  DType type = DType::F64,
+                  std::source_location where = std::source_location::current());
 Array arange(int64_t n, DType type = DType::I64,
              std::source_location where = std::source_location::current());
 Array eye(int64_t n, DType type = DType::F64,

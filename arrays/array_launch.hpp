@@ -64,6 +64,12 @@ class ArrayLauncher {
 // "name at file:line: " for error messages.
 std::string who(const char* name, const std::source_location& where);
 // Throws unless a and b have the same shape.
+// `in`, or a copy of it when it reads elements of the store `out` writes
+// at other positions (z[10:] -= z[:-10]): the points of one launch run at
+// once, so such an input is read in full before any of it is written, as
+// NumPy does.
+Array unaliased(const Array& in, const Array& out, const std::source_location& where);
+
 void check_same_shape(const Array& a, const Array& b, const char* name,
                       const std::source_location& where);
 // One side of an elementwise operation: an array or a value, and the line of

@@ -111,12 +111,17 @@ Array detail::binary(Op op, const Term& a, const Term& b, Array* out) {
                                : empty(shape.rows(), shape.cols(), res, where);
   }
   if (shape.size() == 0) return result;
+  // An input that reads what this writes at other positions is read first.
+  const auto input = [&](const Term& t) {
+    return t.is_array && out != nullptr ? detail::unaliased(t.array, result, where) : t.array;
+  };
+  const Array a_in = input(a), b_in = input(b);
   const detail::Layout layout = a.is_array && b.is_array
-                                    ? detail::layout_of({&a.array, &b.array, &result})
-                                    : detail::layout_of({&shape, &result});
+                                    ? detail::layout_of({&a_in, &b_in, &result})
+                                    : detail::layout_of({a.is_array ? &a_in : &b_in, &result});
   ArrayLauncher l(kernels::tasks().binary, layout, where);
-  if (a.is_array) l.arg(a.array, Privilege::Read);
-  if (b.is_array) l.arg(b.array, Privilege::Read);
+  if (a.is_array) l.arg(a_in, Privilege::Read);
+  if (b.is_array) l.arg(b_in, Privilege::Read);
   l.arg(result, Privilege::Write)
       .scalar(static_cast<int64_t>(op))
       .scalar(static_cast<int64_t>(in))
@@ -347,10 +352,13 @@ void masked_update(Array& a, const Array& mask, Op op, const Term& v,
     }
   }
   if (a.size() == 0) return;
-  const Layout layout = v.is_array ? layout_of({&a, &mask, &v.array}) : layout_of({&a, &mask});
+  // Values or a mask read from what this writes at other positions: read first.
+  const Array values = v.is_array ? unaliased(v.array, a, at) : Array();
+  const Array m = unaliased(mask, a, at);
+  const Layout layout = v.is_array ? layout_of({&a, &m, &values}) : layout_of({&a, &m});
   ArrayLauncher l(kernels::tasks().putmask, layout, at);
-  l.arg(a, Privilege::ReadWrite).arg(mask, Privilege::Read);
-  if (v.is_array) l.arg(v.array, Privilege::Read);
+  l.arg(a, Privilege::ReadWrite).arg(m, Privilege::Read);
+  if (v.is_array) l.arg(values, Privilege::Read);
   l.scalar(static_cast<int64_t>(a.dtype()))
       .scalar(static_cast<int64_t>(op))
       .scalar(static_cast<int64_t>(source_of(v)))

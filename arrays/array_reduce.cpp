@@ -189,6 +189,38 @@ std::vector<double> Array::to_vector(std::source_location where) const {
   return out;
 }
 
+namespace {
+
+void upload(Array& a, const std::vector<double>& values, const std::source_location& where) {
+  if (values.empty()) return;
+  // The points read straight from `values`; the future says they are done.
+  ArrayLauncher(kernels::tasks().upload, detail::layout_of({&a}), where)
+      .arg(a, Privilege::Write)
+      .scalar(static_cast<int64_t>(a.dtype()))
+      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(values.data())))
+      .execute(std::pair{ReduceOp::Sum, DType::I64})
+      .get();
+}
+
+}  // namespace
+
+Array from_values(const std::vector<double>& values, DType type, std::source_location where) {
+  Array a = empty(static_cast<int64_t>(values.size()), type, where);
+  upload(a, values, where);
+  return a;
+}
+
+Array from_values(const std::vector<double>& values, int64_t rows, int64_t cols, DType type,
+                  std::source_location where) {
+  if (rows < 0 || cols < 0 || rows * cols != static_cast<int64_t>(values.size()))
+    throw std::invalid_argument(detail::who("from_values", where) + std::to_string(values.size()) +
+                                " values do not make a " + std::to_string(rows) + " x " +
+                                std::to_string(cols) + " array");
+  Array a = empty(rows, cols, type, where);
+  upload(a, values, where);
+  return a;
+}
+
 double Array::item(std::source_location where) const {
   if (size() != 1) {
     throw std::invalid_argument(who("item", where) +

@@ -55,6 +55,8 @@ class Store {
   ~Store();
 
   bool valid() const { return impl_ != nullptr; }
+  // Whether two handles name the same store.
+  bool operator==(const Store& other) const { return impl_ == other.impl_; }
   int64_t size() const;
   DType dtype() const;
   const std::string& name() const;

@@ -100,6 +100,22 @@ void readback_task(TaskContext& ctx) {
   });
 }
 
+// stores: out (rows); scalars: type, address of the program's values
+// (doubles, row-major over the whole array)
+void upload_task(TaskContext& ctx) {
+  const Rows g(ctx);
+  const size_t s = g.first_scalar();
+  const auto* in = reinterpret_cast<const double*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
+  const int64_t first = ctx.domain().lo * (ctx.scalar_int(0) != 0 ? g.cols : 1);
+  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+    using T = decltype(t);
+    for (int64_t r = 0; r < g.rows; ++r) {
+      T* o = g.row<T>(0, r);
+      for (int64_t c = 0; c < g.cols; ++c) o[c] = static_cast<T>(in[first + r * g.cols + c]);
+    }
+  });
+}
+
 // no stores; scalars: op, left source, right source, left value, right value
 void scalar_op_task(TaskContext& ctx) {
   const size_t s = kGeometryScalars;

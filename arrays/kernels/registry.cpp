@@ -34,6 +34,7 @@ const Tasks& tasks() {
     t.diag_get = register_task("DiagExtractTask", diag_get_task);
     t.random = register_task("RandTask", random_task);
     t.readback = register_task("ReadbackTask", readback_task);
+    t.upload = register_task("UploadTask", upload_task);
     t.scalar = register_task("ScalarBinaryOpTask", scalar_op_task);
     t.nonzero = register_task("NonzeroTask", nonzero_task, LEGATO_GPU_VARIANT(nonzero_gpu));
     registered_for = epoch();

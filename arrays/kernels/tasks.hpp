@@ -57,6 +57,7 @@ struct Tasks {
   TaskId diag_get;  // DiagTask (diagonal into a vector)
   TaskId random;    // RandTask
   TaskId readback;  // ReadbackTask: elements into the program's memory
+  TaskId upload;    // UploadTask: elements from the program's memory
   TaskId scalar;    // ScalarBinaryOpTask: arithmetic on future values
   TaskId nonzero;   // NonzeroTask (dependent partitioning)
 };

@@ -28,6 +28,7 @@ void reduce_task(TaskContext& ctx);
 void dot_task(TaskContext& ctx);
 void matvec_task(TaskContext& ctx);
 void readback_task(TaskContext& ctx);
+void upload_task(TaskContext& ctx);
 void scalar_op_task(TaskContext& ctx);
 void arange_task(TaskContext& ctx);
 void eye_task(TaskContext& ctx);

@@ -290,6 +290,15 @@ PYBIND11_MODULE(_core, m) {
     const DType t = dtype_of(code);
     return cols >= 0 ? legato::rt::full(rows, cols, v, t) : legato::rt::full(rows, v, t);
   });
+  m.def("from_values",
+        [](const py::array_t<double, py::array::c_style | py::array::forcecast>& v, int code) {
+          LEGATO_USER_SITE;
+          const std::vector<double> values(v.data(), v.data() + v.size());
+          py::gil_scoped_release release;  // waits for the copy
+          if (v.ndim() == 2)
+            return legato::rt::from_values(values, v.shape(0), v.shape(1), dtype_of(code));
+          return legato::rt::from_values(values, dtype_of(code));
+        });
   m.def("empty_like", [](const Array& a) {
     LEGATO_USER_SITE;
     return legato::rt::empty_like(a);

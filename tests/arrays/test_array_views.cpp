@@ -42,6 +42,28 @@ TEST_CASE("assigning a slice onto an overlapping slice of the same array copies 
   }
 }
 
+TEST_CASE("an operation reading what it writes elsewhere in the same array reads it first",
+          "[arrays][views]") {
+  testing::RuntimeScope scope(testing::kArrayConfig);
+  const int64_t n = 5000;  // several points, so their order would show
+  Array z = arange(n, DType::F64);
+  z.slice(10, n) -= z.slice(0, n - 10);  // z[10:] -= z[:-10]
+  std::vector<double> want(n);
+  for (int64_t i = 0; i < n; ++i) want[i] = static_cast<double>(i < 10 ? i : 10);
+  check_equal(z.to_vector(), want);
+  // out= onto a shifted part of an input, and a putmask reading itself shifted.
+  Array x = arange(n, DType::F64), y = full(n - 1, 2.0);
+  Array dst = x.slice(1, n);
+  add(x.slice(0, n - 1), y, dst);  // x[1:] = x[:-1] + 2
+  for (int64_t i = 0; i < n; ++i) want[i] = static_cast<double>(i == 0 ? 0 : i + 1);
+  check_equal(x.to_vector(), want);
+  Array w = arange(n, DType::F64);
+  Array head = w.slice(0, n - 1);
+  putmask(head, ones(n - 1, DType::Bool), w.slice(1, n));  // w[:-1] = w[1:]
+  for (int64_t i = 0; i < n; ++i) want[i] = static_cast<double>(i + 1 < n ? i + 1 : i);
+  check_equal(w.to_vector(), want);
+}
+
 TEST_CASE("2-D views with gaps between rows compute like their copies", "[arrays][views]") {
   testing::RuntimeScope scope(testing::kArrayConfig);
   const int64_t rows = 50, cols = 70;

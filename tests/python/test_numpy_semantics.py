@@ -113,6 +113,15 @@ class NumpySemantics(unittest.TestCase):
         z[5:8] = 7.0
         nz[5:8] = 7.0
         self.same(z, nz)
+        # Augmented assignment to a slice updates it once, in place.
+        z[10:N] -= z[0:N - 10]
+        nz[10:N] -= nz[0:N - 10]
+        z[0:N - 1] += 1.0
+        nz[0:N - 1] += 1.0
+        self.same(z, nz)
+        v = z[2:6]
+        z[2:6] = v  # a view assigned to itself
+        self.same(z, nz)
 
     def test_two_dimensional_views(self):
         a, na = np.ones((6, 5)), numpy.ones((6, 5))
@@ -130,6 +139,25 @@ class NumpySemantics(unittest.TestCase):
         v = numpy.arange(5).astype(numpy.float64)
         self.same(a @ np.arange(5).astype(np.float64), na @ v)
         self.same(np.dot(a, np.arange(5).astype(np.float64)), na.dot(v))
+
+    def test_arrays_from_host_data(self):
+        self.same(np.array([1.5, 2.5, -3.0]), numpy.array([1.5, 2.5, -3.0]))
+        self.same(np.array([[1, 2], [3, 4]]), numpy.array([[1, 2], [3, 4]]))
+        self.same(np.asarray(numpy.arange(10, dtype=numpy.float32)),
+                  numpy.arange(10, dtype=numpy.float32))
+        self.same(np.array([True, False, True]), numpy.array([True, False, True]))
+        self.same(np.array([1, 2, 3], dtype=np.float64) * 2, numpy.array([2.0, 4.0, 6.0]))
+        a = np.array([1.0, 2.0])
+        self.assertIs(np.asarray(a), a)
+        b = np.array(a)
+        b += 1.0
+        self.same(a, numpy.array([1.0, 2.0]))  # np.array copies
+        self.same(self.x + np.asarray(self.nx), self.nx * 2)
+
+    def test_allclose(self):
+        self.assertTrue(np.allclose(self.x, self.x + 1e-9))
+        self.assertFalse(np.allclose(self.x, self.x + 1e-3))
+        self.assertEqual(np.allclose(self.x, self.y), numpy.allclose(self.nx, self.ny))
 
     def test_constructors_and_types(self):
         self.same(np.zeros(7), numpy.zeros(7))
@@ -174,7 +202,9 @@ class NumpySemantics(unittest.TestCase):
             a[::2]
         self.assertIn("slices with a step", str(e.exception))
         with self.assertRaises(NotImplementedError):
-            np.asarray(numpy.zeros(3))
+            np.asarray(numpy.zeros((2, 2, 2)))
+        with self.assertRaises(NotImplementedError):
+            np.array([1, 2], dtype=numpy.int32)
         with self.assertRaises(NotImplementedError):
             np.zeros((2, 2, 2))
         with self.assertRaises(NotImplementedError):

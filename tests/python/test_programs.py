@@ -130,6 +130,23 @@ class Programs(unittest.TestCase):
                 self.assertEqual(fixed.returncode, 0, fix + fixed.stderr)
                 self.assertEqual(fixed.stdout.strip(), "sum = 6291454.0", fix)
 
+    def test_cg_matches_the_cpp_example(self):
+        with tempfile.TemporaryDirectory() as d:
+            prog = os.path.join(EXAMPLES, "cg.py")
+            for args in (["-n", "10", "--operator", "dense"], ["-n", "12", "--operator", "stencil"],
+                         ["-n", "8", "-k", "--pre"]):
+                ours = run([f"{BIN}/legate", "--cpus", "2", prog, "--check"] + args, d)
+                theirs = run([f"{BIN}/cg", "--check"] + args, d,
+                             {"LEGATE_CONFIG": "--cpus 2"})
+                self.assertEqual(ours.returncode, 0, ours.stderr)
+                self.assertEqual(theirs.returncode, 0, theirs.stderr)
+                self.assertIn("PASS!", ours.stdout)
+                summary = [line.split(", ")[:2] for line in ours.stdout.splitlines()
+                           if line.startswith("N = ")]
+                expected = [line.split(", ")[:2] for line in theirs.stdout.splitlines()
+                            if line.startswith("N = ")]
+                self.assertEqual(summary, expected, args)  # iterations and residual norms
+
     def test_one_interpreter_per_rank_under_mpirun(self):
         with tempfile.TemporaryDirectory() as d:
             prog = os.path.join(EXAMPLES, "example1_efficient.py")

@@ -1,6 +1,8 @@
 """legato.numpy: NumPy's interface on Legato arrays, for the programs of
 cuPyNumeric users (`import legato.numpy as np`). What is not supported raises
 NotImplementedError naming it, never a wrong answer."""
+import builtins as _builtins
+
 import numpy as _numpy
 
 from .. import _core
@@ -92,14 +94,24 @@ def diag(a, k=0):
 
 
 def asarray(a, dtype=None):
-    """A legato array as itself (or converted to dtype). Host data (lists,
-    NumPy arrays) cannot become legato arrays yet."""
+    """A legato array as itself (or converted to dtype); host data (lists,
+    NumPy arrays, numbers) copied into a new one of NumPy's dtype for it."""
     if isinstance(a, ndarray):
         return a if dtype is None else a.astype(dtype, copy=False)
-    raise _unsupported("making an array from host data (lists, NumPy arrays) yet")
+    host = _numpy.asarray(a) if dtype is None else _numpy.asarray(a, dtype=dtype)
+    if host.ndim not in (1, 2):
+        raise _unsupported(f"arrays of {host.ndim} dimensions")
+    code = _code(host.dtype, "array")
+    if host.dtype.kind == "i" and host.size and int(_numpy.abs(host).max()) > 2**53:
+        raise _unsupported("int64 values beyond 2**53 from host data")
+    return ndarray(_core.from_values(host.astype(_numpy.float64), code))
 
 
-array = asarray
+def array(obj, dtype=None, copy=True):
+    """A new legato array of obj's values (a legato array is copied)."""
+    if isinstance(obj, ndarray):
+        return obj.astype(obj.dtype if dtype is None else dtype, copy=True) if copy else obj
+    return asarray(obj, dtype)
 
 
 def _array(a, what):
@@ -179,7 +191,7 @@ def sqrt(x):
 
 
 def absolute(x):
-    return abs(x)
+    return _builtins.abs(x)
 
 
 abs = absolute  # noqa: A001 (numpy's name)
@@ -235,6 +247,13 @@ def matmul(a, b):
     if a.ndim == 2 and b.ndim == 1:
         return ndarray(_core.matvec(a._core, b._core))
     raise _unsupported(f"matmul of {a.ndim}-D and {b.ndim}-D arrays")
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08):
+    """Whether |a - b| <= atol + rtol * |b| everywhere (waits for the result)."""
+    a, b = _array(a, "allclose"), _array(b, "allclose")
+    excess = absolute(a - b) - (absolute(b) * rtol + atol)
+    return bool(excess.max().item() <= 0)
 
 
 def copy(a):

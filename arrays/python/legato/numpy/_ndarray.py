@@ -16,11 +16,12 @@ class ndarray:
     """Create arrays with legato.numpy's functions (zeros, ones, random.random,
     ...), not with this constructor."""
 
-    __slots__ = ("_c",)
+    __slots__ = ("_c", "_origin")
     __array_priority__ = 100  # a NumPy array on the left defers to us
 
     def __init__(self, core):
         self._c = core
+        self._origin = None  # (array, key) when this is the view a[key]
 
     @property
     def _core(self):
@@ -261,7 +262,10 @@ class ndarray:
         index = _index_array(key)
         if index is not None:
             return _Indexed(self, index)
-        return _view(self, key)
+        v = _view(self, key)
+        if isinstance(v, ndarray):
+            v._origin = (self, key)
+        return v
 
     def __setitem__(self, key, value):
         index = _index_array(key)
@@ -273,6 +277,9 @@ class ndarray:
             else:
                 self._core.set_index(index._core, _scalar_value(value, "assignment"))
             return
+        if isinstance(value, ndarray) and value._origin is not None and (
+                value._origin[0] is self and value._origin[1] == key):
+            return  # a[s] -= v updated the view a[s] in place already
         target = _view(self, key, for_writing=True)
         if isinstance(value, ndarray):
             if target.ndim == 2 and value.ndim == 1 and value.size == target.size:
