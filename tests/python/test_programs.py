@@ -80,6 +80,7 @@ class Programs(unittest.TestCase):
             self.assertIn(f"ValueError: add at {prog}:4: operands could not be broadcast", r.stderr)
             info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
             self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
+            self.assertTrue(os.path.exists(os.path.join(d, "legate_prof", "index.html")))
 
     def test_ctrl_c_finishes_the_trace(self):
         with tempfile.TemporaryDirectory() as d:
@@ -103,6 +104,8 @@ class Programs(unittest.TestCase):
             self.assertIn("KeyboardInterrupt", err)
             info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
             self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
+            self.assertIn("wrote ./legate_prof/index.html", err)  # and the report
+            self.assertTrue(os.path.exists(os.path.join(d, "legate_prof", "index.html")))
 
     def test_the_oom_example_reports_the_seeds_numbers_and_lines_and_its_fixes_fit(self):
         with tempfile.TemporaryDirectory() as d:
