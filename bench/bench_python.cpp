@@ -113,7 +113,8 @@ int main(int argc, char** argv) {
   const std::string examples = p.src + "/examples/python/";
   const std::string size = " " + std::to_string(n);
   for (const auto& [py_name, cpp_name, metric] :
-       {std::tuple{"example1_inefficient", "chunked_update", "python_over_cpp_example1_inefficient"},
+       {std::tuple{"example1_inefficient", "chunked_update",
+                   "python_over_cpp_example1_inefficient"},
         std::tuple{"example1_efficient", "vectorized_update", "python_over_cpp_example1"}}) {
     std::vector<double> ours, theirs;
     for (int r = 0; r < repeats; ++r) {

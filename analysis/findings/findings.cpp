@@ -148,6 +148,23 @@ std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane) {
   return v;
 }
 
+Time lane_busy(const Context& ctx, uint32_t l, Time t0, Time t1, TopLevel top_level) {
+  const Lane& lane = ctx.p.lanes[l];
+  Time busy = 0;
+  std::vector<std::pair<Time, Time>> spans;
+  for (uint32_t i = lane.begin; i < lane.end; ++i) {
+    if (top_level == TopLevel::LeftOut && ctx.top_level(i)) continue;
+    const Time a = std::max(ctx.p.items[i].start, t0), z = std::min(ctx.p.items[i].stop, t1);
+    if (z <= a) continue;
+    if (lane.rows.size() == 1) {
+      busy += z - a;  // one row: nothing overlaps
+    } else {
+      spans.emplace_back(a, z);
+    }
+  }
+  return busy + union_length(spans);
+}
+
 void merge_appended(std::vector<std::pair<Time, Time>>& spans, size_t from) {
   const auto mid = spans.begin() + static_cast<std::ptrdiff_t>(from);
   if (!std::is_sorted(mid, spans.end())) std::sort(mid, spans.end());

@@ -148,6 +148,11 @@ Time union_length(std::vector<std::pair<Time, Time>>& spans);
 // usually in order already): linear for sorted input.
 void merge_appended(std::vector<std::pair<Time, Time>>& spans, size_t from);
 
+// The time a lane's items cover inside [t0, t1), overlapping items once; the
+// program's own (top-level) task counted or left out.
+enum class TopLevel { Counted, LeftOut };
+Time lane_busy(const Context& ctx, uint32_t lane, Time t0, Time t1, TopLevel top_level);
+
 // Processor kinds that run the program's tasks.
 inline bool runs_tasks(LaneKind k) {
   return k == LaneKind::Cpu || k == LaneKind::GpuHost || k == LaneKind::GpuDevice ||

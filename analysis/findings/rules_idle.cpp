@@ -139,21 +139,6 @@ class ChainTimeline {
   uint32_t lead_rank_ = 0;
 };
 
-// Busy time of a lane's items other than the top-level task, overlaps once.
-Time lane_busy(const Context& ctx, uint32_t l) {
-  const Lane& lane = ctx.p.lanes[l];
-  if (lane.rows.size() == 1) {  // one row: nothing overlaps
-    Time busy = 0;
-    for (uint32_t i = lane.begin; i < lane.end; ++i)
-      if (!ctx.top_level(i)) busy += ctx.p.items[i].duration();
-    return busy;
-  }
-  std::vector<std::pair<Time, Time>> spans;
-  for (uint32_t i = ctx.p.lanes[l].begin; i < ctx.p.lanes[l].end; ++i)
-    if (!ctx.top_level(i)) spans.emplace_back(ctx.p.items[i].start, ctx.p.items[i].stop);
-  return union_length(spans);
-}
-
 }  // namespace
 
 void idle_processors(Context& ctx) {
@@ -311,7 +296,7 @@ void load_imbalance(Context& ctx) {
       std::vector<std::string> names;
       Time sum = 0;
       for (uint32_t l : lanes) {
-        busy.push_back(lane_busy(ctx, l));
+        busy.push_back(lane_busy(ctx, l, INT64_MIN, INT64_MAX, TopLevel::LeftOut));
         names.push_back(p.lanes[l].name);
         sum += busy.back();
         if (busy.back() > node_busiest_time) {

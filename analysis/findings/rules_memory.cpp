@@ -254,9 +254,10 @@ void temporaries(Context& ctx) {
     Time allocating = 0, t0 = INT64_MAX, t1 = INT64_MIN;
     // Stores with more than one instance are not temporaries.
     std::vector<uint64_t> stores;
-    for (uint32_t l : lanes_of(p, node.rank,
-                               {LaneKind::SystemMemory, LaneKind::Framebuffer, LaneKind::ZeroCopy,
-                                LaneKind::SocketMemory}))
+    const auto memories = lanes_of(p, node.rank,
+                                   {LaneKind::SystemMemory, LaneKind::Framebuffer,
+                                    LaneKind::ZeroCopy, LaneKind::SocketMemory});
+    for (uint32_t l : memories)
       for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
         if (p.items[i].kind == ItemKind::Instance && p.items[i].extra != kNone)
           stores.push_back(p.instances[p.items[i].extra].store);
@@ -265,9 +266,7 @@ void temporaries(Context& ctx) {
       const auto at = std::lower_bound(stores.begin(), stores.end(), store);
       return at + 1 < stores.end() && at[1] == store;
     };
-    for (uint32_t l : lanes_of(p, node.rank,
-                               {LaneKind::SystemMemory, LaneKind::Framebuffer, LaneKind::ZeroCopy,
-                                LaneKind::SocketMemory})) {
+    for (uint32_t l : memories) {
       bool any = false;
       for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
         const Item& it = p.items[i];

@@ -34,28 +34,6 @@ std::string plural_kind(LaneKind k) {
   }
 }
 
-// The union of the items on lanes inside [t0, t1), summed over the lanes.
-Time busy_in(const Profile& p, const std::vector<uint32_t>& lanes, Time t0, Time t1) {
-  Time busy = 0;
-  for (uint32_t l : lanes) {
-    if (p.lanes[l].rows.size() == 1) {  // one row: nothing overlaps
-      for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
-        const Item& it = p.items[i];
-        busy += std::max<Time>(0, std::min(it.stop, t1) - std::max(it.start, t0));
-      }
-      continue;
-    }
-    std::vector<std::pair<Time, Time>> spans;
-    for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
-      const Item& it = p.items[i];
-      if (it.stop > t0 && it.start < t1)
-        spans.emplace_back(std::max(it.start, t0), std::min(it.stop, t1));
-    }
-    busy += union_length(spans);
-  }
-  return busy;
-}
-
 constexpr std::string_view kWholeArrayFix =
     "Work on whole arrays instead of slices in a loop: one operation over N elements is a few "
     "large tasks, one per processor, instead of one task (and one round of runtime work) per "
@@ -105,7 +83,9 @@ void tiny_tasks(Context& ctx) {
         runtime += ctx.op_runtime[op];
       }
       const auto n = static_cast<Time>(lanes.size());
-      const Time idle = n * (t1 - t0) - busy_in(p, lanes, t0, t1);
+      Time busy = 0;
+      for (uint32_t l : lanes) busy += lane_busy(ctx, l, t0, t1, TopLevel::Counted);
+      const Time idle = n * (t1 - t0) - busy;
       Finding f;
       f.rule = "tiny_tasks";
       f.cost = std::max<Time>(0, idle / n);

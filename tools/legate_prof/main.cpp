@@ -12,10 +12,9 @@ int main(int argc, char** argv) {
   app.footer(legato::tools::kExitStatusHelp);  // before the subcommands, which copy it
   app.require_subcommand(1);
   const std::vector<legato::tools::Command> commands = {
-      legato::tools::add_info_command(app), legato::tools::add_dump_command(app),
-      legato::tools::add_stats_command(app), legato::tools::add_findings_command(app),
-      legato::tools::add_archive_command(app),
-      legato::tools::add_view_command(app)};
+      legato::tools::add_info_command(app),    legato::tools::add_dump_command(app),
+      legato::tools::add_stats_command(app),   legato::tools::add_findings_command(app),
+      legato::tools::add_archive_command(app), legato::tools::add_view_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
