@@ -51,10 +51,15 @@ class Programs(unittest.TestCase):
             found = {x["rule"]: x for x in json.loads(f.stdout)["findings"]}
             loop = {line_of(prog, "sub[gt1]  = sub[gt1]  + 2.0"),
                     line_of(prog, "sub[~gt1] = sub[~gt1] - 2.0")}
-            for rule in ("tiny_tasks", "index_copies", "dep_part_churn", "blocked_top_level"):
+            for rule in ("tiny_tasks", "index_copies", "dep_part_churn"):
                 self.assertIn(rule, found)
                 self.assertIn(found[rule]["lines"][0]["where"], loop | {
                     line_of(prog, "gt1 = sub > 1.0")}, rule)
+            # The program blocks in the loop's masked reads; on a loaded machine
+            # its one long wait for the first nonzero can cost as much as they
+            # do, so the loop's lines are among the blocked lines, not always first.
+            blocked = {line["where"] for line in found["blocked_top_level"]["lines"]}
+            self.assertTrue(loop <= blocked, blocked)
 
     def test_example1_efficient_matches_and_runs_from_python_itself(self):
         with tempfile.TemporaryDirectory() as d:
