@@ -150,19 +150,24 @@ std::vector<uint32_t> in_start_order(const Profile& p, const Lane& lane) {
 
 Time lane_busy(const Context& ctx, uint32_t l, Time t0, Time t1, TopLevel top_level) {
   const Lane& lane = ctx.p.lanes[l];
+  const bool skip_top = top_level == TopLevel::LeftOut;
   Time busy = 0;
+  if (lane.rows.size() == 1) {  // one row: nothing overlaps
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      if (skip_top && ctx.top_level(i)) continue;
+      const Item& it = ctx.p.items[i];
+      busy += std::max<Time>(0, std::min(it.stop, t1) - std::max(it.start, t0));
+    }
+    return busy;
+  }
   std::vector<std::pair<Time, Time>> spans;
   for (uint32_t i = lane.begin; i < lane.end; ++i) {
-    if (top_level == TopLevel::LeftOut && ctx.top_level(i)) continue;
-    const Time a = std::max(ctx.p.items[i].start, t0), z = std::min(ctx.p.items[i].stop, t1);
-    if (z <= a) continue;
-    if (lane.rows.size() == 1) {
-      busy += z - a;  // one row: nothing overlaps
-    } else {
-      spans.emplace_back(a, z);
-    }
+    if (skip_top && ctx.top_level(i)) continue;
+    const Item& it = ctx.p.items[i];
+    if (it.stop > t0 && it.start < t1)
+      spans.emplace_back(std::max(it.start, t0), std::min(it.stop, t1));
   }
-  return busy + union_length(spans);
+  return union_length(spans);
 }
 
 void merge_appended(std::vector<std::pair<Time, Time>>& spans, size_t from) {
@@ -241,13 +246,36 @@ std::vector<uint32_t> spread(const Profile& p, const std::vector<uint32_t>& item
       lo = std::min(lo, p.items[i].start);
       hi = std::max(hi, p.items[i].start);
     }
+    // One pass notes each stretch's earliest and latest item (stretch j:
+    // from target j to target j + 1); the item nearest a target is the
+    // earliest at or after it or the latest before it.
+    const double step = static_cast<double>(hi - lo) / static_cast<double>(n - 1);
+    const auto start = [&](uint32_t i) { return p.items[i].start; };
+    std::vector<uint32_t> first(n, kNone), last(n, kNone);
+    for (uint32_t i : items) {
+      const auto j = std::min(
+          n - 1, static_cast<size_t>(step > 0 ? static_cast<double>(start(i) - lo) / step : 0));
+      if (first[j] == kNone || start(i) < start(first[j])) first[j] = i;
+      if (last[j] == kNone || start(i) > start(last[j])) last[j] = i;
+    }
     for (size_t k = 0; k < n; ++k) {
-      const Time target =
-          lo + static_cast<Time>(static_cast<double>(hi - lo) * static_cast<double>(k) /
-                                 static_cast<double>(n - 1));
-      uint32_t best = items.front();
-      for (uint32_t i : items)
-        if (std::abs(p.items[i].start - target) < std::abs(p.items[best].start - target)) best = i;
+      const Time target = lo + static_cast<Time>(step * static_cast<double>(k));
+      uint32_t best = kNone;
+      const auto consider = [&](uint32_t i) {
+        if (i != kNone &&
+            (best == kNone || std::abs(start(i) - target) < std::abs(start(best) - target)))
+          best = i;
+      };
+      for (size_t j = k; j < n; ++j)
+        if (first[j] != kNone) {
+          consider(first[j]);
+          break;
+        }
+      for (size_t j = k; j-- > 0;)
+        if (last[j] != kNone) {
+          consider(last[j]);
+          break;
+        }
       if (std::find(out.begin(), out.end(), best) == out.end()) out.push_back(best);
     }
   }
