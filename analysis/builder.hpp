@@ -10,6 +10,7 @@
 
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
+#include "analysis/huge_pages.hpp"
 #include "analysis/uid_index.hpp"
 
 namespace legato::analysis::detail {

@@ -245,7 +245,7 @@ void Builder::reserve_staging() {
     for (const auto& x : all.get<trace::UserRangeRecord>())
       add(lane(r, x.processor, LaneKind::Thread));
   }
-  for (size_t l = 0; l < count.size(); ++l) staged_[l].reserve(count[l]);
+  for (size_t l = 0; l < count.size(); ++l) reserve_huge(staged_[l], count[l]);
 }
 
 void Builder::items() {
@@ -339,7 +339,7 @@ void Builder::items() {
                               huge_size_example_ + "; their size is left out");
   size_t total = 0;
   for (const auto& s : staged_) total += s.size();
-  p_.items.reserve(total);
+  reserve_huge(p_.items, total);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
   item_of_uid_.build();
   staged_.clear();

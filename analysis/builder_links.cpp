@@ -37,6 +37,12 @@ void Builder::links() {
     uint8_t kind;
   };
   std::vector<Edge> edges;
+  size_t edge_records = 0, wait_records = 0;
+  for (const auto& t : traces_) {
+    edge_records += t.all.get<trace::EdgeRecord>().size();
+    wait_records += t.all.get<trace::WaitRecord>().size();
+  }
+  reserve_huge(edges, edge_records);
   uint64_t dangling = 0, self = 0;
   std::string self_example;
   for (auto& t : traces_) {
@@ -53,9 +59,11 @@ void Builder::links() {
       edges.push_back(Edge{a, b, static_cast<uint8_t>(e.edge_kind)});
     }
   }
+  reserve_huge(p_.pre_begin, n + 1);
   p_.pre_begin.assign(n + 1, 0);
   for (const Edge& e : edges) ++p_.pre_begin[e.item + 1];
   for (uint32_t i = 0; i < n; ++i) p_.pre_begin[i + 1] += p_.pre_begin[i];
+  reserve_huge(p_.pre, edges.size());
   p_.pre.resize(edges.size());
   std::vector<uint32_t> next(p_.pre_begin.begin(), p_.pre_begin.end() - 1);
   for (const Edge& e : edges) p_.pre[next[e.item]++] = Precondition{e.pre, e.kind};
@@ -65,6 +73,7 @@ void Builder::links() {
   warn_count(self, "dependency edges go from an item to itself (damaged records?), e.g. on " +
                        self_example + "; dropped");
 
+  reserve_huge(p_.waits, wait_records);
   uint64_t lost_waits = 0;
   std::vector<std::pair<Wait, uint32_t>> noted;  // waits with a note, and its string
   // A wait for an operation (a future of a whole launch) waited for the

@@ -93,7 +93,6 @@ void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
 }  // namespace
 
 Profile build_profile(std::vector<RankTrace> traces) {
-  legion::link_runs(traces);
   Profile p;
   std::vector<RankTrace> readable;
   std::string unreadable;
@@ -140,12 +139,33 @@ Profile build_profile(std::vector<RankTrace> traces) {
     p.ranks.push_back(std::move(r));
   }
   align_clocks(p, readable);
+  // Legion logs' critical paths (edge records over all the run's event
+  // graphs) resolve beside the model's first steps, which read no edges.
+  std::string link_error;
+  std::thread linking([&readable, &link_error] {
+    try {
+      legion::link_runs(readable);
+    } catch (const std::exception& e) {  // bad_alloc on a huge event graph
+      link_error = e.what();
+    }
+  });
+  struct Join {
+    std::thread& t;
+    ~Join() {
+      if (t.joinable()) t.join();
+    }
+  } join{linking};
   detail::Builder b(p, readable);
   b.strings();
   b.lanes();
   b.operations();
   b.items();
   b.errors();
+  linking.join();
+  if (!link_error.empty()) {
+    p.warnings.push_back("the Legion logs' critical paths could not be resolved (" + link_error +
+                         "); items show no preconditions");
+  }
   b.links();  // after errors: a failed run explains its missing items
   b.tree();
   b.undefined_strings();

@@ -243,7 +243,17 @@ uint32_t Converter::item_name_id(const ProcItem& it) {
 }
 
 void Converter::items() {
+  size_t tasks = 0, kernels = 0;
+  for (const ProcItem& it : d_.items) {
+    tasks += is_task(it.source);
+    kernels += it.source == Source::GpuTask;
+  }
+  reserve_huge(out<trace::TaskRecord>(), tasks);
+  reserve_huge(out<trace::GpuKernelRecord>(), kernels);
+  reserve_huge(out<trace::MetaTaskRecord>(), d_.items.size() - tasks);
+  reserve_huge(uids_, d_.items.size());
   uids_.resize(d_.items.size());
+  seen_events_.reserve(d_.items.size() + d_.channel_items.size());
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
     // Calls share their item's fevent and prof tasks point at another's.

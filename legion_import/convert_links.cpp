@@ -92,7 +92,7 @@ void Converter::waits() {
     uint64_t start, stop;
     size_t call;
   };
-  std::vector<Call> calls;
+  HugeVector<Call> calls;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& c = d_.items[i];
     if (!is_call(c.source) || c.fevent == 0) continue;
@@ -112,7 +112,7 @@ void Converter::waits() {
     while (to != calls.end() && to->owner == owner) ++to;
     return std::make_pair(from, to);
   };
-  std::vector<uint32_t> depth(d_.items.size(), 0);
+  HugeVector<uint32_t> depth(d_.items.size(), 0);
   std::vector<const Call*> open;  // the calls holding this one, outermost first
   for (size_t k = 0; k < calls.size(); ++k) {
     if (k == 0 || calls[k].owner != calls[k - 1].owner) open.clear();
@@ -135,7 +135,8 @@ void Converter::waits() {
     size_t item;
     auto key() const { return std::make_tuple(meta, op, kind); }
   };
-  std::vector<Candidate> cands;
+  HugeVector<Candidate> cands;
+  reserve_huge(out<trace::WaitRecord>(), calls.size() + d_.waits.size());
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
     if (is_task(it.source)) cands.push_back(Candidate{it.op, 0, false, it.start, i});
@@ -148,7 +149,7 @@ void Converter::waits() {
   });
   // Where each wait happened (EventWaitInfo + BacktraceDesc): by the
   // waiting item's fevent and the event waited on.
-  std::vector<WaitSite> sites = d_.wait_sites;
+  auto sites = d_.wait_sites;
   const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
   std::sort(sites.begin(), sites.end(),
             [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });

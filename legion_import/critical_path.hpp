@@ -26,9 +26,9 @@ struct PathStep {
 // What one file contributes to its run's critical path: its items (with the
 // uid each became, 0 for one not drawn) and its event graph.
 struct PathInputs {
-  std::vector<TimedItem> items;
-  std::vector<uint64_t> uids;
-  std::vector<EventNode> events;
+  HugeVector<TimedItem> items;
+  HugeVector<uint64_t> uids;
+  HugeVector<EventNode> events;
 };
 
 // Per item of the files, in order (each file's items, file after file):

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/huge_pages.hpp"
+
 namespace legato::legion {
 
 template <class V>
@@ -55,8 +57,8 @@ class IdMap {
  private:
   size_t slot(uint64_t key) const { return (key * 0x9E3779B97F4A7C15ull) >> shift_; }
   void rehash(size_t capacity) {  // a power of two
-    std::vector<uint64_t> keys(capacity, 0);
-    std::vector<V> values(capacity);
+    HugeVector<uint64_t> keys(capacity, 0);
+    HugeVector<V> values(capacity);
     keys.swap(keys_);
     values.swap(values_);
     mask_ = capacity - 1;
@@ -68,8 +70,8 @@ class IdMap {
     }
   }
 
-  std::vector<uint64_t> keys_;
-  std::vector<V> values_;
+  HugeVector<uint64_t> keys_;
+  HugeVector<V> values_;
   V zero_{};
   bool has_zero_ = false;
   size_t mask_ = 0, size_ = 0;

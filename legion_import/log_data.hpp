@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/huge_pages.hpp"
+
 namespace legato::legion {
 
 // Realm id layouts (LEGION_FORMAT.md §3).
@@ -138,14 +140,14 @@ struct LogData {
   std::map<uint64_t, uint32_t> multi_tasks;    // op -> task_id (index launches)
   std::map<uint64_t, std::string> backtraces;  // BacktraceDesc: id -> text
   // Timeline.
-  std::vector<OpInfo> ops;
-  std::vector<ProcItem> items;
-  std::vector<WaitInfo> waits;
-  std::vector<WaitSite> wait_sites;
-  std::vector<InstInfo> instances;
-  std::vector<ChannelItem> channel_items;
-  std::vector<InstRef> inst_refs;
-  std::vector<EventNode> events;
+  HugeVector<OpInfo> ops;
+  HugeVector<ProcItem> items;
+  HugeVector<WaitInfo> waits;
+  HugeVector<WaitSite> wait_sites;
+  HugeVector<InstInfo> instances;
+  HugeVector<ChannelItem> channel_items;
+  HugeVector<InstRef> inst_refs;
+  HugeVector<EventNode> events;
   // Records per kind name, and those of kinds this importer does not know.
   std::map<std::string, uint64_t> counts;
   std::map<std::string, uint64_t> unknown_kinds;
