@@ -1,6 +1,7 @@
 // Builder steps: strings, lanes, operations, and items stacked into rows.
 #include <algorithm>
 #include <queue>
+#include <string_view>
 
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
@@ -109,13 +110,25 @@ void Builder::undefined_strings() {
 }
 
 void Builder::strings() {
-  std::unordered_map<std::string, uint32_t> index;
+  size_t total = 0;
+  for (const auto& t : traces_) total += t.strings.size();
+  // Keys view the profile's own strings: reserved first, they never move.
+  p_.strings.reserve(p_.strings.size() + total);
+  std::unordered_map<std::string_view, uint32_t> index;
+  index.reserve(total);
   string_remap_.resize(traces_.size());
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (auto& [id, text] : traces_[r].strings) {
-      auto [it, added] = index.try_emplace(text, static_cast<uint32_t>(p_.strings.size()));
-      if (added) p_.strings.push_back(text);
-      string_remap_[r].add(id, it->second);
+      const auto found = index.find(text);
+      uint32_t at = 0;
+      if (found != index.end()) {
+        at = found->second;
+      } else {
+        at = static_cast<uint32_t>(p_.strings.size());
+        p_.strings.push_back(std::move(text));
+        index.emplace(p_.strings.back(), at);
+      }
+      string_remap_[r].add(id, at);
     }
     string_remap_[r].build();
     traces_[r].strings.clear();

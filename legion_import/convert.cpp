@@ -238,8 +238,8 @@ std::string Converter::item_name(const ProcItem& it) const {
 uint32_t Converter::item_name_id(const ProcItem& it) {
   const auto [name, added] =
       item_names_.try_emplace(uint64_t{static_cast<uint8_t>(it.source)} << 32 | it.kind, 0);
-  if (added) name->second = str(item_name(it));
-  return name->second;
+  if (added) *name = str(item_name(it));
+  return *name;
 }
 
 void Converter::items() {

@@ -119,10 +119,10 @@ class Converter {
   std::unordered_map<std::string, uint32_t> strings_;
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
-  IdMap<size_t> seen_events_;                          // fevent -> item index (SIZE_MAX: channel)
-  std::unordered_map<uint64_t, uint32_t> item_names_;  // Source << 32 | kind -> string id
-  std::vector<Uid> uids_;                              // per d_.items
-  std::vector<Uid> channel_uids_;                      // per d_.channel_items; 0: not drawn
+  IdMap<size_t> seen_events_;      // fevent -> item index (SIZE_MAX: channel)
+  IdMap<uint32_t> item_names_;     // Source << 32 | kind -> string id
+  std::vector<Uid> uids_;          // per d_.items
+  std::vector<Uid> channel_uids_;  // per d_.channel_items; 0: not drawn
   // (kind, src, dst, name): a gather or scatter between two memories is not
   // their direct copies' channel.
   std::map<std::tuple<int, uint64_t, uint64_t, std::string>, uint32_t> channels_;
