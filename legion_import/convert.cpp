@@ -254,7 +254,9 @@ void Converter::items() {
   reserve_huge(uids_, d_.items.size());
   uids_.resize(d_.items.size());
   seen_events_.reserve(d_.items.size() + d_.channel_items.size());
+  constexpr size_t kAhead = 8;
   for (size_t i = 0; i < d_.items.size(); ++i) {
+    if (i + kAhead < d_.items.size()) seen_events_.prefetch(d_.items[i + kAhead].fevent);
     const ProcItem& it = d_.items[i];
     // Calls share their item's fevent and prof tasks point at another's.
     const bool owns_event = !is_call(it.source) && it.source != Source::ProfTask;

@@ -30,14 +30,19 @@ class Graph {
     where_.reserve(items + events);
     items_.reserve(items);
     events_.reserve(events);
+    constexpr size_t kAhead = 8;  // keys prefetched ahead (IdMap::prefetch)
     for (const PathInputs* f : files) {
-      for (const TimedItem& it : f->items) {
+      for (size_t i = 0; i < f->items.size(); ++i) {
+        if (i + kAhead < f->items.size()) where_.prefetch(f->items[i + kAhead].fevent);
+        const TimedItem& it = f->items[i];
         if (it.fevent != 0) where_.try_emplace(it.fevent, Where{true, items_.size()});
         items_.push_back(&it);
       }
     }
     for (const PathInputs* f : files) {
-      for (const EventNode& e : f->events) {
+      for (size_t i = 0; i < f->events.size(); ++i) {
+        if (i + kAhead < f->events.size()) where_.prefetch(f->events[i + kAhead].result);
+        const EventNode& e = f->events[i];
         if (e.result != 0) where_.try_emplace(e.result, Where{false, events_.size()});
         events_.push_back(&e);
       }
