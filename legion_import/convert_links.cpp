@@ -92,10 +92,18 @@ void Converter::waits() {
     uint64_t start, stop;
     size_t call;
   };
-  HugeVector<Call> calls;
+  std::vector<size_t> call_items;
   for (size_t i = 0; i < d_.items.size(); ++i) {
+    if (is_call(d_.items[i].source) && d_.items[i].fevent != 0) call_items.push_back(i);
+  }
+  HugeVector<Call> calls;
+  calls.reserve(call_items.size());
+  constexpr size_t kAhead = 8;  // event-map slots prefetched ahead (IdMap::prefetch)
+  for (size_t k = 0; k < call_items.size(); ++k) {
+    if (k + kAhead < call_items.size())
+      seen_events_.prefetch(d_.items[call_items[k + kAhead]].fevent);
+    const size_t i = call_items[k];
     const ProcItem& c = d_.items[i];
-    if (!is_call(c.source) || c.fevent == 0) continue;
     const size_t* owner = seen_events_.find(c.fevent);
     if (!owner || *owner == SIZE_MAX || d_.items[*owner].proc != c.proc) continue;
     calls.push_back(Call{*owner, c.start, c.stop, i});
@@ -137,10 +145,22 @@ void Converter::waits() {
   };
   HugeVector<Candidate> cands;
   reserve_huge(out<trace::WaitRecord>(), calls.size() + d_.waits.size());
+  // Only items whose (meta, op, kind) some wait names can be candidates:
+  // a set of those keys' hashes (a collision only adds a candidate that
+  // the exact comparison below passes over).
+  const auto key_hash = [](bool meta, uint64_t op, uint32_t kind) {
+    return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
+  };
+  IdMap<uint8_t> waited;
+  waited.reserve(d_.waits.size());
+  for (const WaitInfo& w : d_.waits)
+    waited.try_emplace(key_hash(w.meta, w.op, w.meta ? w.kind : 0));
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
-    if (is_task(it.source)) cands.push_back(Candidate{it.op, 0, false, it.start, i});
-    if (it.source == Source::Meta || it.source == Source::Message)
+    if (is_task(it.source) && waited.contains(key_hash(false, it.op, 0)))
+      cands.push_back(Candidate{it.op, 0, false, it.start, i});
+    if ((it.source == Source::Meta || it.source == Source::Message) &&
+        waited.contains(key_hash(true, it.op, it.kind)))
       cands.push_back(Candidate{it.op, it.kind, true, it.start, i});
   }
   std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
