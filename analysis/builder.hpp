@@ -10,8 +10,8 @@
 
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
-#include "analysis/huge_pages.hpp"
 #include "analysis/uid_index.hpp"
+#include "trace_format/huge_pages.hpp"
 
 namespace legato::analysis::detail {
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/huge_pages.hpp"
+#include "trace_format/huge_pages.hpp"
 
 namespace legato::legion {
 

@@ -33,9 +33,12 @@ testing::CommandResult view(const std::string& file, const std::string& script_t
                             const TempDir& dir) {
   const std::string script = dir.file("script.txt");
   std::ofstream(script) << script_text;
-  return testing::run_command("xvfb-run -a -s '-screen 0 1600x1000x24' " +
-                              testing::bin("legate_prof") + " view " + file + " --script " +
-                              script + " --size 1400x800");
+  // The X authority file in the test's directory: xvfb-run then makes no
+  // temporary directory of its own, whose clean-up can fail (exit 5) when
+  // several run at once.
+  return testing::run_command("xvfb-run -a -f " + dir.file("Xauthority") +
+                              " -s '-screen 0 1600x1000x24' " + testing::bin("legate_prof") +
+                              " view " + file + " --script " + script + " --size 1400x800");
 }
 
 json read_json(const std::string& path) {

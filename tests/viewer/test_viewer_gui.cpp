@@ -71,9 +71,12 @@ testing::CommandResult view(const std::string& args, const std::string& script_t
                             const TempDir& dir) {
   const std::string script = dir.file("script.txt");
   std::ofstream(script) << script_text;
-  return testing::run_command("xvfb-run -a -s '-screen 0 1600x1000x24' " +
-                              testing::bin("legate_prof") + " view " + args + " --script " +
-                              script + " --size 1400x800");
+  // The X authority file in the test's directory: xvfb-run then makes no
+  // temporary directory of its own, whose clean-up can fail (exit 5) when
+  // several run at once.
+  return testing::run_command("xvfb-run -a -f " + dir.file("Xauthority") +
+                              " -s '-screen 0 1600x1000x24' " + testing::bin("legate_prof") +
+                              " view " + args + " --script " + script + " --size 1400x800");
 }
 
 // A real cg run's trace in dir (legate --cpus 2 --profile).
