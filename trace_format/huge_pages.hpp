@@ -2,8 +2,9 @@
 // gigabytes of fresh memory, and on Linux each fresh 4 KiB page costs a
 // fault; a table advised as huge faults once per 2 MiB instead. Where the
 // system leaves huge pages to the program (transparent_hugepage=madvise,
-// the common default) this halves the time a load spends in the kernel;
-// where they are always on or off the advice changes nothing.
+// the common default) this doubles the speed of decoding a Legion log
+// (bench/README.md); where they are always on or off the advice changes
+// nothing.
 #pragma once
 
 #include <cstddef>
