@@ -92,7 +92,7 @@ void report_case(const std::string& dir, bool browser) {
   }
   double best = 1e30;
   for (int rep = 0; rep < 3; ++rep) {
-    chrome.open("file://" + std::filesystem::absolute(info.path).string());
+    chrome.open_file(info.path);
     if (!chrome.wait_for("document.body.dataset.state === 'ready'", 60000)) {
       std::printf("# the report did not become ready in 60 s\n");
       return;

@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   ctx.frame(app);
   const double first = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   const size_t first_boxes = app.view().boxes_drawn();
-  while (!app.settled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  app.wait_settled();
   ctx.frame(app);
   const double settled = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   result("first_frame_ms_10m", first, "ms");

@@ -148,6 +148,12 @@ void App::wait_loaded() {
   take_loaded();
 }
 
+void App::wait_settled() {
+  wait_loaded();
+  util_.wait();
+  finder_.wait();
+}
+
 bool App::settled() const {
   return !loader_.joinable() && (!profile_ || (util_.all_ready() && finder_.done()));
 }

@@ -61,6 +61,8 @@ class App {
   bool loading() const { return loader_.joinable(); }
   // Loaded (or failed) and every avg line computed: nothing changes by itself.
   bool settled() const;
+  // Blocks until settled(): the load, the avg lines and the findings.
+  void wait_settled();
 
   // One frame of UI, between ImGui::NewFrame() and ImGui::Render().
   void frame();

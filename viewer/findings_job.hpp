@@ -21,6 +21,10 @@ class FindingsJob {
   void start(const analysis::Profile& p);
   // Waits for a started job and forgets it.
   void clear();
+  // Waits for a started job to finish (its result stays to be taken).
+  void wait() {
+    if (worker_.joinable()) worker_.join();
+  }
   // Nothing is being computed (finished, or never started).
   bool done() const { return done_.load(std::memory_order_acquire); }
   // Once done: the findings (moved out) and why they could not be computed

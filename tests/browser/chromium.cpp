@@ -172,7 +172,7 @@ nlohmann::json Chromium::call(const std::string& method, nlohmann::json params, 
   }
 }
 
-void Chromium::open(const std::string& url) {
+void Chromium::open_file(const std::string& path) {
   const auto target = call("Target.createTarget", {{"url", "about:blank"}}, false);
   const auto attached =
       call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}}, false);
@@ -181,7 +181,7 @@ void Chromium::open(const std::string& url) {
   call("Runtime.enable");
   call("Emulation.setDeviceMetricsOverride",
        {{"width", width_}, {"height", height_}, {"deviceScaleFactor", 1}, {"mobile", false}});
-  call("Page.navigate", {{"url", url}});
+  call("Page.navigate", {{"url", "file://" + std::filesystem::absolute(path).string()}});
   wait_for("document.readyState === 'complete'");
 }
 

@@ -21,8 +21,9 @@ class Chromium {
   ~Chromium();
   bool available() const { return pid_ > 0; }
 
-  // Opens url in a fresh page and waits until the load event.
-  void open(const std::string& url);
+  // Opens the file at path (a file:// URL of its absolute path) in a fresh
+  // page and waits until the load event.
+  void open_file(const std::string& path);
   // Evaluates a script expression (awaiting promises) and returns its value.
   nlohmann::json eval(const std::string& expression);
   // Polls expression until it is true or timeout_ms passes; returns the last value.

@@ -24,10 +24,6 @@ using trace::testing::TempDir;
 
 namespace {
 
-std::string url(const std::string& path) {
-  return "file://" + std::filesystem::absolute(path).string();
-}
-
 // Centre of item i on the screen after revealing it, as [x, y].
 nlohmann::json reveal(Chromium& c, int i) {
   c.eval("legatoReport.timeline.reveal(" + std::to_string(i) +
@@ -57,7 +53,7 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   // The run wrote its report at the end, as the seeds promise.
   const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
   REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
-  chrome.open(url(dir.file("legate_prof/index.html")));
+  chrome.open_file(dir.file("legate_prof/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO([&] {
     std::string log;
@@ -179,7 +175,7 @@ TEST_CASE("a seed workload's report tells its story on the first screen", "[brow
   const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
   const auto found = analysis::find(profile);
   REQUIRE(!found.findings.empty());
-  chrome.open(url(dir.file("legate_prof/index.html")));
+  chrome.open_file(dir.file("legate_prof/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO([&] {
     std::string log;
@@ -225,7 +221,7 @@ TEST_CASE("a run that ran out of memory opens on its error", "[browser][oom]") {
   INFO(run.err);
   REQUIRE(run.status == 1);
   REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
-  chrome.open(url(dir.file("legate_prof/index.html")));
+  chrome.open_file(dir.file("legate_prof/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   // The banner names the error; its link opens the whole seed-style message.
   CHECK_THAT(
@@ -268,7 +264,7 @@ TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][
   }
   const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open(url(report.path));
+  chrome.open_file(report.path);
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   CHECK(chrome.eval("document.querySelectorAll('img').length") == 0);
   CHECK(chrome.eval("[...document.querySelectorAll('b')].some((b) => b.textContent === 'bold')") ==
@@ -304,7 +300,7 @@ TEST_CASE("a truncated trace gives a report of what it holds, with a visible war
   INFO(r.err);
   REQUIRE(r.status == 1);  // cut inside a frame: written, but data was lost
   CHECK_THAT(r.err, Catch::Contains("was not finished"));
-  chrome.open(url(dir.file("report/index.html")));
+  chrome.open_file(dir.file("report/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   CHECK(chrome.eval("document.getElementById('warnings').hidden") == false);
   CHECK_THAT(chrome.eval("document.getElementById('warnings').textContent").get<std::string>(),
@@ -327,7 +323,7 @@ TEST_CASE("a memory whose size the trace does not give shows its utilization as 
                                       dir.file("legate_0.prof") + " -o " + dir.file("report"));
   INFO(r.err);
   REQUIRE(r.status == 0);
-  chrome.open(url(dir.file("report/index.html")));
+  chrome.open_file(dir.file("report/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   const std::string find =
       "legatoReport.timeline.avgLines.find((a) => a.row.text.includes('System Memory'))";

@@ -4,7 +4,6 @@
 // belongs to, as analysis::belongs decides; a trace with nothing to find
 // says so. Traces are written through the writer API (nothing ran).
 // Skipped with a message when Chromium cannot start.
-#include <filesystem>
 
 #include <catch2/catch.hpp>
 
@@ -20,10 +19,6 @@ using legato::testing::Chromium;
 using trace::testing::TempDir;
 
 namespace {
-
-std::string url(const std::string& path) {
-  return "file://" + std::filesystem::absolute(path).string();
-}
 
 // 300 tasks of 4 us, 50 us apart on two CPUs, each its own operation from
 // tiny.py:7, then one 25 ms task; a sysmem instance the whole run and four
@@ -69,7 +64,7 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
   const auto found = analysis::find(profile);
   REQUIRE(!found.findings.empty());
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open(url(report.path));
+  chrome.open_file(report.path);
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO(log_of(chrome));
 
@@ -192,7 +187,7 @@ TEST_CASE("a run with nothing to find says so in one line", "[browser][findings]
   const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
   REQUIRE(analysis::find(profile).findings.empty());
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open(url(report.path));
+  chrome.open_file(report.path);
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   CHECK(chrome.eval("document.getElementById('findings').hidden") == false);
   CHECK(chrome.eval("document.querySelectorAll('#findings .finding-row').length") == 0);

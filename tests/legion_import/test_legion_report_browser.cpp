@@ -5,7 +5,6 @@
 // the test-only writer) shows GPU Device and Host lanes, Framebuffer and
 // Zero-Copy memories and its channels. Skipped with a message when Chromium
 // cannot start.
-#include <filesystem>
 
 #include <catch2/catch.hpp>
 
@@ -33,7 +32,7 @@ analysis::Profile open_report(Chromium& chrome, const TempDir& dir,
                                       dir.file("report"));
   REQUIRE(r.status == 0);
   analysis::Profile p = analysis::load_profile(files);
-  chrome.open("file://" + std::filesystem::absolute(dir.file("report/index.html")).string());
+  chrome.open_file(dir.file("report/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO([&] {
     std::string text;

@@ -14,6 +14,7 @@
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
+#include "viewer/xvfb_view.hpp"
 
 using namespace legato;
 using legion::testing::data_file;
@@ -25,21 +26,8 @@ using trace::testing::TempDir;
 
 namespace {
 
-bool have_xvfb() {
-  return testing::run_command("command -v xvfb-run").status == 0;
-}
-
-testing::CommandResult view(const std::string& file, const std::string& script_text,
-                            const TempDir& dir) {
-  const std::string script = dir.file("script.txt");
-  std::ofstream(script) << script_text;
-  // The X authority file in the test's directory: xvfb-run then makes no
-  // temporary directory of its own, whose clean-up can fail (exit 5) when
-  // several run at once.
-  return testing::run_command("xvfb-run -a -f " + dir.file("Xauthority") +
-                              " -s '-screen 0 1600x1000x24' " + testing::bin("legate_prof") +
-                              " view " + file + " --script " + script + " --size 1400x800");
-}
+using testing::have_xvfb;
+using testing::view_under_xvfb;
 
 json read_json(const std::string& path) {
   std::ifstream in(path);
@@ -78,13 +66,13 @@ TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legi
   REQUIRE(top_at != top_hits.end());
   const std::string top_nth = std::to_string(top_at - top_hits.begin());
   // Memories open folded to their avg lines: `expand all` lists every lane.
-  const auto r =
-      view(gz,
-           "expand all\ndump " + dir.file("all.json") + "\nselect ufi::JuliaCustomTask " + nth +
-               "\nwait 2\ndump " + dir.file("before.json") + "\nclick-ui critical\nwait 2\ndump " +
-               dir.file("after.json") + "\nselect Toplevel " + top_nth + "\nwait 2\ndump " +
-               dir.file("toplevel.json") + "\nquit\n",
-           dir);
+  const auto r = view_under_xvfb(
+      gz,
+      "expand all\ndump " + dir.file("all.json") + "\nselect ufi::JuliaCustomTask " + nth +
+          "\nwait 2\ndump " + dir.file("before.json") + "\nclick-ui critical\nwait 2\ndump " +
+          dir.file("after.json") + "\nselect Toplevel " + top_nth + "\nwait 2\ndump " +
+          dir.file("toplevel.json") + "\nquit\n",
+      dir);
   INFO("select match " << nth << ": " << r.out << r.err);
   REQUIRE(r.status == 0);
   const json all = read_json(dir.file("all.json"));
@@ -121,7 +109,7 @@ TEST_CASE("a Legion log cut short opens with its warning", "[gui][legion]") {
   bytes.resize(50000);
   const std::string cut = dir.file("cut.prof");
   write_file(cut, bytes);
-  const auto r = view(cut, "dump " + dir.file("cut.json") + "\nquit\n", dir);
+  const auto r = view_under_xvfb(cut, "dump " + dir.file("cut.json") + "\nquit\n", dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   const json st = read_json(dir.file("cut.json"));
@@ -138,7 +126,7 @@ TEST_CASE("a synthetic Legion GPU run in the viewer", "[gui][legion]") {
       legion::testing::write_gpu_run(dir.path().string(), legion::testing::LogVersion::V1008, true);
   const std::string png = std::string(LEGATO_BIN_DIR) + "/../legion_gpu_viewer.png";
   std::filesystem::remove(png);
-  const auto r = view(
+  const auto r = view_under_xvfb(
       f.node0 + " " + f.node1,
       "expand all\nwait 1\ndump " + dir.file("gpu.json") + "\nscreenshot " + png + "\nquit\n", dir);
   INFO(r.out << r.err);

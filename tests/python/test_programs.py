@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 BIN = os.environ["LEGATO_BIN_DIR"]
@@ -35,6 +34,13 @@ def line_of(path, text):
 
 def checksum(out):
     return out.split("checksum = ")[1].split()[0]
+
+
+def write_program(d, name, text):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 class Programs(unittest.TestCase):
@@ -74,12 +80,11 @@ class Programs(unittest.TestCase):
 
     def test_an_uncaught_exception_still_finishes_the_trace(self):
         with tempfile.TemporaryDirectory() as d:
-            prog = os.path.join(d, "bad.py")
-            with open(prog, "w") as f:
-                f.write("import legato.numpy as np\n"
-                        "a = np.zeros(10)\n"
-                        "b = a + 1.0\n"
-                        "c = a + np.zeros(11)\n")
+            prog = write_program(d, "bad.py",
+                                 "import legato.numpy as np\n"
+                                 "a = np.zeros(10)\n"
+                                 "b = a + 1.0\n"
+                                 "c = a + np.zeros(11)\n")
             r = run([f"{BIN}/legate", "--cpus", "1", "--profile", prog], d)
             self.assertEqual(r.returncode, 1)
             self.assertIn(f"ValueError: add at {prog}:4: operands could not be broadcast", r.stderr)
@@ -89,20 +94,18 @@ class Programs(unittest.TestCase):
 
     def test_ctrl_c_finishes_the_trace(self):
         with tempfile.TemporaryDirectory() as d:
-            prog = os.path.join(d, "loop.py")
-            with open(prog, "w") as f:
-                f.write("import sys\n"
-                        "import legato.numpy as np\n"
-                        "a = np.zeros(1000)\n"
-                        "print('started', flush=True)\n"
-                        "while True:\n"
-                        "    a += 1.0\n"
-                        "    a.sum().item()\n")
+            # Interrupted inside the loop, once it has run an iteration.
+            prog = write_program(d, "loop.py",
+                                 "import legato.numpy as np\n"
+                                 "a = np.zeros(1000)\n"
+                                 "while True:\n"
+                                 "    a += 1.0\n"
+                                 "    if a.sum().item() == 1000.0:\n"
+                                 "        print('looping', flush=True)\n")
             env = dict(os.environ, LEGATE_CONFIG="--cpus 1 --profile")
             p = subprocess.Popen([sys.executable, prog], cwd=d, env=env, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
-            self.assertEqual(p.stdout.readline().strip(), "started")
-            time.sleep(0.3)
+            self.assertEqual(p.stdout.readline().strip(), "looping")
             p.send_signal(signal.SIGINT)
             _, err = p.communicate(timeout=60)
             self.assertNotEqual(p.returncode, 0)

@@ -13,6 +13,7 @@
 
 #include "analysis/crafted_traces.hpp"
 #include "tools/run_command.hpp"
+#include "viewer/xvfb_view.hpp"
 
 using namespace legato;
 using namespace legato::testing;
@@ -26,10 +27,6 @@ const char* const kSubcommands[] = {"info", "dump", "stats", "archive", "view"};
 
 std::string prof(const std::string& args) {
   return bin("legate_prof") + " " + args;
-}
-
-bool have_xvfb() {
-  return run_command("command -v xvfb-run").status == 0;
 }
 
 // A subcommand reading `file` and writing nothing outside `dir` (view takes

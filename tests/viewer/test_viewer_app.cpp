@@ -4,15 +4,14 @@
 // zoom keys and undo, wheel, drag to pan, right-drag to zoom into a range,
 // folding by label, tooltips, merged boxes, search, the error banner, and
 // opening files from the open box after a failed load.
-#include <chrono>
 #include <filesystem>
-#include <thread>
 
 #include <catch2/catch.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 #include "viewer/headless.hpp"
+#include "viewer_session.hpp"
 
 using namespace legato;
 using namespace legato::viewer;
@@ -44,28 +43,9 @@ void write_trace(const std::string& path) {
   t.finish();
 }
 
-ViewOptions options(const std::string& file) {
-  ViewOptions o;
-  o.files = {file};
-  return o;
-}
-
-struct Session {
-  HeadlessContext ctx{1200, 700};
-  App app;
-  explicit Session(const std::string& file) : app(options(file)) {
-    app.wait_loaded();
-    while (!app.settled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // avg lines
-    ctx.frame(app);
-  }
-  // Runs script lines; returns the state after them.
-  json run(const std::string& text) {
-    Script s = Script::parse(text, "test");
-    REQUIRE(ctx.run(app, s, 10000));
-    REQUIRE(s.status() == 0);
-    ctx.frame(app);
-    return app.state();
-  }
+// The shared session, with where things are on the screen.
+struct Session : testing::Session {
+  using testing::Session::Session;
   double width() {
     return app.state()["window"]["t1"].get<double>() - app.state()["window"]["t0"].get<double>();
   }

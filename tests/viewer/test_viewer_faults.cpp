@@ -3,9 +3,7 @@
 // be written gives the system's reason (headless: no window, no GPU).
 #include <sys/stat.h>
 
-#include <chrono>
 #include <filesystem>
-#include <thread>
 
 #include <catch2/catch.hpp>
 
@@ -24,8 +22,7 @@ TEST_CASE("an avg line of memories of unknown size says so when hovered", "[view
   ViewOptions o;
   o.files = {dir.file("t.prof")};
   App app(o);
-  app.wait_loaded();
-  while (!app.settled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  app.wait_settled();
   ctx.frame(app);
   const nlohmann::json st = app.state();
   float x = 0, y = -1;

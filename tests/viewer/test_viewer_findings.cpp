@@ -4,43 +4,21 @@
 // window, unfolds and scrolls to its lanes and outlines its items until it
 // is cleared; an item's details list the findings it belongs to.
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 #include <catch2/catch.hpp>
 
 #include "findings_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 #include "viewer/headless.hpp"
+#include "viewer_session.hpp"
 
 using namespace legato;
 using namespace legato::viewer;
 using nlohmann::json;
+using testing::Session;
 using trace::testing::TempDir;
 
 namespace {
-
-struct Session {
-  HeadlessContext ctx{1200, 700};
-  App app;
-  explicit Session(const std::string& file)
-      : app([&] {
-          ViewOptions o;
-          o.files = {file};
-          return o;
-        }()) {
-    app.wait_loaded();
-    while (!app.settled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    ctx.frame(app);
-  }
-  json run(const std::string& text, int want_status = 0) {
-    Script s = Script::parse(text, "test");
-    REQUIRE(ctx.run(app, s, 10000));
-    REQUIRE(s.status() == want_status);
-    ctx.frame(app);
-    return app.state();
-  }
-};
 
 int index_of(const json& st, const std::string& rule) {
   for (const auto& f : st["findings"])

@@ -21,6 +21,7 @@
 #include "findings_trace.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
+#include "xvfb_view.hpp"
 
 using namespace legato;
 using nlohmann::json;
@@ -28,9 +29,8 @@ using trace::testing::TempDir;
 
 namespace {
 
-bool have_xvfb() {
-  return testing::run_command("command -v xvfb-run").status == 0;
-}
+using testing::have_xvfb;
+using testing::view_under_xvfb;
 
 struct Rgb {
   int r, g, b;
@@ -67,18 +67,6 @@ bool saturated(const Rgb& c) {
   return std::max({c.r, c.g, c.b}) - std::min({c.r, c.g, c.b}) > 60;
 }
 
-testing::CommandResult view(const std::string& args, const std::string& script_text,
-                            const TempDir& dir) {
-  const std::string script = dir.file("script.txt");
-  std::ofstream(script) << script_text;
-  // The X authority file in the test's directory: xvfb-run then makes no
-  // temporary directory of its own, whose clean-up can fail (exit 5) when
-  // several run at once.
-  return testing::run_command("xvfb-run -a -f " + dir.file("Xauthority") +
-                              " -s '-screen 0 1600x1000x24' " + testing::bin("legate_prof") +
-                              " view " + args + " --script " + script + " --size 1400x800");
-}
-
 // A real cg run's trace in dir (legate --cpus 2 --profile).
 std::string cg_trace(const TempDir& dir, int n) {
   const auto run = testing::run_command(testing::bin("legate") + " --cpus 2 --profile --logdir " +
@@ -101,7 +89,7 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
     return;
   }
   TempDir dir;
-  const auto r = view(
+  const auto r = view_under_xvfb(
       cg_trace(dir, 24),
       "screenshot " + dir.file("shot.png") + "\ndump " + dir.file("state.json") + "\nfps 1\nquit\n",
       dir);
@@ -161,12 +149,12 @@ TEST_CASE("a scripted click opens details whose critical-path link moves the vie
     return;
   }
   TempDir dir;
-  const auto r =
-      view(cg_trace(dir, 24),
-           "select MatVecMulTask 2\nwait 2\npan 3\nwait 1\ndump " + dir.file("before.json") +
-               "\nclick-ui critical\nwait 2\ndump " + dir.file("after.json") + "\nscreenshot " +
-               dir.file("after.png") + "\nquit\n",
-           dir);
+  const auto r = view_under_xvfb(cg_trace(dir, 24),
+                                 "select MatVecMulTask 2\nwait 2\npan 3\nwait 1\ndump " +
+                                     dir.file("before.json") +
+                                     "\nclick-ui critical\nwait 2\ndump " + dir.file("after.json") +
+                                     "\nscreenshot " + dir.file("after.png") + "\nquit\n",
+                                 dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   const json before = read_json(dir.file("before.json")), after = read_json(dir.file("after.json"));
@@ -197,9 +185,9 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   const std::string path = dir.file("legate_0.prof");
   // Synthetic (written through the writer API; nothing ran), cut short.
   analysis::testing::write_truncated_trace(path);
-  auto r = view(path,
-                "screenshot " + dir.file("cut.png") + "\ndump " + dir.file("cut.json") + "\nquit\n",
-                dir);
+  auto r = view_under_xvfb(
+      path, "screenshot " + dir.file("cut.png") + "\ndump " + dir.file("cut.json") + "\nquit\n",
+      dir);
   INFO(r.out << r.err);
   REQUIRE(r.status == 1);  // cut inside a frame: data was lost, as every subcommand says
   CHECK_THAT(r.err, Catch::Contains("was not finished"));
@@ -210,7 +198,8 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   CHECK(png.count(0, 0, 1400, 120, [](Rgb c) { return c == Rgb{255, 243, 205}; }) > 1000);
 
   std::ofstream(dir.file("garbage.prof")) << "this is not a trace";
-  r = view(dir.file("garbage.prof"), "screenshot " + dir.file("bad.png") + "\nquit\n", dir);
+  r = view_under_xvfb(dir.file("garbage.prof"), "screenshot " + dir.file("bad.png") + "\nquit\n",
+                      dir);
   CHECK(r.status == 1);
   CHECK_THAT(r.err, Catch::Contains("garbage.prof"));
   CHECK(std::filesystem::exists(dir.file("bad.png")));  // the window showed the error
@@ -237,8 +226,8 @@ TEST_CASE("the range and expand options choose the first view and bad values are
     WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
     return;
   }
-  const auto r = view(cg_trace(dir, 12) + " --range 1ms:2ms --expand kinds",
-                      "dump " + dir.file("s.json") + "\nquit\n", dir);
+  const auto r = view_under_xvfb(cg_trace(dir, 12) + " --range 1ms:2ms --expand kinds",
+                                 "dump " + dir.file("s.json") + "\nquit\n", dir);
   INFO(r.err);
   REQUIRE(r.status == 0);
   const json st = read_json(dir.file("s.json"));
@@ -264,7 +253,8 @@ TEST_CASE("clicking a finding zooms the timeline to it and outlines its items", 
   // The view after the click is kept next to the binaries to look at.
   const std::string after_png = std::string(LEGATO_BIN_DIR) + "/../viewer_finding.png";
   std::filesystem::remove(after_png);
-  const auto r = view(path,
+  const auto r =
+      view_under_xvfb(path,
                       "screenshot " + dir.file("before.png") + "\ndump " + dir.file("before.json") +
                           "\nexpand none\nfinding " + std::to_string(k) + "\nwait 2\nscreenshot " +
                           after_png + "\ndump " + dir.file("after.json") + "\nquit\n",
