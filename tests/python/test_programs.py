@@ -44,6 +44,11 @@ def write_program(d, name, text):
 
 
 class Programs(unittest.TestCase):
+    def assert_finished_trace_and_report(self, d):
+        info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
+        self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
+        self.assertTrue(os.path.exists(os.path.join(d, "legate_prof", "index.html")))
+
     def test_example1_matches_the_cpp_example_and_its_trace_names_the_loop(self):
         with tempfile.TemporaryDirectory() as d:
             prog = os.path.join(EXAMPLES, "example1_inefficient.py")
@@ -88,9 +93,7 @@ class Programs(unittest.TestCase):
             r = run([f"{BIN}/legate", "--cpus", "1", "--profile", prog], d)
             self.assertEqual(r.returncode, 1)
             self.assertIn(f"ValueError: add at {prog}:4: operands could not be broadcast", r.stderr)
-            info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
-            self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
-            self.assertTrue(os.path.exists(os.path.join(d, "legate_prof", "index.html")))
+            self.assert_finished_trace_and_report(d)
 
     def test_ctrl_c_finishes_the_trace(self):
         with tempfile.TemporaryDirectory() as d:
@@ -110,10 +113,8 @@ class Programs(unittest.TestCase):
             _, err = p.communicate(timeout=60)
             self.assertNotEqual(p.returncode, 0)
             self.assertIn("KeyboardInterrupt", err)
-            info = run([f"{BIN}/legate_prof", "info", "legate_0.prof"], d)
-            self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
-            self.assertIn("wrote ./legate_prof/index.html", err)  # and the report
-            self.assertTrue(os.path.exists(os.path.join(d, "legate_prof", "index.html")))
+            self.assertIn("wrote ./legate_prof/index.html", err)
+            self.assert_finished_trace_and_report(d)
 
     def test_the_oom_example_reports_the_seeds_numbers_and_lines_and_its_fixes_fit(self):
         with tempfile.TemporaryDirectory() as d:
