@@ -46,13 +46,16 @@ class Builder {
   std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
   uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
   UidIndex op_of_uid_, item_of_uid_;
-  // Per item being placed: what the compact Item does not hold.
-  struct Staged {
-    Item item;
-    Uid uid = 0;
-    Time ready = 0, create = 0;
-  };
-  std::vector<std::vector<Staged>> staged_;          // per lane
+  // Items are staged straight into p_.items: each lane's slots
+  // [begin, end) are counted first (reserve_staging), filled in record
+  // order (stage), then sorted and stacked into rows in place (place).
+  std::vector<uint32_t> fill_;   // per lane: its next free slot
+  HugeVector<Uid> staged_uids_;  // per slot
+  // Per slot whose ready or create lies too far back for the compact Item.
+  std::unordered_map<uint32_t, std::pair<Time, Time>> staged_overflow_;
+  std::vector<Item> lane_items_;  // place(): one lane's items while moved, reused
+  std::vector<Uid> lane_uids_;
+  std::vector<uint32_t> lane_order_, stack_dest_;    // per item in start order: its slot, its place
   std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
   void reserve_staging();

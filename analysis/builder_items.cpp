@@ -1,10 +1,12 @@
 // Builder steps: strings, lanes, operations, and items stacked into rows.
 #include <algorithm>
 #include <queue>
+#include <stdexcept>
 #include <string_view>
 
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
+#include "analysis/load.hpp"
 
 namespace legato::analysis::detail {
 
@@ -160,7 +162,6 @@ void Builder::lanes() {
     for (const auto& c : all.get<trace::ChannelRecord>())
       add(r, c.id, LaneKind::Channel, chan_index++, c.name);
   }
-  staged_.resize(p_.lanes.size());
 }
 
 // A lane for an id no descriptor named (its descriptor frame was lost).
@@ -183,7 +184,6 @@ uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
   const auto id = static_cast<uint32_t>(p_.lanes.size());
   lane_of_resource_[resource] = id;
   p_.lanes.push_back(std::move(l));
-  staged_.emplace_back();
   return id;
 }
 
@@ -231,14 +231,28 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
     ++bad_times_;
     item.stop = item.start;
   }
-  staged_[lane].push_back(Staged{item, uid, ready, create});
+  // Staging mirrors reserve_staging's count; a record it missed would
+  // write into the next lane's slots.
+  if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end)
+    throw std::logic_error("analysis: an item was staged on a lane without room for it");
+  const uint32_t slot = fill_[lane]++;
+  const Time to_ready = item.start - ready, to_create = ready - create;
+  if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated) {
+    item.to_ready = static_cast<uint32_t>(to_ready);
+    item.to_create = static_cast<uint32_t>(to_create);
+  } else {
+    item.to_ready = item.to_create = kSaturated;
+    staged_overflow_[slot] = {ready, create};
+  }
+  p_.items[slot] = item;
+  staged_uids_[slot] = uid;
 }
 
-// Exact room per lane before staging: a first pass counts each lane's
-// records (lane() creates lanes in the same order the staging pass would),
-// so staging never grows a vector by copying it.
+// Each lane's slots in p_.items before staging: a first pass counts each
+// lane's records (lane() creates lanes in the same order the staging pass
+// would), so staging writes every item once, in its lane's range.
 void Builder::reserve_staging() {
-  std::vector<size_t> count;
+  std::vector<uint32_t> count;
   const auto add = [&](uint32_t l) {
     if (l >= count.size()) count.resize(l + 1, 0);
     ++count[l];
@@ -258,7 +272,22 @@ void Builder::reserve_staging() {
     for (const auto& x : all.get<trace::UserRangeRecord>())
       add(lane(r, x.processor, LaneKind::Thread));
   }
-  for (size_t l = 0; l < count.size(); ++l) reserve_huge(staged_[l], count[l]);
+  count.resize(p_.lanes.size(), 0);
+  size_t total = 0;
+  for (uint32_t c : count) total += c;
+  if (total >= kNone)
+    throw LoadError("the traces hold more than 4 billion items; load fewer files");
+  reserve_huge(p_.items, total);
+  p_.items.resize(total);
+  reserve_huge(staged_uids_, total);
+  staged_uids_.resize(total);
+  fill_.resize(p_.lanes.size());
+  uint32_t next = 0;
+  for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
+    p_.lanes[l].begin = fill_[l] = next;
+    next += count[l];
+    p_.lanes[l].end = next;
+  }
 }
 
 void Builder::items() {
@@ -350,12 +379,14 @@ void Builder::items() {
                       : ""));
   warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
                               huge_size_example_ + "; their size is left out");
-  size_t total = 0;
-  for (const auto& s : staged_) total += s.size();
-  reserve_huge(p_.items, total);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
   item_of_uid_.build();
-  staged_.clear();
+  staged_uids_ = {};
+  staged_overflow_ = {};
+  lane_items_ = {};
+  lane_uids_ = {};
+  lane_order_ = {};
+  stack_dest_ = {};
   if (const uint64_t n = item_of_uid_.duplicates()) {
     const DuplicateId d = item_of_uid_.duplicate_example();
     p_.warnings.push_back(std::to_string(n) + " items reuse the uid of another item, e.g. uid " +
@@ -365,51 +396,64 @@ void Builder::items() {
   }
 }
 
-// Sorts a lane's items by start, stacks them into rows and appends them to
-// the profile row by row.
+// Sorts a lane's staged items by start (stable) and stacks them into rows,
+// in place: the lane's slots end up row by row.
 void Builder::place(uint32_t l) {
-  auto& s = staged_[l];
-  const auto by_start = [](const Staged& a, const Staged& b) {
-    return a.item.start < b.item.start ||
-           (a.item.start == b.item.start && a.item.stop < b.item.stop);
+  Lane& lane = p_.lanes[l];
+  const uint32_t begin = lane.begin, n = lane.end - lane.begin;
+  Item* const items = p_.items.data() + begin;
+  const auto before = [](const Item& a, const Item& b) {
+    return a.start < b.start || (a.start == b.start && a.stop < b.stop);
   };
-  if (!std::is_sorted(s.begin(), s.end(), by_start)) std::stable_sort(s.begin(), s.end(), by_start);
-  std::vector<Time> starts(s.size()), stops(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    starts[i] = s[i].item.start;
-    stops[i] = s[i].item.stop;
+  // Slot offsets in start order.
+  lane_order_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) lane_order_[i] = i;
+  if (!std::is_sorted(items, items + n, before)) {
+    std::stable_sort(lane_order_.begin(), lane_order_.end(),
+                     [&](uint32_t a, uint32_t b) { return before(items[a], items[b]); });
+  }
+  std::vector<Time> starts(n), stops(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    starts[i] = items[lane_order_[i]].start;
+    stops[i] = items[lane_order_[i]].stop;
   }
   uint32_t nrows = 0;
   const std::vector<uint32_t> row = stack_rows(starts, stops, nrows);
-  Lane& lane = p_.lanes[l];
-  lane.begin = static_cast<uint32_t>(p_.items.size());
-  std::vector<uint32_t> row_size(nrows, 0);
-  for (uint32_t r : row) ++row_size[r];
-  std::vector<uint32_t> at(nrows);
-  uint32_t next = lane.begin;
+  std::vector<uint32_t> at(nrows, 0);
+  for (uint32_t r : row) ++at[r];
+  uint32_t next = begin;
   for (uint32_t r = 0; r < nrows; ++r) {
-    lane.rows.push_back(Row{next, next + row_size[r]});
+    lane.rows.push_back(Row{next, next + at[r]});
+    const uint32_t size = at[r];
     at[r] = next;
-    next += row_size[r];
+    next += size;
   }
-  p_.items.resize(next);
-  lane.end = next;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const uint32_t index = at[row[i]]++;
-    Item it = s[i].item;
-    const Time to_ready = it.start - s[i].ready, to_create = s[i].ready - s[i].create;
-    if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated) {
-      it.to_ready = static_cast<uint32_t>(to_ready);
-      it.to_create = static_cast<uint32_t>(to_create);
-    } else {
-      it.to_ready = it.to_create = kSaturated;
-      p_.timing_overflow[index] = {s[i].ready, s[i].create};
+  // Where each item goes, in start order; most lanes are one row already
+  // in order, and their items stay where they are.
+  std::vector<uint32_t>& dest = stack_dest_;
+  dest.resize(n);
+  bool moved = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    dest[i] = at[row[i]]++;
+    moved = moved || dest[i] != begin + lane_order_[i];
+  }
+  if (moved) {
+    lane_items_.assign(items, items + n);
+    lane_uids_.assign(staged_uids_.begin() + begin, staged_uids_.begin() + begin + n);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t from = lane_order_[i], index = dest[i];
+    if (moved) {
+      p_.items[index] = lane_items_[from];
+      staged_uids_[index] = lane_uids_[from];
     }
-    p_.items[index] = it;
-    if (s[i].uid != 0) item_of_uid_.add(s[i].uid, index);
+    if (p_.items[index].to_ready == kSaturated) {
+      const auto o = staged_overflow_.find(begin + from);
+      if (o != staged_overflow_.end()) p_.timing_overflow[index] = o->second;
+    }
+    // In start order: of two items with one uid, the earlier is found.
+    if (staged_uids_[index] != 0) item_of_uid_.add(staged_uids_[index], index);
   }
-  s.clear();
-  s.shrink_to_fit();
 }
 
 uint64_t Builder::checked_bytes(uint64_t bytes, ItemKind kind, Uid uid) {
