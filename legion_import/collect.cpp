@@ -1,6 +1,11 @@
 #include "legion_import/collect.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
+#include <exception>
+#include <initializer_list>
 #include <string_view>
 
 namespace legato::legion {
@@ -176,6 +181,56 @@ Collector::Collector(const Header& header) : header_(header) {
 
 Collector::~Collector() = default;
 
+void Collector::expect(uint64_t bytes) {
+  // The fewest bytes a record of each table can take in this file.
+  std::array<uint64_t, 32> least;
+  static_assert(static_cast<size_t>(Kind::WaitSite) < least.size());
+  least.fill(UINT64_MAX);
+  for (size_t i = 0; i < handlers_.size(); ++i) {
+    uint64_t size = 4;  // the record id
+    for (const FieldLayout& f : header_.layouts[i].fields) {
+      const bool variable = f.kind == FieldType::String || f.kind == FieldType::Point ||
+                            f.kind == FieldType::Array || f.kind == FieldType::Uuid;
+      size += variable ? 1 : f.size;
+    }
+    uint64_t& l = least[static_cast<size_t>(handlers_[i].kind)];
+    l = std::min(l, size);
+  }
+  // Each table's room, or 0 where no layout of its kinds is in the header.
+  const auto count = [&](std::initializer_list<Kind> kinds) -> size_t {
+    uint64_t size = UINT64_MAX;
+    for (Kind k : kinds) size = std::min(size, least[static_cast<size_t>(k)]);
+    return size == UINT64_MAX ? 0 : static_cast<size_t>(bytes / size);
+  };
+  LogData& d = data_;
+  const size_t ops = count({Kind::OperationInstance}), items = count({Kind::ProcItem}),
+               waits = count({Kind::TaskWait, Kind::MetaWait}), sites = count({Kind::WaitSite}),
+               instances = count({Kind::Instance}), channel = count({Kind::ChannelItem}),
+               refs = count({Kind::CopyInst, Kind::FillInst}), events = count({Kind::Event});
+  // Address space only, but where the system counts it against a commit
+  // limit, more than a quarter of its memory could starve later tables.
+  const double total =
+      static_cast<double>(ops) * sizeof(OpInfo) + static_cast<double>(items) * sizeof(ProcItem) +
+      static_cast<double>(waits) * sizeof(WaitInfo) +
+      static_cast<double>(sites) * sizeof(WaitSite) +
+      static_cast<double>(instances) * sizeof(InstInfo) +
+      static_cast<double>(channel) * sizeof(ChannelItem) +
+      static_cast<double>(refs) * sizeof(InstRef) + static_cast<double>(events) * sizeof(EventNode);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0 || total > static_cast<double>(pages) * page / 4) return;
+  try {
+    reserve_huge(d.ops, ops);
+    reserve_huge(d.items, items);
+    reserve_huge(d.waits, waits);
+    reserve_huge(d.wait_sites, sites);
+    reserve_huge(d.instances, instances);
+    reserve_huge(d.channel_items, channel);
+    reserve_huge(d.inst_refs, refs);
+    reserve_huge(d.events, events);
+  } catch (const std::exception&) {  // bad_alloc: the tables grow as records come
+  }
+}
+
 LogData& Collector::data() {
   data_.counts.clear();
   data_.unknown_kinds.clear();
@@ -282,14 +337,16 @@ void Collector::add(const Record& r) {
       // Calls and prof tasks have no create/ready: they start when created.
       it.ready = u(ix("ready"), it.start);
       it.create = u(ix("create"), it.ready);
-      it.gpu_start = u(ix("gpu_start"));
-      it.gpu_stop = u(ix("gpu_stop"));
       switch (it.source) {
         case Source::Task:
         case Source::ImplicitTask:
         case Source::GpuTask:
           it.kind = u32(ix("task_id"));
           it.variant = u32(ix("variant_id"));
+          if (it.source == Source::GpuTask) {
+            it.extra = d.gpu_times.size();
+            d.gpu_times.push_back(GpuTime{u(ix("gpu_start")), u(ix("gpu_stop"))});
+          }
           break;
         case Source::Meta:
         case Source::Message:

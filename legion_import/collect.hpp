@@ -3,6 +3,7 @@
 // for every field a version does not have.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "legion_import/log_data.hpp"
@@ -16,6 +17,13 @@ class Collector {
   ~Collector();
   Collector(const Collector&) = delete;
   Collector& operator=(const Collector&) = delete;
+  // Before the first add(), when the size of the records is known
+  // (LogReader::size_hint): reserves each table for the most records of its
+  // kinds that many bytes can hold, as address space only (pages are
+  // touched as records arrive), so tables never grow by copying. Skipped
+  // where that is over a quarter of the machine's memory, or the system
+  // will not reserve it.
+  void expect(uint64_t bytes);
   void add(const Record& r);
   // After the last add(): the tables, with the records per kind counted.
   LogData& data();

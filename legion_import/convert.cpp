@@ -279,12 +279,12 @@ void Converter::items() {
       if (it.source == Source::GpuTask) {
         // The device side: gpu_start..gpu_stop on the GPU's device lane
         // (legion_prof clamps gpu_start > gpu_stop to gpu_stop - 1 ns).
-        const uint64_t gstart =
-            it.gpu_start <= it.gpu_stop ? it.gpu_start : (it.gpu_stop > 0 ? it.gpu_stop - 1 : 0);
+        const GpuTime g = d_.gpu_times[it.extra];
+        const uint64_t gstart = g.start <= g.stop ? g.start : (g.stop > 0 ? g.stop - 1 : 0);
         out<trace::GpuKernelRecord>().push_back(trace::GpuKernelRecord{
             uid,
             trace::make_resource_id(node_of_proc(it.proc), kDeviceLane | index_of_proc(it.proc)),
-            item_name_id(it), 0, to_time(gstart), to_time(it.gpu_stop)});
+            item_name_id(it), 0, to_time(gstart), to_time(g.stop)});
       }
     } else {
       trace::MetaTaskRecord r;

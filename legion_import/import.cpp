@@ -18,6 +18,7 @@ analysis::RankTrace import_log(const std::string& path, Links links) {
   try {
     const auto reader = LogReader::open(path);
     Collector collector(reader->header());
+    collector.expect(reader->size_hint());
     Record r;
     while (reader->next(r)) collector.add(r);
     DecodeFacts facts;

@@ -62,14 +62,20 @@ inline bool is_call(Source s) {
   return s == Source::MapperCall || s == Source::RuntimeCall || s == Source::ApplicationCall;
 }
 
+// 96 bytes: the largest table, read by every conversion step.
 struct ProcItem {
-  Source source = Source::Task;
   uint64_t proc = 0, op = 0, fevent = 0, creator = 0, critical = 0;
-  uint64_t create = 0, ready = 0, start = 0, stop = 0, gpu_start = 0, gpu_stop = 0;
+  uint64_t create = 0, ready = 0, start = 0, stop = 0;
+  uint64_t extra = 0;    // mapper_proc of mapper calls, provenance of application calls,
+                         // spawn of messages, index into LogData::gpu_times of GPU tasks
   uint32_t kind = 0;     // task_id, lg_id, mapping/runtime call kind
   uint32_t variant = 0;  // task variant; mapper id of mapper calls
-  uint64_t extra = 0;    // mapper_proc of mapper calls, provenance of application calls,
-                         // spawn of messages
+  Source source = Source::Task;
+};
+
+// A GPU task's kernel time (GPUTaskInfo's gpu_start, gpu_stop).
+struct GpuTime {
+  uint64_t start = 0, stop = 0;
 };
 
 struct WaitInfo {
@@ -142,6 +148,7 @@ struct LogData {
   // Timeline.
   HugeVector<OpInfo> ops;
   HugeVector<ProcItem> items;
+  std::vector<GpuTime> gpu_times;  // per GPU task, in order
   HugeVector<WaitInfo> waits;
   HugeVector<WaitSite> wait_sites;
   HugeVector<InstInfo> instances;

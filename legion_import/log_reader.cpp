@@ -164,6 +164,21 @@ std::unique_ptr<LogReader> LogReader::open(const std::string& path) {
   if (!f) throw ImportError(path + ": cannot open: " + std::strerror(errno));
   unsigned char magic[2] = {0, 0};
   const bool gzip = std::fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  // The decoded size: a plain file's own; a gzip stream's from its trailer
+  // (ISIZE, the size modulo 4 GiB), trusted up to 16 times the compressed
+  // size (a damaged or hostile trailer only misleads a hint).
+  uint64_t bytes = 0;
+  if (std::fseek(f, 0, SEEK_END) == 0) {
+    const long size = std::ftell(f);
+    unsigned char isize[4] = {0, 0, 0, 0};
+    if (size > 0 && !gzip) {
+      bytes = static_cast<uint64_t>(size);
+    } else if (size >= 18 && std::fseek(f, size - 4, SEEK_SET) == 0 &&
+               std::fread(isize, 1, 4, f) == 4) {
+      const uint64_t trailer = isize[0] | isize[1] << 8 | isize[2] << 16 | uint64_t{isize[3]} << 24;
+      bytes = std::min(trailer, static_cast<uint64_t>(size) * 16);
+    }
+  }
   std::fclose(f);
   auto in = std::make_unique<Input>();
   in->gz = gzopen(path.c_str(), "rb");
@@ -172,6 +187,7 @@ std::unique_ptr<LogReader> LogReader::open(const std::string& path) {
   std::unique_ptr<LogReader> r(new LogReader(path, std::move(in)));
   r->compressed_ = gzip;
   r->read_header();
+  r->size_hint_ = bytes > r->header_.size ? bytes - r->header_.size : 0;
   return r;
 }
 

@@ -45,6 +45,10 @@ class LogReader {
 
   const Header& header() const { return header_; }
   bool compressed() const { return compressed_; }
+  // About how many bytes of records follow the header: exact for a plain
+  // file, from the gzip trailer for a compressed one; 0 when unknown. A
+  // hint for reserving tables, never a limit.
+  uint64_t size_hint() const { return size_hint_; }
   // The next complete record; false at the end of the file or where the
   // rest cannot be decoded (see problems()).
   bool next(Record& r);
@@ -72,6 +76,7 @@ class LogReader {
   std::unique_ptr<Input> in_;
   Header header_;
   bool compressed_ = false;
+  uint64_t size_hint_ = 0;
   bool done_ = false, clean_end_ = false, damaged_ = false;
   uint64_t records_ = 0;
   uint32_t max_dim_ = 0;  // from MaxDimDesc; 0 until seen

@@ -7,9 +7,13 @@
 #include "legion_import/collect.hpp"
 #include "legion_import/log_reader.hpp"
 #include "log_editor.hpp"
+#include "trace_format/trace_test_util.hpp"
 
 using namespace legato::legion;
 using legato::legion::testing::data_file;
+using legato::legion::testing::read_file;
+using legato::legion::testing::write_file;
+using legato::trace::testing::TempDir;
 
 namespace {
 
@@ -142,6 +146,32 @@ TEST_CASE("the three real logs decode completely", "[legion][decode]") {
       if (name.first.rfind("unnamed_task_", 0) == 0) CHECK_FALSE(name.second);
     }
   }
+}
+
+TEST_CASE("the records' size is known before decoding, plain or gzip", "[legion][decode]") {
+  TempDir dir;
+  const auto bytes = read_file(data_file(kA));
+  const std::string gz = dir.file("a.gz"), hostile = dir.file("cut.gz");
+  write_file(gz, testing::gzip(bytes));
+  // A stream cut before its trailer (a killed run): its last bytes are
+  // compressed data, believed only up to 16 times the file's size.
+  auto cut = testing::gzip(bytes);
+  cut.resize(cut.size() - 8);
+  write_file(hostile, cut);
+  const auto plain = LogReader::open(data_file(kA));
+  CHECK(plain->size_hint() == bytes.size() - plain->header().size);
+  CHECK(LogReader::open(gz)->size_hint() == plain->size_hint());
+  CHECK(LogReader::open(hostile)->size_hint() <= cut.size() * 16);
+  // Tables reserved from the hint hold the same records as tables grown.
+  Collector c(plain->header());
+  c.expect(plain->size_hint());
+  Record r;
+  while (plain->next(r)) c.add(r);
+  const Decoded grown = decode(data_file(kA));
+  CHECK(c.data().items.size() == grown.data.items.size());
+  CHECK(c.data().items.capacity() >= c.data().items.size());
+  CHECK(c.data().events.size() == grown.data.events.size());
+  CHECK(c.data().counts == grown.data.counts);
 }
 
 TEST_CASE("header lines that do not fit the grammar are errors naming file and line",
