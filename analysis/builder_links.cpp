@@ -45,8 +45,15 @@ void Builder::links() {
   reserve_huge(edges, edge_records);
   uint64_t dangling = 0, self = 0;
   std::string self_example;
+  constexpr size_t kAhead = 8;  // uid lookups prefetched ahead (UidIndex::prefetch)
   for (auto& t : traces_) {
-    for (const auto& e : t.all.get<trace::EdgeRecord>()) {
+    const auto& records = t.all.get<trace::EdgeRecord>();
+    for (size_t k = 0; k < records.size(); ++k) {
+      if (k + kAhead < records.size()) {
+        item_of_uid_.prefetch(records[k + kAhead].item);
+        item_of_uid_.prefetch(records[k + kAhead].precondition);
+      }
+      const trace::EdgeRecord& e = records[k];
       const uint32_t a = item(e.item), b = item(e.precondition);
       if (a == kNone || b == kNone) {
         ++dangling;
@@ -65,7 +72,9 @@ void Builder::links() {
   for (uint32_t i = 0; i < n; ++i) p_.pre_begin[i + 1] += p_.pre_begin[i];
   reserve_huge(p_.pre, edges.size());
   p_.pre.resize(edges.size());
-  std::vector<uint32_t> next(p_.pre_begin.begin(), p_.pre_begin.end() - 1);
+  std::vector<uint32_t> next;
+  reserve_huge(next, n);
+  next.assign(p_.pre_begin.begin(), p_.pre_begin.end() - 1);
   for (const Edge& e : edges) p_.pre[next[e.item]++] = Precondition{e.pre, e.kind};
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
@@ -99,6 +108,10 @@ void Builder::links() {
     const auto& records = traces_[r].all.get<trace::WaitRecord>();
     auto note = traces_[r].wait_notes.begin();
     for (size_t k = 0; k < records.size(); ++k) {
+      if (k + kAhead < records.size()) {
+        item_of_uid_.prefetch(records[k + kAhead].task);
+        item_of_uid_.prefetch(records[k + kAhead].event);
+      }
       const trace::WaitRecord& w = records[k];
       const uint32_t task = item(w.task);
       while (note != traces_[r].wait_notes.end() && note->first < k) ++note;
@@ -116,7 +129,12 @@ void Builder::links() {
   const auto by_item = [](const Wait& a, const Wait& b) {
     return a.item < b.item || (a.item == b.item && a.start < b.start);
   };
-  std::stable_sort(p_.waits.begin(), p_.waits.end(), by_item);
+  // In place: a stable sort's buffer would be as big as the table. Waits
+  // of one item that start together go by their other fields.
+  std::sort(p_.waits.begin(), p_.waits.end(), [](const Wait& a, const Wait& b) {
+    return std::tie(a.item, a.start, a.ready, a.end, a.event) <
+           std::tie(b.item, b.start, b.ready, b.end, b.event);
+  });
   // Each note to its wait in the sorted table (the first unnoted one equal
   // to it, should two be the same).
   std::vector<bool> taken(noted.empty() ? 0 : p_.waits.size());

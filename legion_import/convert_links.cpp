@@ -348,6 +348,10 @@ void Converter::channels() {
 // (resolve_links).
 void Converter::links() {
   auto in = std::make_shared<PathInputs>();
+  size_t n = d_.channel_items.size();
+  for (const ProcItem& it : d_.items) n += !is_call(it.source) && it.source != Source::ProfTask;
+  reserve_huge(in->items, n);
+  reserve_huge(in->uids, n);
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
     if (is_call(it.source) || it.source == Source::ProfTask) continue;
@@ -373,6 +377,7 @@ void resolve_links(const std::vector<analysis::RankTrace*>& files) {
   for (analysis::RankTrace* t : files) {
     const PathInputs& in = *t->legion_links;
     auto& edges = t->all.get<trace::EdgeRecord>();
+    reserve_huge(edges, edges.size() + in.items.size());
     for (size_t k = 0; k < in.items.size(); ++k, ++i) {
       if (in.uids[k] == 0 || steps[i].fevent == 0) continue;
       const Uid pre = event_uid(steps[i].fevent);

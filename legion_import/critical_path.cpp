@@ -129,7 +129,9 @@ class Graph {
 
 std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files) {
   Graph g(files);
-  std::vector<PathStep> out(g.items());
+  std::vector<PathStep> out;
+  reserve_huge(out, g.items());
+  out.resize(g.items());
   for (size_t i = 0; i < g.items(); ++i) {
     const TimedItem& it = g.item(i);
     if (it.critical != 0) {

@@ -50,7 +50,12 @@ class IdMap {
   V& operator[](uint64_t key) { return *try_emplace(key).first; }
   // Starts loading key's slot into the cache: a loop over many keys
   // prefetches a few keys ahead, so its misses overlap.
-  void prefetch(uint64_t key) const { __builtin_prefetch(&keys_[slot(key)]); }
+  // Both the key's slot and its value: a hit reads both.
+  void prefetch(uint64_t key) const {
+    const size_t i = slot(key);
+    __builtin_prefetch(&keys_[i]);
+    __builtin_prefetch(&values_[i]);
+  }
   void reserve(size_t n) {
     size_t cap = keys_.size();
     while (n * 4 > cap * 3) cap *= 2;
