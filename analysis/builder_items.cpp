@@ -379,7 +379,11 @@ void Builder::items() {
                       : ""));
   warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
                               huge_size_example_ + "; their size is left out");
-  for (uint32_t l = 0; l < p_.lanes.size(); ++l) place(l);
+  for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
+    if (fill_[l] != p_.lanes[l].end)
+      throw std::logic_error("analysis: a lane's counted items were not all staged");
+    place(l);
+  }
   item_of_uid_.build();
   staged_uids_ = {};
   staged_overflow_ = {};
