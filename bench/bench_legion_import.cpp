@@ -132,6 +132,7 @@ void gzip_file(const std::string& from, const std::string& to) {
 uint64_t decode(const std::string& path) {
   auto reader = legion::LogReader::open(path);
   legion::Collector c(reader->header());
+  c.expect(reader->size_hint());  // as import_log does
   legion::Record r;
   while (reader->next(r)) c.add(r);
   return reader->records();
