@@ -1,5 +1,6 @@
 // Builder steps: strings, lanes, operations, and items stacked into rows.
 #include <algorithm>
+#include <map>
 #include <queue>
 #include <stdexcept>
 #include <string_view>
@@ -379,6 +380,10 @@ void Builder::items() {
                       : ""));
   warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
                               huge_size_example_ + "; their size is left out");
+  // Uids mostly belong to the rank whose lanes hold their items.
+  std::map<uint32_t, size_t> rank_items;
+  for (const Lane& lane : p_.lanes) rank_items[lane.rank] += lane.end - lane.begin;
+  for (const auto& [rank, n] : rank_items) item_of_uid_.reserve(rank, n);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
     if (fill_[l] != p_.lanes[l].end)
       throw std::logic_error("analysis: a lane's counted items were not all staged");

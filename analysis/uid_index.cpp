@@ -41,6 +41,13 @@ void IdMap::build() {
       continue;
     dense_.push_back(Dense{r.lo, std::vector<uint32_t>(r.hi - r.lo + 1, kEmpty)});
   }
+  // The hash table sized once for the ids no dense table holds (growing it
+  // would rehash every id added so far at each doubling).
+  size_t dense_ids = 0;
+  for (const Run& r : runs) {
+    for (const Dense& d : dense_) dense_ids += d.first == r.lo ? r.count : 0;
+  }
+  hashed_.reserve(pairs_.size() - std::min(dense_ids, pairs_.size()));
   for (const auto& [id, value] : pairs_) {
     uint32_t* slot = nullptr;
     for (Dense& d : dense_) {

@@ -14,6 +14,7 @@
 
 #include "analysis/profile.hpp"
 #include "legion_import/id_map.hpp"
+#include "trace_format/huge_pages.hpp"
 
 namespace legato::analysis::detail {
 
@@ -26,6 +27,8 @@ struct DuplicateId {
 class IdMap {
  public:
   void add(uint64_t id, uint32_t value) { pairs_.emplace_back(id, value); }
+  // Room for n adds before the first (they then never copy the table).
+  void reserve(size_t n) { reserve_huge(pairs_, pairs_.size() + n); }
   // After the last add. When an id was added twice, the first add wins.
   void build();
   // After build: how many adds repeated an earlier id, and one of them.
@@ -79,6 +82,11 @@ class UidIndex {
     const uint32_t rank = trace::rank_of_uid(uid);
     if (rank >= ranks_.size()) ranks_.resize(rank + 1);
     ranks_[rank].add(uid & kSeqMask, index);
+  }
+  // Room for about n adds of rank r's uids.
+  void reserve(uint32_t rank, size_t n) {
+    if (rank >= ranks_.size()) ranks_.resize(rank + 1);
+    ranks_[rank].reserve(n);
   }
   void build() {
     for (IdMap& m : ranks_) m.build();
