@@ -193,9 +193,20 @@ void Builder::operations() {
   // second stays in the table, unreferenced.
   size_t n = 0;
   for (const auto& t : traces_) n += t.all.get<trace::OperationRecord>().size();
-  p_.operations.reserve(n);
+  reserve_huge(p_.operations, n);
   std::vector<Uid> parents;
-  parents.reserve(n);
+  reserve_huge(parents, n);
+  std::vector<size_t> per_rank;  // operations by their uid's rank
+  for (const auto& t : traces_) {
+    for (const auto& o : t.all.get<trace::OperationRecord>()) {
+      const uint32_t rank = trace::rank_of_uid(o.uid);
+      if (rank >= per_rank.size()) per_rank.resize(rank + 1, 0);
+      ++per_rank[rank];
+    }
+  }
+  for (uint32_t rank = 0; rank < per_rank.size(); ++rank) {
+    if (per_rank[rank] > 0) op_of_uid_.reserve(rank, per_rank[rank]);
+  }
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (const auto& o : traces_[r].all.get<trace::OperationRecord>()) {
       op_of_uid_.add(o.uid, static_cast<uint32_t>(p_.operations.size()));
@@ -380,6 +391,13 @@ void Builder::items() {
                       : ""));
   warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
                               huge_size_example_ + "; their size is left out");
+  // place()'s buffers, once for the largest lane.
+  uint32_t largest = 0;
+  for (const Lane& lane : p_.lanes) largest = std::max(largest, lane.end - lane.begin);
+  reserve_huge(lane_items_, largest);
+  reserve_huge(lane_uids_, largest);
+  reserve_huge(lane_order_, largest);
+  reserve_huge(stack_dest_, largest);
   // Uids mostly belong to the rank whose lanes hold their items.
   std::map<uint32_t, size_t> rank_items;
   for (const Lane& lane : p_.lanes) rank_items[lane.rank] += lane.end - lane.begin;

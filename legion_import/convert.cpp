@@ -180,11 +180,15 @@ void Converter::names() {
 }
 
 void Converter::operations() {
-  std::unordered_map<uint64_t, uint32_t> task_of_op;
+  IdMap<uint32_t> task_of_op;  // op -> task_id: the first task naming it
+  size_t tasks = d_.multi_tasks.size();
+  for (const auto& it : d_.items) tasks += is_task(it.source);
+  task_of_op.reserve(tasks);
   for (const auto& it : d_.items) {
     if (is_task(it.source)) task_of_op.try_emplace(it.op, it.kind);
   }
   for (const auto& [op, task] : d_.multi_tasks) task_of_op.try_emplace(op, task);
+  reserve_huge(out<trace::OperationRecord>(), d_.ops.size());
   for (const auto& o : d_.ops) {
     trace::OperationRecord r;
     r.uid = o.op;
@@ -193,11 +197,10 @@ void Converter::operations() {
     const std::string kind_name =
         kind == d_.op_kinds.end() ? "operation kind " + std::to_string(o.kind) : kind->second;
     r.op_kind = op_kind(kind_name);
-    const auto task = task_of_op.find(o.op);
-    if (task != task_of_op.end()) {
+    if (const uint32_t* task = task_of_op.find(o.op)) {
       r.op_kind = trace::OpKind::Task;
-      r.task_kind = task->second;
-      r.name = str(task_name(task->second));
+      r.task_kind = *task;
+      r.name = str(task_name(*task));
     } else {
       r.name = str(kind_name);
     }

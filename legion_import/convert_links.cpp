@@ -120,6 +120,8 @@ void Converter::waits() {
     while (to != calls.end() && to->owner == owner) ++to;
     return std::make_pair(from, to);
   };
+  // One wait per nesting call and per recorded wait.
+  reserve_huge(out<trace::WaitRecord>(), calls.size() + d_.waits.size());
   HugeVector<uint32_t> depth(d_.items.size(), 0);
   std::vector<const Call*> open;  // the calls holding this one, outermost first
   for (size_t k = 0; k < calls.size(); ++k) {
@@ -144,7 +146,6 @@ void Converter::waits() {
     auto key() const { return std::make_tuple(meta, op, kind); }
   };
   HugeVector<Candidate> cands;
-  reserve_huge(out<trace::WaitRecord>(), calls.size() + d_.waits.size());
   // Only items whose (meta, op, kind) some wait names can be candidates:
   // a set of those keys' hashes (a collision only adds a candidate that
   // the exact comparison below passes over).
@@ -229,6 +230,7 @@ void Converter::add_wait(size_t item, uint64_t start, uint64_t ready, uint64_t e
 }
 
 void Converter::instances() {
+  reserve_huge(out<trace::InstanceRecord>(), d_.instances.size());
   for (const InstInfo& in : d_.instances) {
     trace::InstanceRecord r;
     r.uid = in.inst_uid != 0 ? event_uid(in.inst_uid) : synthetic_uid();
@@ -282,6 +284,7 @@ trace::ChannelKind Converter::copy_channel_kind(uint64_t src, uint64_t dst) cons
 // FillInstInfo (one item per run of the same src, dst and indirection;
 // none without any), partitions on the node's dependent-partitioning lane.
 void Converter::channels() {
+  reserve_huge(out<trace::CopyRecord>(), d_.channel_items.size());
   std::unordered_map<uint64_t, std::vector<const InstRef*>> refs;
   for (const InstRef& r : d_.inst_refs) refs[r.fevent].push_back(&r);
   bool dep_lane = false;

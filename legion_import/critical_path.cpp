@@ -28,8 +28,9 @@ class Graph {
       events += f->events.size();
     }
     where_.reserve(items + events);
-    items_.reserve(items);
-    events_.reserve(events);
+    reserve_huge(items_, items);
+    reserve_huge(events_, events);
+    reserve_huge(memo_, events);
     constexpr size_t kAhead = 8;  // keys prefetched ahead (IdMap::prefetch)
     for (const PathInputs* f : files) {
       for (size_t i = 0; i < f->items.size(); ++i) {

@@ -51,12 +51,21 @@ struct HugePageAllocator {
   HugePageAllocator() = default;
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+  // Blocks of 4 MiB or more start on a 2 MiB boundary, so that every 2 MiB
+  // of them can be one huge page (a block placed anywhere keeps up to 2 MiB
+  // at each end in small pages).
   T* allocate(size_t n) {
-    T* p = std::allocator<T>{}.allocate(n);
-    advise_huge_pages(p, n * sizeof(T));
+    if (n > SIZE_MAX / sizeof(T)) throw std::bad_array_new_length();
+    const size_t bytes = n * sizeof(T);
+    if (bytes < 2 * kHugePage) return std::allocator<T>{}.allocate(n);
+    T* p = static_cast<T*>(::operator new (bytes, std::align_val_t{kHugePage}));
+    advise_huge_pages(p, bytes);
     return p;
   }
-  void deallocate(T* p, size_t n) noexcept { std::allocator<T>{}.deallocate(p, n); }
+  void deallocate(T* p, size_t n) noexcept {
+    if (n * sizeof(T) < 2 * kHugePage) return std::allocator<T>{}.deallocate(p, n);
+    ::operator delete (p, std::align_val_t{kHugePage});
+  }
   template <class U>
   bool operator==(const HugePageAllocator<U>&) const noexcept {
     return true;
