@@ -196,17 +196,6 @@ void Builder::operations() {
   reserve_huge(p_.operations, n);
   std::vector<Uid> parents;
   reserve_huge(parents, n);
-  std::vector<size_t> per_rank;  // operations by their uid's rank
-  for (const auto& t : traces_) {
-    for (const auto& o : t.all.get<trace::OperationRecord>()) {
-      const uint32_t rank = trace::rank_of_uid(o.uid);
-      if (rank >= per_rank.size()) per_rank.resize(rank + 1, 0);
-      ++per_rank[rank];
-    }
-  }
-  for (uint32_t rank = 0; rank < per_rank.size(); ++rank) {
-    if (per_rank[rank] > 0) op_of_uid_.reserve(rank, per_rank[rank]);
-  }
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (const auto& o : traces_[r].all.get<trace::OperationRecord>()) {
       op_of_uid_.add(o.uid, static_cast<uint32_t>(p_.operations.size()));

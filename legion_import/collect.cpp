@@ -202,31 +202,29 @@ void Collector::expect(uint64_t bytes) {
     for (Kind k : kinds) size = std::min(size, least[static_cast<size_t>(k)]);
     return size == UINT64_MAX ? 0 : static_cast<size_t>(bytes / size);
   };
+  // Calls f(table, the record kinds that fill it) for every table.
   LogData& d = data_;
-  const size_t ops = count({Kind::OperationInstance}), items = count({Kind::ProcItem}),
-               waits = count({Kind::TaskWait, Kind::MetaWait}), sites = count({Kind::WaitSite}),
-               instances = count({Kind::Instance}), channel = count({Kind::ChannelItem}),
-               refs = count({Kind::CopyInst, Kind::FillInst}), events = count({Kind::Event});
+  const auto each_table = [&](auto&& f) {
+    f(d.ops, {Kind::OperationInstance});
+    f(d.items, {Kind::ProcItem});
+    f(d.waits, {Kind::TaskWait, Kind::MetaWait});
+    f(d.wait_sites, {Kind::WaitSite});
+    f(d.instances, {Kind::Instance});
+    f(d.channel_items, {Kind::ChannelItem});
+    f(d.inst_refs, {Kind::CopyInst, Kind::FillInst});
+    f(d.events, {Kind::Event});
+  };
   // Address space only, but where the system counts it against a commit
   // limit, more than a quarter of its memory could starve later tables.
-  const double total =
-      static_cast<double>(ops) * sizeof(OpInfo) + static_cast<double>(items) * sizeof(ProcItem) +
-      static_cast<double>(waits) * sizeof(WaitInfo) +
-      static_cast<double>(sites) * sizeof(WaitSite) +
-      static_cast<double>(instances) * sizeof(InstInfo) +
-      static_cast<double>(channel) * sizeof(ChannelItem) +
-      static_cast<double>(refs) * sizeof(InstRef) + static_cast<double>(events) * sizeof(EventNode);
+  double total = 0;
+  each_table([&](auto& table, std::initializer_list<Kind> kinds) {
+    total += static_cast<double>(count(kinds)) * sizeof(table[0]);
+  });
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0 || total > static_cast<double>(pages) * page / 4) return;
   try {
-    reserve_huge(d.ops, ops);
-    reserve_huge(d.items, items);
-    reserve_huge(d.waits, waits);
-    reserve_huge(d.wait_sites, sites);
-    reserve_huge(d.instances, instances);
-    reserve_huge(d.channel_items, channel);
-    reserve_huge(d.inst_refs, refs);
-    reserve_huge(d.events, events);
+    each_table(
+        [&](auto& table, std::initializer_list<Kind> kinds) { reserve_huge(table, count(kinds)); });
   } catch (const std::exception&) {  // bad_alloc: the tables grow as records come
   }
 }

@@ -351,13 +351,17 @@ void Converter::channels() {
 // (resolve_links).
 void Converter::links() {
   auto in = std::make_shared<PathInputs>();
+  // Calls and prof tasks have no event of their own: not on any path.
+  const auto on_path = [](const ProcItem& it) {
+    return !is_call(it.source) && it.source != Source::ProfTask;
+  };
   size_t n = d_.channel_items.size();
-  for (const ProcItem& it : d_.items) n += !is_call(it.source) && it.source != Source::ProfTask;
+  for (const ProcItem& it : d_.items) n += on_path(it);
   reserve_huge(in->items, n);
   reserve_huge(in->uids, n);
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
-    if (is_call(it.source) || it.source == Source::ProfTask) continue;
+    if (!on_path(it)) continue;
     in->items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
     in->uids.push_back(uids_[i]);
   }
