@@ -2,6 +2,7 @@
 // analysis/). Steps run in declaration order; each fills part of the profile.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -17,7 +18,9 @@ namespace legato::analysis::detail {
 
 class Builder {
  public:
-  Builder(Profile& p, std::vector<RankTrace>& traces) : p_(p), traces_(traces) {}
+  // threads: how many may work on one step's independent pieces.
+  Builder(Profile& p, std::vector<RankTrace>& traces, unsigned threads)
+      : p_(p), traces_(traces), threads_(threads) {}
 
   void strings();            // global string table, per-rank remaps
   void lanes();              // one lane per processor, memory and channel
@@ -41,6 +44,7 @@ class Builder {
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
+  unsigned threads_;
   std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
   std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
@@ -48,23 +52,30 @@ class Builder {
   UidIndex op_of_uid_, item_of_uid_;
   // Items are staged straight into p_.items: each lane's slots
   // [begin, end) are counted first (reserve_staging), filled in record
-  // order (stage), then sorted and stacked into rows in place (place).
+  // order (stage), then sorted and stacked into rows in place (place),
+  // lanes in parallel.
   std::vector<uint32_t> fill_;   // per lane: its next free slot
-  HugeVector<Uid> staged_uids_;  // per slot
+  HugeVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
+  HugeVector<uint32_t> placed_;  // after place: where the item of staged_uids_[k] went
   // Per slot whose ready or create lies too far back for the compact Item.
   std::unordered_map<uint32_t, std::pair<Time, Time>> staged_overflow_;
-  std::vector<Item> lane_items_;  // place(): one lane's items while moved, reused
-  std::vector<Uid> lane_uids_;
-  std::vector<uint32_t> lane_order_, stack_dest_;    // per item in start order: its slot, its place
+  struct PlaceScratch {  // one worker's buffers for place(), reused from lane to lane
+    std::vector<Item> items;
+    std::vector<Uid> uids;
+    std::vector<uint32_t> order, dest;  // per item in start order: its slot, its place
+    std::vector<Time> starts, stops;
+    std::vector<std::pair<uint32_t, std::pair<Time, Time>>> overflow;  // for timing_overflow
+  };
   std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
   void reserve_staging();
   void stage(uint32_t lane, Item item, Uid uid, Time ready, Time create);
-  void place(uint32_t lane);
+  void place(uint32_t lane, PlaceScratch& scratch);  // touches only the lane's slots
   // A time of rank r's file on the run's clock, clamped to the model's range.
   Time at(size_t r, Time t);
-  uint64_t bad_times_ = 0, clamped_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
-  std::string undescribed_;  // the first few such lanes' names
+  uint64_t bad_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
+  std::atomic<uint64_t> clamped_times_{0};  // at() runs on several threads in links()
+  std::string undescribed_;                 // the first few such lanes' names
   uint64_t huge_sizes_ = 0;
   std::string huge_size_example_;
 };

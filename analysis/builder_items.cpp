@@ -8,6 +8,7 @@
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
 #include "analysis/load.hpp"
+#include "analysis/parallel.hpp"
 
 namespace legato::analysis::detail {
 
@@ -368,7 +369,7 @@ void Builder::items() {
     }
   }
   warn_count(bad_times_, "items stopped before they started; drawn with no duration");
-  warn_count(clamped_times_,
+  warn_count(clamped_times_.load(),
              "times lie more than 52 days from the run's start (damaged "
              "records?); clamped");
   warn_count(undescribed_count_,
@@ -380,29 +381,38 @@ void Builder::items() {
                       : ""));
   warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
                               huge_size_example_ + "; their size is left out");
-  // place()'s buffers, once for the largest lane.
-  uint32_t largest = 0;
-  for (const Lane& lane : p_.lanes) largest = std::max(largest, lane.end - lane.begin);
-  reserve_huge(lane_items_, largest);
-  reserve_huge(lane_uids_, largest);
-  reserve_huge(lane_order_, largest);
-  reserve_huge(stack_dest_, largest);
-  // Uids mostly belong to the rank whose lanes hold their items.
-  std::map<uint32_t, size_t> rank_items;
-  for (const Lane& lane : p_.lanes) rank_items[lane.rank] += lane.end - lane.begin;
-  for (const auto& [rank, n] : rank_items) item_of_uid_.reserve(rank, n);
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
     if (fill_[l] != p_.lanes[l].end)
       throw std::logic_error("analysis: a lane's counted items were not all staged");
-    place(l);
+  }
+  // Lanes placed in parallel, the largest first so that no thread is left
+  // with a big one at the end.
+  std::vector<uint32_t> by_size(p_.lanes.size());
+  for (uint32_t l = 0; l < by_size.size(); ++l) by_size[l] = l;
+  const auto size = [&](uint32_t l) { return p_.lanes[l].end - p_.lanes[l].begin; };
+  std::stable_sort(by_size.begin(), by_size.end(),
+                   [&](uint32_t a, uint32_t b) { return size(a) > size(b); });
+  reserve_huge(placed_, p_.items.size());
+  placed_.resize(p_.items.size());
+  std::vector<PlaceScratch> scratch(std::max(1u, threads_));
+  parallel_for(by_size.size(), static_cast<unsigned>(scratch.size()),
+               [&](unsigned worker, size_t k) { place(by_size[k], scratch[worker]); });
+  for (const PlaceScratch& s : scratch)
+    p_.timing_overflow.insert(s.overflow.begin(), s.overflow.end());
+  scratch.clear();
+  // Uids in lane order, each lane's in start order: of two items with one
+  // uid, the earlier is found.
+  std::map<uint32_t, size_t>
+      rank_items;  // uids mostly belong to the rank whose lanes hold their items
+  for (const Lane& lane : p_.lanes) rank_items[lane.rank] += lane.end - lane.begin;
+  for (const auto& [rank, n] : rank_items) item_of_uid_.reserve(rank, n);
+  for (size_t k = 0; k < staged_uids_.size(); ++k) {
+    if (staged_uids_[k] != 0) item_of_uid_.add(staged_uids_[k], placed_[k]);
   }
   item_of_uid_.build();
   staged_uids_ = {};
+  placed_ = {};
   staged_overflow_ = {};
-  lane_items_ = {};
-  lane_uids_ = {};
-  lane_order_ = {};
-  stack_dest_ = {};
   if (const uint64_t n = item_of_uid_.duplicates()) {
     const DuplicateId d = item_of_uid_.duplicate_example();
     p_.warnings.push_back(std::to_string(n) + " items reuse the uid of another item, e.g. uid " +
@@ -413,28 +423,32 @@ void Builder::items() {
 }
 
 // Sorts a lane's staged items by start (stable) and stacks them into rows,
-// in place: the lane's slots end up row by row.
-void Builder::place(uint32_t l) {
+// in place: the lane's slots end up row by row. Its staged uids are left in
+// start order, with where each item went in placed_.
+void Builder::place(uint32_t l, PlaceScratch& s) {
   Lane& lane = p_.lanes[l];
   const uint32_t begin = lane.begin, n = lane.end - lane.begin;
   Item* const items = p_.items.data() + begin;
+  Uid* const uids = staged_uids_.data() + begin;
   const auto before = [](const Item& a, const Item& b) {
     return a.start < b.start || (a.start == b.start && a.stop < b.stop);
   };
   // Slot offsets in start order.
-  lane_order_.resize(n);
-  for (uint32_t i = 0; i < n; ++i) lane_order_[i] = i;
-  if (!std::is_sorted(items, items + n, before)) {
-    std::stable_sort(lane_order_.begin(), lane_order_.end(),
+  s.order.resize(n);
+  for (uint32_t i = 0; i < n; ++i) s.order[i] = i;
+  const bool sorted = std::is_sorted(items, items + n, before);
+  if (!sorted) {
+    std::stable_sort(s.order.begin(), s.order.end(),
                      [&](uint32_t a, uint32_t b) { return before(items[a], items[b]); });
   }
-  std::vector<Time> starts(n), stops(n);
+  s.starts.resize(n);
+  s.stops.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
-    starts[i] = items[lane_order_[i]].start;
-    stops[i] = items[lane_order_[i]].stop;
+    s.starts[i] = items[s.order[i]].start;
+    s.stops[i] = items[s.order[i]].stop;
   }
   uint32_t nrows = 0;
-  const std::vector<uint32_t> row = stack_rows(starts, stops, nrows);
+  const std::vector<uint32_t> row = stack_rows(s.starts, s.stops, nrows);
   std::vector<uint32_t> at(nrows, 0);
   for (uint32_t r : row) ++at[r];
   uint32_t next = begin;
@@ -446,29 +460,23 @@ void Builder::place(uint32_t l) {
   }
   // Where each item goes, in start order; most lanes are one row already
   // in order, and their items stay where they are.
-  std::vector<uint32_t>& dest = stack_dest_;
-  dest.resize(n);
+  s.dest.resize(n);
   bool moved = false;
   for (uint32_t i = 0; i < n; ++i) {
-    dest[i] = at[row[i]]++;
-    moved = moved || dest[i] != begin + lane_order_[i];
+    s.dest[i] = at[row[i]]++;
+    moved = moved || s.dest[i] != begin + s.order[i];
   }
-  if (moved) {
-    lane_items_.assign(items, items + n);
-    lane_uids_.assign(staged_uids_.begin() + begin, staged_uids_.begin() + begin + n);
-  }
+  if (moved) s.items.assign(items, items + n);
+  if (!sorted) s.uids.assign(uids, uids + n);
   for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t from = lane_order_[i], index = dest[i];
-    if (moved) {
-      p_.items[index] = lane_items_[from];
-      staged_uids_[index] = lane_uids_[from];
-    }
+    const uint32_t from = s.order[i], index = s.dest[i];
+    if (moved) p_.items[index] = s.items[from];
+    if (!sorted) uids[i] = s.uids[from];
+    placed_[begin + i] = index;
     if (p_.items[index].to_ready == kSaturated) {
       const auto o = staged_overflow_.find(begin + from);
-      if (o != staged_overflow_.end()) p_.timing_overflow[index] = o->second;
+      if (o != staged_overflow_.end()) s.overflow.emplace_back(index, o->second);
     }
-    // In start order: of two items with one uid, the earlier is found.
-    if (staged_uids_[index] != 0) item_of_uid_.add(staged_uids_[index], index);
   }
 }
 

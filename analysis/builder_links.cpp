@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <tuple>
 
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
+#include "analysis/parallel.hpp"
 
 namespace legato::analysis::detail {
 
@@ -30,24 +32,36 @@ void Builder::links() {
     uint32_t& last = p_.operations[it.op].last_meta;
     if (last == kNone || p_.items[last].stop < it.stop) last = i;
   }
+  // Each rank's records resolved on a thread of their own, into the rank's
+  // part of one table (record order kept), then closed up in rank order.
+  std::vector<size_t> offset(traces_.size() + 1, 0), kept(traces_.size(), 0);
+  const auto close_up = [&](auto& table) {
+    size_t to = 0;
+    for (size_t r = 0; r < traces_.size(); ++r) {
+      std::move(table.begin() + offset[r], table.begin() + offset[r] + kept[r], table.begin() + to);
+      to += kept[r];
+    }
+    table.resize(to);
+  };
+  const unsigned threads = std::max(1u, threads_);
+  constexpr size_t kAhead = 8;  // uid lookups prefetched ahead (UidIndex::prefetch)
+
   // Edges grouped by item (counting sort, stable). The mapping that prepared
   // an item is derived from last_meta (Profile::mapped_by), not stored.
   struct Edge {
     uint32_t item, pre;
     uint8_t kind;
   };
+  for (size_t r = 0; r < traces_.size(); ++r)
+    offset[r + 1] = offset[r] + traces_[r].all.get<trace::EdgeRecord>().size();
   std::vector<Edge> edges;
-  size_t edge_records = 0, wait_records = 0;
-  for (const auto& t : traces_) {
-    edge_records += t.all.get<trace::EdgeRecord>().size();
-    wait_records += t.all.get<trace::WaitRecord>().size();
-  }
-  reserve_huge(edges, edge_records);
-  uint64_t dangling = 0, self = 0;
-  std::string self_example;
-  constexpr size_t kAhead = 8;  // uid lookups prefetched ahead (UidIndex::prefetch)
-  for (auto& t : traces_) {
-    const auto& records = t.all.get<trace::EdgeRecord>();
+  reserve_huge(edges, offset.back());
+  edges.resize(offset.back());
+  std::vector<uint64_t> dangling(traces_.size(), 0), self(traces_.size(), 0);
+  std::vector<std::string> self_example(traces_.size());
+  parallel_for(traces_.size(), threads, [&](unsigned, size_t r) {
+    const auto& records = traces_[r].all.get<trace::EdgeRecord>();
+    Edge* out = edges.data() + offset[r];
     for (size_t k = 0; k < records.size(); ++k) {
       if (k + kAhead < records.size()) {
         item_of_uid_.prefetch(records[k + kAhead].item);
@@ -56,16 +70,18 @@ void Builder::links() {
       const trace::EdgeRecord& e = records[k];
       const uint32_t a = item(e.item), b = item(e.precondition);
       if (a == kNone || b == kNone) {
-        ++dangling;
+        ++dangling[r];
         continue;
       }
       if (a == b) {  // an item cannot wait for itself: a damaged record
-        if (self++ == 0) self_example = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
+        if (self[r]++ == 0)
+          self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
         continue;
       }
-      edges.push_back(Edge{a, b, static_cast<uint8_t>(e.edge_kind)});
+      out[kept[r]++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
     }
-  }
+  });
+  close_up(edges);
   reserve_huge(p_.pre_begin, n + 1);
   p_.pre_begin.assign(n + 1, 0);
   for (const Edge& e : edges) ++p_.pre_begin[e.item + 1];
@@ -76,23 +92,32 @@ void Builder::links() {
   reserve_huge(next, n);
   next.assign(p_.pre_begin.begin(), p_.pre_begin.end() - 1);
   for (const Edge& e : edges) p_.pre[next[e.item]++] = Precondition{e.pre, e.kind};
+  edges = {};
+  next = {};
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
-  warn_count(dangling, "dependency edges name items missing from the loaded files" + in_flight);
-  warn_count(self, "dependency edges go from an item to itself (damaged records?), e.g. on " +
-                       self_example + "; dropped");
+  const auto sum = [](const std::vector<uint64_t>& v) {
+    uint64_t total = 0;
+    for (uint64_t x : v) total += x;
+    return total;
+  };
+  warn_count(sum(dangling),
+             "dependency edges name items missing from the loaded files" + in_flight);
+  const auto first_self = std::find_if(self.begin(), self.end(), [](uint64_t x) { return x > 0; });
+  warn_count(sum(self), "dependency edges go from an item to itself (damaged records?), e.g. on " +
+                            (first_self == self.end() ? std::string()
+                                                      : self_example[first_self - self.begin()]) +
+                            "; dropped");
 
-  reserve_huge(p_.waits, wait_records);
-  uint64_t lost_waits = 0;
-  std::vector<std::pair<Wait, uint32_t>> noted;  // waits with a note, and its string
   // A wait for an operation (a future of a whole launch) waited for the
   // operation's item that finished last.
   std::vector<uint32_t> last_of_op;
+  std::once_flag last_of_op_found;
   const auto waited_for = [&](Uid event) {
     if (const uint32_t i = item(event); i != kNone || event == 0) return i;
     const uint32_t o = op(event);
     if (o == kNone) return kNone;
-    if (last_of_op.empty()) {
+    std::call_once(last_of_op_found, [&] {
       last_of_op.assign(p_.operations.size(), kNone);
       for (uint32_t i = 0; i < p_.items.size(); ++i) {
         const Item& it = p_.items[i];
@@ -101,12 +126,31 @@ void Builder::links() {
         uint32_t& last = last_of_op[it.op];
         if (last == kNone || p_.items[last].stop < it.stop) last = i;
       }
-    }
+    });
     return last_of_op[o];
   };
+  for (size_t r = 0; r < traces_.size(); ++r)
+    offset[r + 1] = offset[r] + traces_[r].all.get<trace::WaitRecord>().size();
+  std::fill(kept.begin(), kept.end(), 0);
+  reserve_huge(p_.waits, offset.back());
+  p_.waits.resize(offset.back());
+  std::vector<uint64_t> lost_waits(traces_.size(), 0);
+  // Waits with a note, and its string (notes' strings resolved beforehand:
+  // str() may add a placeholder to the profile's strings).
+  std::vector<std::vector<std::pair<Wait, uint32_t>>> noted(traces_.size());
+  std::vector<std::vector<uint32_t>> note_text(traces_.size());
   for (size_t r = 0; r < traces_.size(); ++r) {
+    for (const auto& [k, text] : traces_[r].wait_notes) note_text[r].push_back(str(r, text));
+  }
+  const auto by_all = [](const Wait& a, const Wait& b) {
+    return std::tie(a.item, a.start, a.ready, a.end, a.event) <
+           std::tie(b.item, b.start, b.ready, b.end, b.event);
+  };
+  parallel_for(traces_.size(), threads, [&](unsigned, size_t r) {
     const auto& records = traces_[r].all.get<trace::WaitRecord>();
-    auto note = traces_[r].wait_notes.begin();
+    const auto& notes = traces_[r].wait_notes;
+    size_t note = 0;
+    Wait* const out = p_.waits.data() + offset[r];
     for (size_t k = 0; k < records.size(); ++k) {
       if (k + kAhead < records.size()) {
         item_of_uid_.prefetch(records[k + kAhead].task);
@@ -114,42 +158,54 @@ void Builder::links() {
       }
       const trace::WaitRecord& w = records[k];
       const uint32_t task = item(w.task);
-      while (note != traces_[r].wait_notes.end() && note->first < k) ++note;
+      while (note < notes.size() && notes[note].first < k) ++note;
       if (task == kNone) {
-        ++lost_waits;
+        ++lost_waits[r];
         continue;
       }
-      p_.items[task].flags |= kItemHasWaits;
-      p_.waits.push_back(
-          Wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)});
-      if (note != traces_[r].wait_notes.end() && note->first == k)
-        noted.emplace_back(p_.waits.back(), str(r, note->second));
+      const Wait wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)};
+      out[kept[r]++] = wait;
+      if (note < notes.size() && notes[note].first == k)
+        noted[r].emplace_back(wait, note_text[r][note]);
+    }
+    // In place: a stable sort's buffer would be as big as the table. Waits
+    // of one item that start together go by their other fields.
+    std::sort(out, out + kept[r], by_all);
+  });
+  // Each rank's waits are sorted; ranks' items mostly follow each other.
+  size_t sorted_end = 0;
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    const size_t from = sorted_end;
+    std::move(p_.waits.begin() + offset[r], p_.waits.begin() + offset[r] + kept[r],
+              p_.waits.begin() + from);
+    sorted_end += kept[r];
+    if (from > 0 && by_all(p_.waits[from], p_.waits[from - 1])) {
+      std::inplace_merge(p_.waits.begin(), p_.waits.begin() + from, p_.waits.begin() + sorted_end,
+                         by_all);
     }
   }
+  p_.waits.resize(sorted_end);
+  for (const Wait& w : p_.waits) p_.items[w.item].flags |= kItemHasWaits;
   const auto by_item = [](const Wait& a, const Wait& b) {
     return a.item < b.item || (a.item == b.item && a.start < b.start);
   };
-  // In place: a stable sort's buffer would be as big as the table. Waits
-  // of one item that start together go by their other fields.
-  std::sort(p_.waits.begin(), p_.waits.end(), [](const Wait& a, const Wait& b) {
-    return std::tie(a.item, a.start, a.ready, a.end, a.event) <
-           std::tie(b.item, b.start, b.ready, b.end, b.event);
-  });
   // Each note to its wait in the sorted table (the first unnoted one equal
   // to it, should two be the same).
-  std::vector<bool> taken(noted.empty() ? 0 : p_.waits.size());
-  for (const auto& [w, text] : noted) {
-    auto at = std::lower_bound(p_.waits.begin(), p_.waits.end(), w, by_item);
-    for (; at != p_.waits.end() && !by_item(w, *at); ++at) {
-      const auto k = static_cast<uint32_t>(at - p_.waits.begin());
-      if (at->end != w.end || at->ready != w.ready || at->event != w.event || taken[k]) continue;
-      taken[k] = true;
-      p_.wait_notes.emplace_back(k, text);
-      break;
+  std::vector<bool> taken(p_.waits.size());
+  for (const auto& rank_noted : noted) {
+    for (const auto& [w, text] : rank_noted) {
+      auto at = std::lower_bound(p_.waits.begin(), p_.waits.end(), w, by_item);
+      for (; at != p_.waits.end() && !by_item(w, *at); ++at) {
+        const auto k = static_cast<uint32_t>(at - p_.waits.begin());
+        if (at->end != w.end || at->ready != w.ready || at->event != w.event || taken[k]) continue;
+        taken[k] = true;
+        p_.wait_notes.emplace_back(k, text);
+        break;
+      }
     }
   }
   std::sort(p_.wait_notes.begin(), p_.wait_notes.end());
-  warn_count(lost_waits, "waits belong to tasks missing from the loaded files" + in_flight);
+  warn_count(sum(lost_waits), "waits belong to tasks missing from the loaded files" + in_flight);
 
   for (size_t k = 0; k < kernel_tasks_.size(); ++k) p_.kernels[k].task = item(kernel_tasks_[k]);
   for (size_t c = 0; c < copy_instances_.size(); ++c) {

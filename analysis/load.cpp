@@ -92,7 +92,8 @@ void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
 
 }  // namespace
 
-Profile build_profile(std::vector<RankTrace> traces) {
+Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   Profile p;
   std::vector<RankTrace> readable;
   std::string unreadable;
@@ -155,7 +156,7 @@ Profile build_profile(std::vector<RankTrace> traces) {
       if (t.joinable()) t.join();
     }
   } join{linking};
-  detail::Builder b(p, readable);
+  detail::Builder b(p, readable, threads);
   b.strings();
   b.lanes();
   b.operations();
@@ -175,9 +176,9 @@ Profile build_profile(std::vector<RankTrace> traces) {
 Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& options) {
   if (paths.empty()) throw LoadError("no trace files given (pass legate_*.prof)");
   std::vector<RankTrace> traces(paths.size());
-  const unsigned threads = std::min<unsigned>(
-      static_cast<unsigned>(paths.size()),
-      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+  const unsigned cores =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = std::min<unsigned>(static_cast<unsigned>(paths.size()), cores);
   std::atomic<size_t> next{0};
   const auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < paths.size();) traces[i] = read_rank_trace(paths[i]);
@@ -187,7 +188,7 @@ Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& o
   work();
   for (auto& t : pool) t.join();
   legion::unify_runs(traces);  // Legion logs carry no run id
-  return build_profile(std::move(traces));
+  return build_profile(std::move(traces), cores);
 }
 
 }  // namespace legato::analysis

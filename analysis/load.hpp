@@ -18,7 +18,7 @@ class LoadError : public std::runtime_error {
 };
 
 struct LoadOptions {
-  unsigned threads = 0;  // files read at once; 0: one per core
+  unsigned threads = 0;  // files read at once, and threads of the merge's steps; 0: one per core
 };
 
 // Problems with single files (damage, truncation, another run, a missing
@@ -26,7 +26,7 @@ struct LoadOptions {
 // be read at all.
 Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& options = {});
 
-// The merge step alone, for traces already read.
-Profile build_profile(std::vector<RankTrace> traces);
+// The merge step alone, for traces already read; threads as in LoadOptions.
+Profile build_profile(std::vector<RankTrace> traces, unsigned threads = 0);
 
 }  // namespace legato::analysis

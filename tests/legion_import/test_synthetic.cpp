@@ -6,6 +6,7 @@
 // critical-path links between nodes. The real logs have none of these.
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 
@@ -377,6 +378,60 @@ TEST_CASE("a generated multi-node run loads as one run", "[legion][writer]") {
         INFO(l.name << " task " << i);
         CHECK(spans[i - 1].second <= spans[i].first);
       }
+    }
+  }
+}
+
+// The model's steps split their work over threads (lanes placed, each
+// node's edges and waits resolved, in parallel); the profile must not
+// depend on how many there are, nor on which thread finished first.
+TEST_CASE("a run merges into the same profile on one thread or several", "[legion][writer]") {
+  TempDir dir;
+  write_synthetic_run(dir.path().string(), 3, 3000, false);
+  std::vector<std::string> files;
+  for (int n = 0; n < 3; ++n) files.push_back(dir.file("prof_" + std::to_string(n) + ".prof"));
+  const Profile one = load_profile(files, {.threads = 1});
+  const auto item = [](const Item& i) {
+    return std::tie(i.start, i.stop, i.name, i.op, i.to_ready, i.to_create, i.extra, i.kind,
+                    i.flags);
+  };
+  const auto wait = [](const Wait& w) {
+    return std::tie(w.item, w.event, w.start, w.ready, w.end);
+  };
+  const auto pre = [](const Precondition& c) { return std::make_pair(c.item, c.kind); };
+  REQUIRE(one.waits.size() > 1000);
+  REQUIRE(one.pre.size() > 1000);
+  for (const unsigned threads : {2u, 5u}) {
+    INFO(threads << " threads");
+    const Profile many = load_profile(files, {.threads = threads});
+    CHECK(many.warnings == one.warnings);
+    REQUIRE(many.items.size() == one.items.size());
+    size_t items_differ = 0;
+    for (size_t i = 0; i < one.items.size(); ++i)
+      items_differ += item(many.items[i]) != item(one.items[i]);
+    CHECK(items_differ == 0);
+    REQUIRE(many.lanes.size() == one.lanes.size());
+    for (size_t l = 0; l < one.lanes.size(); ++l) {
+      INFO("lane " << one.lanes[l].name);
+      CHECK(many.lanes[l].begin == one.lanes[l].begin);
+      CHECK(many.lanes[l].end == one.lanes[l].end);
+      CHECK(many.lanes[l].rows.size() == one.lanes[l].rows.size());
+    }
+    REQUIRE(many.waits.size() == one.waits.size());
+    size_t waits_differ = 0;
+    for (size_t k = 0; k < one.waits.size(); ++k)
+      waits_differ += wait(many.waits[k]) != wait(one.waits[k]);
+    CHECK(waits_differ == 0);
+    CHECK(many.pre_begin == one.pre_begin);
+    REQUIRE(many.pre.size() == one.pre.size());
+    size_t pre_differ = 0;
+    for (size_t k = 0; k < one.pre.size(); ++k) pre_differ += pre(many.pre[k]) != pre(one.pre[k]);
+    CHECK(pre_differ == 0);
+    CHECK(many.wait_notes == one.wait_notes);
+    for (uint32_t i = 0; i < one.items.size(); i += 97) {
+      INFO("item " << i);
+      CHECK(many.ready_of(i) == one.ready_of(i));
+      CHECK(many.mapped_by(i) == one.mapped_by(i));
     }
   }
 }
