@@ -409,7 +409,7 @@ void Builder::items() {
   for (size_t k = 0; k < staged_uids_.size(); ++k) {
     if (staged_uids_[k] != 0) item_of_uid_.add(staged_uids_[k], placed_[k]);
   }
-  item_of_uid_.build();
+  item_of_uid_.build(threads_);
   staged_uids_ = {};
   placed_ = {};
   staged_overflow_ = {};

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/parallel.hpp"
 #include "analysis/profile.hpp"
 #include "legion_import/id_map.hpp"
 #include "trace_format/huge_pages.hpp"
@@ -88,8 +89,10 @@ class UidIndex {
     if (rank >= ranks_.size()) ranks_.resize(rank + 1);
     ranks_[rank].reserve(n);
   }
-  void build() {
-    for (IdMap& m : ranks_) m.build();
+  // After the last add; the ranks' tables are built on up to `threads`
+  // threads.
+  void build(unsigned threads = 1) {
+    parallel_for(ranks_.size(), threads, [&](unsigned, size_t r) { ranks_[r].build(); });
   }
   // After build: how many adds repeated an earlier uid, and one of them (its
   // id a uid).
