@@ -1,5 +1,6 @@
 // Builder steps: strings, lanes, operations, and items stacked into rows.
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <queue>
 #include <stdexcept>
@@ -116,23 +117,23 @@ void Builder::undefined_strings() {
 void Builder::strings() {
   size_t total = 0;
   for (const auto& t : traces_) total += t.strings.size();
-  // Keys view the profile's own strings: reserved first, they never move.
   p_.strings.reserve(p_.strings.size() + total);
-  std::unordered_map<std::string_view, uint32_t> index;
-  index.reserve(total);
+  // Texts seen so far, by hash, open addressing: each slot the index + 1 of
+  // a profile string (0: free), at most half of them used.
+  std::vector<uint32_t> slots(std::bit_ceil(std::max<size_t>(16, 2 * total)));
+  const size_t mask = slots.size() - 1;
+  const std::hash<std::string_view> hash;
+  const size_t first = p_.strings.size();  // slots index the strings added here
   string_remap_.resize(traces_.size());
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (auto& [id, text] : traces_[r].strings) {
-      const auto found = index.find(text);
-      uint32_t at = 0;
-      if (found != index.end()) {
-        at = found->second;
-      } else {
-        at = static_cast<uint32_t>(p_.strings.size());
+      size_t h = hash(text) & mask;
+      while (slots[h] != 0 && p_.strings[first + slots[h] - 1] != text) h = (h + 1) & mask;
+      if (slots[h] == 0) {
+        slots[h] = static_cast<uint32_t>(p_.strings.size() - first + 1);
         p_.strings.push_back(std::move(text));
-        index.emplace(p_.strings.back(), at);
       }
-      string_remap_[r].add(id, at);
+      string_remap_[r].add(id, static_cast<uint32_t>(first + slots[h] - 1));
     }
     string_remap_[r].build();
     traces_[r].strings.clear();
