@@ -2,6 +2,7 @@
 // operations and processor items as Legato records (LEGION_FORMAT.md §6),
 // and the run's identity and metadata.
 #include <algorithm>
+#include <unordered_map>
 
 #include "legion_import/converter.hpp"
 
@@ -189,24 +190,42 @@ void Converter::operations() {
   }
   for (const auto& [op, task] : d_.multi_tasks) task_of_op.try_emplace(op, task);
   reserve_huge(out<trace::OperationRecord>(), d_.ops.size());
+  // Kinds, task names and provenances are few, their operations many: each
+  // named once.
+  struct KindName {
+    trace::OpKind kind;
+    uint32_t name;
+  };
+  std::unordered_map<uint32_t, KindName> kinds;
+  std::unordered_map<uint32_t, uint32_t> task_names, provenances;
   for (const auto& o : d_.ops) {
     trace::OperationRecord r;
     r.uid = o.op;
     r.parent = o.parent == kNoParent ? 0 : o.parent;
-    const auto kind = d_.op_kinds.find(o.kind);
-    const std::string kind_name =
-        kind == d_.op_kinds.end() ? "operation kind " + std::to_string(o.kind) : kind->second;
-    r.op_kind = op_kind(kind_name);
     if (const uint32_t* task = task_of_op.find(o.op)) {
       r.op_kind = trace::OpKind::Task;
       r.task_kind = *task;
-      r.name = str(task_name(*task));
+      const auto [name, added] = task_names.try_emplace(*task, 0);
+      if (added) name->second = str(task_name(*task));
+      r.name = name->second;
     } else {
-      r.name = str(kind_name);
+      const auto [kind, added] = kinds.try_emplace(o.kind, KindName{});
+      if (added) {
+        const auto known = d_.op_kinds.find(o.kind);
+        const std::string kind_name =
+            known == d_.op_kinds.end() ? "operation kind " + std::to_string(o.kind) : known->second;
+        kind->second = KindName{op_kind(kind_name), str(kind_name)};
+      }
+      r.op_kind = kind->second.kind;
+      r.name = kind->second.name;
     }
     if (o.provenance != 0) {
-      const auto p = d_.provenances.find(o.provenance);
-      if (p != d_.provenances.end()) r.provenance = str(p->second);
+      const auto [text, added] = provenances.try_emplace(o.provenance, 0);
+      if (added) {
+        const auto p = d_.provenances.find(o.provenance);
+        if (p != d_.provenances.end()) text->second = str(p->second);
+      }
+      r.provenance = text->second;
     }
     out<trace::OperationRecord>().push_back(r);
   }
