@@ -402,9 +402,9 @@ void Builder::items() {
     p_.timing_overflow.insert(s.overflow.begin(), s.overflow.end());
   scratch.clear();
   // Uids in lane order, each lane's in start order: of two items with one
-  // uid, the earlier is found.
-  std::map<uint32_t, size_t>
-      rank_items;  // uids mostly belong to the rank whose lanes hold their items
+  // uid, the earlier is found. They mostly belong to the rank whose lanes
+  // hold their items.
+  std::map<uint32_t, size_t> rank_items;
   for (const Lane& lane : p_.lanes) rank_items[lane.rank] += lane.end - lane.begin;
   for (const auto& [rank, n] : rank_items) item_of_uid_.reserve(rank, n);
   for (size_t k = 0; k < staged_uids_.size(); ++k) {
