@@ -36,7 +36,7 @@ class Graph {
       for (size_t i = 0; i < f->items.size(); ++i) {
         if (i + kAhead < f->items.size()) where_.prefetch(f->items[i + kAhead].fevent);
         const TimedItem& it = f->items[i];
-        if (it.fevent != 0) where_.try_emplace(it.fevent, Where{true, items_.size()});
+        if (it.fevent != 0) where_.try_emplace(it.fevent, item_at(items_.size()));
         items_.push_back(&it);
       }
     }
@@ -44,7 +44,7 @@ class Graph {
       for (size_t i = 0; i < f->events.size(); ++i) {
         if (i + kAhead < f->events.size()) where_.prefetch(f->events[i + kAhead].result);
         const EventNode& e = f->events[i];
-        if (e.result != 0) where_.try_emplace(e.result, Where{false, events_.size()});
+        if (e.result != 0) where_.try_emplace(e.result, events_.size());
         events_.push_back(&e);
       }
     }
@@ -57,10 +57,10 @@ class Graph {
   Resolved resolve(uint64_t event) {
     const Where* w = where_.find(event);
     if (!w) return Resolved{};
-    if (w->item) return Resolved{items_[w->index]->stop, event, true};
-    if (memo_[w->index].done) return memo_[w->index].r;
+    if (is_item(*w)) return Resolved{items_[index(*w)]->stop, event, true};
+    if (memo_[*w].done) return memo_[*w].r;
     // Iterative depth-first: a node is computed once all its preconditions are.
-    stack_.assign(1, {w->index, false});
+    stack_.assign(1, {*w, false});
     while (!stack_.empty()) {
       const auto [n, expanded] = stack_.back();
       Memo& memo = memo_[n];
@@ -74,8 +74,8 @@ class Graph {
         memo.visiting = true;
         for (uint64_t p : node.pre) {
           const Where* pw = p == 0 ? nullptr : where_.find(p);
-          if (pw && !pw->item && !memo_[pw->index].done && !memo_[pw->index].visiting)
-            stack_.emplace_back(pw->index, false);
+          if (pw && !is_item(*pw) && !memo_[*pw].done && !memo_[*pw].visiting)
+            stack_.emplace_back(*pw, false);
         }
         continue;
       }
@@ -88,10 +88,10 @@ class Graph {
         const Where* pw = p == 0 ? nullptr : where_.find(p);
         if (!pw) continue;  // no record produced it
         Resolved r;
-        if (pw->item) {
-          r = Resolved{items_[pw->index]->stop, p, true};
-        } else if (memo_[pw->index].done) {
-          r = memo_[pw->index].r;
+        if (is_item(*pw)) {
+          r = Resolved{items_[index(*pw)]->stop, p, true};
+        } else if (memo_[*pw].done) {
+          r = memo_[*pw].r;
         } else {
           continue;  // a cycle
         }
@@ -107,14 +107,18 @@ class Graph {
                    ? best
                    : Resolved{node.performed, node.performer, true};
     }
-    return memo_[w->index].r;
+    return memo_[*w].r;
   }
 
  private:
-  struct Where {
-    bool item = false;  // an item's fevent (else an event record's result)
-    size_t index = 0;   // into items_ or events_
-  };
+  // Where an event is: an item's fevent (kItem set, the rest an index into
+  // items_), else an event record's result (an index into events_). Eight
+  // bytes, so the map's values take half the cache lines.
+  using Where = uint64_t;
+  static constexpr Where kItem = Where{1} << 63;
+  static Where item_at(size_t i) { return kItem | i; }
+  static bool is_item(Where w) { return (w & kItem) != 0; }
+  static size_t index(Where w) { return static_cast<size_t>(w & ~kItem); }
   struct Memo {
     Resolved r;
     bool done = false, visiting = false;
