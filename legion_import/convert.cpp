@@ -71,11 +71,14 @@ void Converter::run() {
   links();
 }
 
-uint32_t Converter::str(const std::string& s) {
+uint32_t Converter::str(std::string_view s) {
   if (s.empty()) return 0;
-  auto [it, added] = strings_.try_emplace(s, static_cast<uint32_t>(strings_.size() + 1));
-  if (added) t_.strings[it->second] = s;
-  return it->second;
+  if (const auto it = strings_.find(s); it != strings_.end()) return it->second;
+  const auto id = static_cast<uint32_t>(strings_.size() + 1);
+  // The key views the text the trace keeps (its map's nodes never move).
+  const std::string& kept = t_.strings.emplace(id, s).first->second;
+  strings_.emplace(kept, id);
+  return id;
 }
 
 void Converter::processors() {

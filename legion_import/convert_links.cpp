@@ -1,6 +1,7 @@
 // Converter steps that link items: waits and call nesting, instances,
 // copies, fills and partitions on their lanes, and the critical path.
 #include <algorithm>
+#include <charconv>
 #include <tuple>
 
 #include "legion_import/converter.hpp"
@@ -238,7 +239,9 @@ void Converter::instances() {
     r.op = in.op;
     r.bytes = in.size;
     r.store = in.inst_id;
-    r.name = str("Instance " + hex(in.inst_id));
+    char name[32] = "Instance 0x";  // as legion_prof names it
+    const char* end = std::to_chars(name + 11, name + sizeof name, in.inst_id, 16).ptr;
+    r.name = str(std::string_view(name, static_cast<size_t>(end - name)));
     r.create = to_time(in.create);
     r.ready = to_time(std::max(in.ready, in.create));
     r.destroy = to_time(std::max(in.destroy, in.ready));

@@ -4,10 +4,11 @@
 // nesting, instances, channels and the critical path.
 #pragma once
 
-#include <cstdio>
+#include <charconv>
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -50,9 +51,9 @@ inline Time to_time(uint64_t t) {
 }
 
 inline std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
+  char buf[24] = {'0', 'x'};
+  const auto end = std::to_chars(buf + 2, buf + sizeof buf, v, 16).ptr;
+  return std::string(buf, end);
 }
 
 // Adds the critical-path edges of files whose links are pending, resolved
@@ -66,7 +67,7 @@ class Converter {
   void run();
 
  private:
-  uint32_t str(const std::string& s);  // the file's string id of s (0 for "")
+  uint32_t str(std::string_view s);  // the file's string id of s (0 for "")
   Uid synthetic_uid() { return trace::make_uid(node_, kSyntheticBit | next_synthetic_++); }
   uint32_t proc_res(uint64_t proc) const {
     return trace::make_resource_id(node_of_proc(proc), index_of_proc(proc));
@@ -116,7 +117,7 @@ class Converter {
   analysis::RankTrace& t_;
   uint32_t node_ = 0;
   uint64_t next_synthetic_ = 0;
-  std::unordered_map<std::string, uint32_t> strings_;
+  std::unordered_map<std::string_view, uint32_t> strings_;  // views t_.strings' texts
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
   IdMap<size_t> seen_events_;      // fevent -> item index (SIZE_MAX: channel)
