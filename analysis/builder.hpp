@@ -2,6 +2,7 @@
 // analysis/). Steps run in declaration order; each fills part of the profile.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <string>
@@ -18,9 +19,9 @@ namespace legato::analysis::detail {
 
 class Builder {
  public:
-  // threads: how many may work on one step's independent pieces.
+  // threads: how many may work on one step's independent pieces (at least 1).
   Builder(Profile& p, std::vector<RankTrace>& traces, unsigned threads)
-      : p_(p), traces_(traces), threads_(threads) {}
+      : p_(p), traces_(traces), threads_(std::max(1u, threads)) {}
 
   void strings();            // global string table, per-rank remaps
   void lanes();              // one lane per processor, memory and channel
@@ -44,7 +45,7 @@ class Builder {
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
-  unsigned threads_;
+  const unsigned threads_;
   std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
   std::unordered_map<uint32_t, uint32_t> lane_of_resource_;

@@ -395,8 +395,8 @@ void Builder::items() {
                    [&](uint32_t a, uint32_t b) { return size(a) > size(b); });
   reserve_huge(placed_, p_.items.size());
   placed_.resize(p_.items.size());
-  std::vector<PlaceScratch> scratch(std::max(1u, threads_));
-  parallel_for(by_size.size(), static_cast<unsigned>(scratch.size()),
+  std::vector<PlaceScratch> scratch(threads_);
+  parallel_for(by_size.size(), threads_,
                [&](unsigned worker, size_t k) { place(by_size[k], scratch[worker]); });
   for (const PlaceScratch& s : scratch)
     p_.timing_overflow.insert(s.overflow.begin(), s.overflow.end());

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <tuple>
 
 #include "analysis/builder.hpp"
@@ -43,7 +44,6 @@ void Builder::links() {
     }
     table.resize(to);
   };
-  const unsigned threads = std::max(1u, threads_);
   constexpr size_t kAhead = 8;  // uid lookups prefetched ahead (UidIndex::prefetch)
 
   // Edges grouped by item (counting sort, stable). The mapping that prepared
@@ -59,7 +59,7 @@ void Builder::links() {
   edges.resize(offset.back());
   std::vector<uint64_t> dangling(traces_.size(), 0), self(traces_.size(), 0);
   std::vector<std::string> self_example(traces_.size());
-  parallel_for(traces_.size(), threads, [&](unsigned, size_t r) {
+  parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
     const auto& records = traces_[r].all.get<trace::EdgeRecord>();
     Edge* out = edges.data() + offset[r];
     for (size_t k = 0; k < records.size(); ++k) {
@@ -97,9 +97,7 @@ void Builder::links() {
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
   const auto sum = [](const std::vector<uint64_t>& v) {
-    uint64_t total = 0;
-    for (uint64_t x : v) total += x;
-    return total;
+    return std::accumulate(v.begin(), v.end(), uint64_t{0});
   };
   warn_count(sum(dangling),
              "dependency edges name items missing from the loaded files" + in_flight);
@@ -146,7 +144,7 @@ void Builder::links() {
     return std::tie(a.item, a.start, a.ready, a.end, a.event) <
            std::tie(b.item, b.start, b.ready, b.end, b.event);
   };
-  parallel_for(traces_.size(), threads, [&](unsigned, size_t r) {
+  parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
     const auto& records = traces_[r].all.get<trace::WaitRecord>();
     const auto& notes = traces_[r].wait_notes;
     size_t note = 0;

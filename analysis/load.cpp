@@ -1,11 +1,11 @@
 #include "analysis/load.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <set>
 #include <thread>
 
 #include "analysis/builder.hpp"
+#include "analysis/parallel.hpp"
 #include "analysis/units.hpp"
 #include "legion_import/import.hpp"
 
@@ -90,10 +90,15 @@ void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
   }
 }
 
+// LoadOptions::threads: 0 is one per core.
+unsigned threads_or_cores(unsigned threads) {
+  return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
 }  // namespace
 
 Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = threads_or_cores(threads);
   Profile p;
   std::vector<RankTrace> readable;
   std::string unreadable;
@@ -176,19 +181,11 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
 Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& options) {
   if (paths.empty()) throw LoadError("no trace files given (pass legate_*.prof)");
   std::vector<RankTrace> traces(paths.size());
-  const unsigned cores =
-      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const unsigned threads = std::min<unsigned>(static_cast<unsigned>(paths.size()), cores);
-  std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < paths.size();) traces[i] = read_rank_trace(paths[i]);
-  };
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  const unsigned threads = threads_or_cores(options.threads);
+  detail::parallel_for(paths.size(), threads,
+                       [&](unsigned, size_t i) { traces[i] = read_rank_trace(paths[i]); });
   legion::unify_runs(traces);  // Legion logs carry no run id
-  return build_profile(std::move(traces), cores);
+  return build_profile(std::move(traces), threads);
 }
 
 }  // namespace legato::analysis

@@ -1,7 +1,6 @@
 // Converter steps that link items: waits and call nesting, instances,
 // copies, fills and partitions on their lanes, and the critical path.
 #include <algorithm>
-#include <charconv>
 #include <tuple>
 
 #include "legion_import/converter.hpp"
@@ -239,8 +238,8 @@ void Converter::instances() {
     r.op = in.op;
     r.bytes = in.size;
     r.store = in.inst_id;
-    char name[32] = "Instance 0x";  // as legion_prof names it
-    const char* end = std::to_chars(name + 11, name + sizeof name, in.inst_id, 16).ptr;
+    char name[32] = "Instance ";  // as legion_prof names it
+    const char* end = write_hex(name + 9, in.inst_id);
     r.name = str(std::string_view(name, static_cast<size_t>(end - name)));
     r.create = to_time(in.create);
     r.ready = to_time(std::max(in.ready, in.create));

@@ -50,10 +50,16 @@ inline Time to_time(uint64_t t) {
              : static_cast<Time>(t);
 }
 
+// Writes "0x" and v in lowercase hex at `at` (room for 18 characters);
+// returns the end.
+inline char* write_hex(char* at, uint64_t v) {
+  *at++ = '0';
+  *at++ = 'x';
+  return std::to_chars(at, at + 16, v, 16).ptr;
+}
 inline std::string hex(uint64_t v) {
-  char buf[24] = {'0', 'x'};
-  const auto end = std::to_chars(buf + 2, buf + sizeof buf, v, 16).ptr;
-  return std::string(buf, end);
+  char buf[18];
+  return std::string(buf, write_hex(buf, v));
 }
 
 // Adds the critical-path edges of files whose links are pending, resolved

@@ -58,9 +58,9 @@ class Graph {
     const Where* w = where_.find(event);
     if (!w) return Resolved{};
     if (is_item(*w)) return Resolved{items_[index(*w)]->stop, event, true};
-    if (memo_[*w].done) return memo_[*w].r;
+    if (memo_[index(*w)].done) return memo_[index(*w)].r;
     // Iterative depth-first: a node is computed once all its preconditions are.
-    stack_.assign(1, {*w, false});
+    stack_.assign(1, {index(*w), false});
     while (!stack_.empty()) {
       const auto [n, expanded] = stack_.back();
       Memo& memo = memo_[n];
@@ -74,8 +74,8 @@ class Graph {
         memo.visiting = true;
         for (uint64_t p : node.pre) {
           const Where* pw = p == 0 ? nullptr : where_.find(p);
-          if (pw && !is_item(*pw) && !memo_[*pw].done && !memo_[*pw].visiting)
-            stack_.emplace_back(*pw, false);
+          if (pw && !is_item(*pw) && !memo_[index(*pw)].done && !memo_[index(*pw)].visiting)
+            stack_.emplace_back(index(*pw), false);
         }
         continue;
       }
@@ -90,8 +90,8 @@ class Graph {
         Resolved r;
         if (is_item(*pw)) {
           r = Resolved{items_[index(*pw)]->stop, p, true};
-        } else if (memo_[*pw].done) {
-          r = memo_[*pw].r;
+        } else if (memo_[index(*pw)].done) {
+          r = memo_[index(*pw)].r;
         } else {
           continue;  // a cycle
         }
@@ -107,7 +107,7 @@ class Graph {
                    ? best
                    : Resolved{node.performed, node.performer, true};
     }
-    return memo_[*w].r;
+    return memo_[index(*w)].r;
   }
 
  private:
