@@ -81,58 +81,12 @@ void Converter::message_latencies() {
   }
 }
 
-// Calls nest in the item whose fevent they carry, and in each other; each
-// becomes a wait of what it nests in, and every recorded wait goes to the
-// innermost call containing it, so no time counts twice (LEGION_FORMAT.md §6).
+// Calls nest in the item whose fevent they carry, and in each other; they
+// are drawn there and are not waits of it (a lane's overlapping items count
+// once in utilization). A recorded wait blocks its task or meta task and
+// every call of it that contains the wait, so it becomes a wait of each of
+// them, and no blocked time counts as busy (LEGION_FORMAT.md §6).
 void Converter::waits() {
-  // Each call with the item it nests in, grouped by that item, by start
-  // (the longer of two that start together first: it holds the other).
-  struct Call {
-    size_t owner;
-    uint64_t start, stop;
-    size_t call;
-  };
-  std::vector<size_t> call_items;
-  for (size_t i = 0; i < d_.items.size(); ++i) {
-    if (is_call(d_.items[i].source) && d_.items[i].fevent != 0) call_items.push_back(i);
-  }
-  HugeVector<Call> calls;
-  calls.reserve(call_items.size());
-  constexpr size_t kAhead = 8;  // event-map slots prefetched ahead (IdMap::prefetch)
-  for (size_t k = 0; k < call_items.size(); ++k) {
-    if (k + kAhead < call_items.size())
-      seen_events_.prefetch(d_.items[call_items[k + kAhead]].fevent);
-    const size_t i = call_items[k];
-    const ProcItem& c = d_.items[i];
-    const size_t* owner = seen_events_.find(c.fevent);
-    if (!owner || *owner == SIZE_MAX || d_.items[*owner].proc != c.proc) continue;
-    calls.push_back(Call{*owner, c.start, c.stop, i});
-  }
-  std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
-    if (a.owner != b.owner) return a.owner < b.owner;
-    if (a.start != b.start) return a.start < b.start;
-    return a.stop > b.stop || (a.stop == b.stop && a.call < b.call);
-  });
-  const auto calls_of = [&](size_t owner) {
-    const auto from = std::lower_bound(calls.begin(), calls.end(), owner,
-                                       [](const Call& c, size_t o) { return c.owner < o; });
-    auto to = from;
-    while (to != calls.end() && to->owner == owner) ++to;
-    return std::make_pair(from, to);
-  };
-  // One wait per nesting call and per recorded wait.
-  reserve_huge(out<trace::WaitRecord>(), calls.size() + d_.waits.size());
-  HugeVector<uint32_t> depth(d_.items.size(), 0);
-  std::vector<const Call*> open;  // the calls holding this one, outermost first
-  for (size_t k = 0; k < calls.size(); ++k) {
-    if (k == 0 || calls[k].owner != calls[k - 1].owner) open.clear();
-    const Call& call = calls[k];
-    while (!open.empty() && open.back()->stop < call.stop) open.pop_back();
-    const size_t parent = open.empty() ? call.owner : open.back()->call;
-    depth[call.call] = open.empty() ? 1 : depth[parent] + 1;
-    add_wait(parent, call.start, call.stop, call.stop, 0);
-    open.push_back(&call);
-  }
   // Recorded waits: a TaskWaitInfo belongs to the task of its op_id, a
   // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
   // ran over the wait (record order does not matter). Candidates sorted by
@@ -168,23 +122,11 @@ void Converter::waits() {
     return std::make_tuple(a.meta, a.op, a.kind, a.start, a.item) <
            std::make_tuple(b.meta, b.op, b.kind, b.start, b.item);
   });
-  // Where each wait happened (EventWaitInfo + BacktraceDesc): by the
-  // waiting item's fevent and the event waited on.
-  auto sites = d_.wait_sites;
-  const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
-  std::sort(sites.begin(), sites.end(),
-            [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
-  const auto backtrace_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
-    const WaitSite key{fevent, event, 0};
-    const auto at = std::lower_bound(
-        sites.begin(), sites.end(), key,
-        [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
-    if (fevent == 0 || at == sites.end() || site_key(*at) != site_key(key)) return 0;
-    const auto text = d_.backtraces.find(at->backtrace);
-    return text == d_.backtraces.end() ? 0 : str(readable_backtrace(text->second));
-  };
-  uint64_t lost = 0;
-  for (const WaitInfo& w : d_.waits) {
+  // The item each wait blocked (SIZE_MAX: none of this file).
+  std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
+  IdMap<size_t> owners;  // fevent -> item, of the items that waited
+  for (size_t k = 0; k < d_.waits.size(); ++k) {
+    const WaitInfo& w = d_.waits[k];
     const auto key = std::make_tuple(w.meta, w.op, w.meta ? w.kind : 0u);
     const auto first =
         std::lower_bound(cands.begin(), cands.end(), key,
@@ -204,18 +146,69 @@ void Converter::waits() {
         break;
       }
     }
-    if (best == SIZE_MAX) {
+    owner_of[k] = best;
+    if (best == SIZE_MAX) continue;
+    const uint64_t fevent = d_.items[best].fevent;
+    if (const size_t* seen = seen_events_.find(fevent); fevent != 0 && seen && *seen == best)
+      owners.try_emplace(fevent, best);
+  }
+  // The calls of those items, grouped by item, by start (the longer of two
+  // that start together first: it holds the other).
+  struct Call {
+    size_t owner;
+    uint64_t start, stop;
+    size_t call;
+  };
+  std::vector<Call> calls;
+  if (owners.size() > 0) {
+    for (size_t i = 0; i < d_.items.size(); ++i) {
+      const ProcItem& c = d_.items[i];
+      if (!is_call(c.source) || c.fevent == 0) continue;
+      const size_t* owner = owners.find(c.fevent);
+      if (owner && d_.items[*owner].proc == c.proc) calls.push_back(Call{*owner, c.start, c.stop, i});
+    }
+  }
+  std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
+    if (a.owner != b.owner) return a.owner < b.owner;
+    if (a.start != b.start) return a.start < b.start;
+    return a.stop > b.stop || (a.stop == b.stop && a.call < b.call);
+  });
+  // Where each wait happened (EventWaitInfo + BacktraceDesc): by the
+  // waiting item's fevent and the event waited on.
+  auto sites = d_.wait_sites;
+  const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
+  std::sort(sites.begin(), sites.end(),
+            [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
+  const auto backtrace_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
+    const WaitSite key{fevent, event, 0};
+    const auto at = std::lower_bound(
+        sites.begin(), sites.end(), key,
+        [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
+    if (fevent == 0 || at == sites.end() || site_key(*at) != site_key(key)) return 0;
+    const auto text = d_.backtraces.find(at->backtrace);
+    return text == d_.backtraces.end() ? 0 : str(readable_backtrace(text->second));
+  };
+  auto& out_waits = out<trace::WaitRecord>();
+  reserve_huge(out_waits, d_.waits.size());
+  uint64_t lost = 0;
+  for (size_t k = 0; k < d_.waits.size(); ++k) {
+    const WaitInfo& w = d_.waits[k];
+    const size_t owner = owner_of[k];
+    if (owner == SIZE_MAX) {
       ++lost;
       continue;
     }
-    size_t owner = best;
-    const auto [from, to] = calls_of(best);
-    for (auto c = from; c != to && c->start <= w.start; ++c) {
-      if (w.end <= c->stop && (owner == best || depth[c->call] > depth[owner])) owner = c->call;
+    const uint32_t text = backtrace_of(d_.items[owner].fevent, w.event);
+    const auto add = [&](size_t item) {
+      add_wait(item, w.start, w.ready, w.end, w.event);
+      if (text != 0) t_.wait_notes.emplace_back(out_waits.size() - 1, text);
+    };
+    add(owner);
+    const auto from = std::lower_bound(calls.begin(), calls.end(), owner,
+                                       [](const Call& c, size_t o) { return c.owner < o; });
+    for (auto c = from; c != calls.end() && c->owner == owner && c->start <= w.start; ++c) {
+      if (w.end <= c->stop) add(c->call);
     }
-    add_wait(owner, w.start, w.ready, w.end, w.event);
-    if (const uint32_t text = backtrace_of(d_.items[best].fevent, w.event))
-      t_.wait_notes.emplace_back(out<trace::WaitRecord>().size() - 1, text);
   }
   if (lost > 0)
     t_.problems.push_back(t_.file + ": " + std::to_string(lost) +

@@ -103,9 +103,9 @@ class Converter {
   // legion_prof's check: a message's spawn is stamped on the sending node,
   // so slow messages show network trouble or clocks that disagree.
   void message_latencies();
-  // Calls nest in the item whose fevent they carry, and in each other; each
-  // becomes a wait of what it nests in, and every recorded wait goes to the
-  // innermost call containing it, so no time counts twice (LEGION_FORMAT.md §6).
+  // Recorded waits go to the task or meta task that waited and to each of
+  // its calls (nested in it by fevent) that contains the wait; calls are
+  // not waits of what they nest in (LEGION_FORMAT.md §6).
   void waits();
   void add_wait(size_t item, uint64_t start, uint64_t ready, uint64_t end, uint64_t event);
   void instances();

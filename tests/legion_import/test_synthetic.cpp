@@ -293,10 +293,10 @@ TEST_CASE("waits in a mapper call go to the innermost call", "[legion][writer]")
     for (const Wait* w = b; w != e; ++w) v.emplace_back(w->start, w->end);
     return v;
   };
-  // The meta task waits for its call; the call for its call and the
-  // recorded wait; the meta task does not also get the recorded wait.
-  CHECK(starts(meta) == std::vector<std::pair<Time, Time>>{{600, 2600}});
-  CHECK(starts(call) == std::vector<std::pair<Time, Time>>{{1000, 1800}, {2000, 2200}});
+  // The recorded wait blocks the meta task and the call that contains it,
+  // not the runtime call that ran after it; calls are not waits.
+  CHECK(starts(meta) == std::vector<std::pair<Time, Time>>{{1000, 1800}});
+  CHECK(starts(call) == std::vector<std::pair<Time, Time>>{{1000, 1800}});
   CHECK(starts(inner).empty());
   CHECK(busy_time(p, u0) == 1700);  // 2500 of meta task minus the 800 of the wait
 }
@@ -399,7 +399,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
     return std::tie(w.item, w.event, w.start, w.ready, w.end);
   };
   const auto pre = [](const Precondition& c) { return std::make_pair(c.item, c.kind); };
-  REQUIRE(one.waits.size() > 1000);
+  REQUIRE(one.waits.size() > 300);
   REQUIRE(one.pre.size() > 1000);
   for (const unsigned threads : {2u, 5u}) {
     INFO(threads << " threads");
