@@ -165,7 +165,8 @@ void Converter::waits() {
       const ProcItem& c = d_.items[i];
       if (!is_call(c.source) || c.fevent == 0) continue;
       const size_t* owner = owners.find(c.fevent);
-      if (owner && d_.items[*owner].proc == c.proc) calls.push_back(Call{*owner, c.start, c.stop, i});
+      if (owner && d_.items[*owner].proc == c.proc)
+        calls.push_back(Call{*owner, c.start, c.stop, i});
     }
   }
   std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {

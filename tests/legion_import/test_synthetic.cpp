@@ -276,7 +276,8 @@ TEST_CASE("channel kinds of the synthetic run's copies", "[legion][writer]") {
   CHECK(network == 1);
 }
 
-TEST_CASE("a wait in a mapper call blocks the call and the meta task it ran in", "[legion][writer]") {
+TEST_CASE("a wait in a mapper call blocks the call and the meta task it ran in",
+          "[legion][writer]") {
   TempDir dir;
   const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
   const Profile p = load_profile({f.node0, f.node1});
