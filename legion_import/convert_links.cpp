@@ -122,7 +122,7 @@ void Converter::waits() {
     return std::make_tuple(a.meta, a.op, a.kind, a.start, a.item) <
            std::make_tuple(b.meta, b.op, b.kind, b.start, b.item);
   });
-  // The item each wait blocked (SIZE_MAX: none of this file).
+  // The item each wait blocked (SIZE_MAX: none of this file, left out).
   std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
   IdMap<size_t> owners;  // fevent -> item, of the items that waited
   for (size_t k = 0; k < d_.waits.size(); ++k) {
@@ -189,28 +189,45 @@ void Converter::waits() {
     const auto text = d_.backtraces.find(at->backtrace);
     return text == d_.backtraces.end() ? 0 : str(readable_backtrace(text->second));
   };
+  // Each item's waits in start order, swept beside its calls in start
+  // order: the calls open when a wait starts are a stack (they nest), so a
+  // wait finds the calls containing it without scanning the item's
+  // earlier calls (a top-level task can hold millions).
+  std::vector<size_t> order;
+  order.reserve(d_.waits.size());
+  for (size_t k = 0; k < d_.waits.size(); ++k)
+    if (owner_of[k] != SIZE_MAX) order.push_back(k);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_tuple(owner_of[a], d_.waits[a].start, a) <
+           std::make_tuple(owner_of[b], d_.waits[b].start, b);
+  });
   auto& out_waits = out<trace::WaitRecord>();
-  reserve_huge(out_waits, d_.waits.size());
-  uint64_t lost = 0;
-  for (size_t k = 0; k < d_.waits.size(); ++k) {
-    const WaitInfo& w = d_.waits[k];
-    const size_t owner = owner_of[k];
-    if (owner == SIZE_MAX) {
-      ++lost;
-      continue;
+  reserve_huge(out_waits, order.size());
+  std::vector<const Call*> open;  // outermost first
+  auto next = calls.begin();
+  for (size_t n = 0; n < order.size(); ++n) {
+    const WaitInfo& w = d_.waits[order[n]];
+    const size_t owner = owner_of[order[n]];
+    if (n == 0 || owner != owner_of[order[n - 1]]) {
+      open.clear();
+      next = std::lower_bound(calls.begin(), calls.end(), owner,
+                              [](const Call& c, size_t o) { return c.owner < o; });
     }
+    for (; next != calls.end() && next->owner == owner && next->start <= w.start; ++next) {
+      while (!open.empty() && open.back()->stop <= next->start) open.pop_back();
+      open.push_back(&*next);
+    }
+    while (!open.empty() && open.back()->stop < w.start) open.pop_back();
     const uint32_t text = backtrace_of(d_.items[owner].fevent, w.event);
     const auto add = [&](size_t item) {
       add_wait(item, w.start, w.ready, w.end, w.event);
       if (text != 0) t_.wait_notes.emplace_back(out_waits.size() - 1, text);
     };
     add(owner);
-    const auto from = std::lower_bound(calls.begin(), calls.end(), owner,
-                                       [](const Call& c, size_t o) { return c.owner < o; });
-    for (auto c = from; c != calls.end() && c->owner == owner && c->start <= w.start; ++c) {
-      if (w.end <= c->stop) add(c->call);
-    }
+    for (const Call* c : open)
+      if (c->start <= w.start && w.end <= c->stop) add(c->call);
   }
+  const auto lost = static_cast<uint64_t>(d_.waits.size() - order.size());
   if (lost > 0)
     t_.problems.push_back(t_.file + ": " + std::to_string(lost) +
                           " waits name no task or meta task of this file; left out");

@@ -302,6 +302,68 @@ TEST_CASE("a wait in a mapper call blocks the call and the meta task it ran in",
   CHECK(busy_time(p, u0) == 1700);  // 2500 of meta task minus the 800 of the wait
 }
 
+// A task holding many calls, some nested, with waits at each depth: each
+// wait blocks the task and exactly the calls that contain it, in whatever
+// order the log records them.
+TEST_CASE("waits go to the task and to each call containing them", "[legion][writer]") {
+  TempDir dir;
+  const std::string path = dir.file("calls.prof");
+  {
+    LegionLogWriter w(path, LogVersion::V1008);
+    MachineInfo m;
+    w.machine(m);
+    const uint64_t c1 = proc_id(0, 1);
+    w.proc(c1, kCpu);
+    w.task_kind(1, "solver");
+    w.task_variant(1, 1, "cpu");
+    w.runtime_call_desc(3, "create_region");
+    w.operation(10, ~uint64_t{0}, 30);
+    TaskTimes t;
+    t.op = 10;
+    t.task_id = t.variant_id = 1;
+    t.proc = c1;
+    t.create = t.ready = t.start = 1000;
+    t.stop = 100000;
+    t.fevent = event_id(0, 1);
+    w.task(t);
+    w.task_wait(10, 1, 1, 10000, 10500, 11000);  // in the task only, recorded first
+    for (const auto& [a, b] : std::vector<std::pair<uint64_t, uint64_t>>{
+             {2000, 3000}, {4000, 9000}, {5000, 6000}, {20000, 21000}})
+      w.runtime_call(3, a, b, c1, t.fevent);
+    for (uint64_t k = 0; k < 1000; ++k)  // calls that hold no wait
+      w.runtime_call(3, 30000 + 50 * k, 30040 + 50 * k, c1, t.fevent);
+    w.task_wait(10, 1, 1, 5100, 5150, 5200);     // in 4000..9000 and 5000..6000
+    w.task_wait(10, 1, 1, 2200, 2400, 2500);     // in 2000..3000
+    w.task_wait(10, 1, 1, 7000, 7500, 8000);     // in 4000..9000
+    w.task_wait(10, 1, 1, 20000, 20900, 21000);  // exactly 20000..21000
+    w.task_wait(10, 1, 1, 80000, 80100, 80200);  // after every call
+    w.finish();
+  }
+  const Profile p = load_profile({path});
+  const Lane& c = lane(p, 0, "c1");
+  const auto waits = [&](uint32_t i) {
+    std::vector<std::pair<Time, Time>> v;
+    const auto [b, e] = p.waits_of(i);
+    for (const Wait* x = b; x != e; ++x) v.emplace_back(x->start, x->end);
+    return v;
+  };
+  using V = std::vector<std::pair<Time, Time>>;
+  CHECK(
+      waits(item_at(p, c, 1000, ItemKind::Task)) ==
+      V{{2200, 2500}, {5100, 5200}, {7000, 8000}, {10000, 11000}, {20000, 21000}, {80000, 80200}});
+  CHECK(waits(item_at(p, c, 2000, ItemKind::MetaTask)) == V{{2200, 2500}});
+  CHECK(waits(item_at(p, c, 4000, ItemKind::MetaTask)) == V{{5100, 5200}, {7000, 8000}});
+  CHECK(waits(item_at(p, c, 5000, ItemKind::MetaTask)) == V{{5100, 5200}});
+  CHECK(waits(item_at(p, c, 20000, ItemKind::MetaTask)) == V{{20000, 21000}});
+  size_t blocked_calls = 0;
+  for (uint32_t i = c.begin; i < c.end; ++i)
+    blocked_calls += p.items[i].kind == ItemKind::MetaTask && !waits(i).empty();
+  CHECK(blocked_calls == 4);
+  CHECK(p.waits.size() == 6 + 5);
+  // 99,000 of task minus 3,600 of waits; its calls inside count once.
+  CHECK(busy_time(p, c) == 95400);
+}
+
 TEST_CASE("critical-path links of the synthetic run, across nodes", "[legion][writer]") {
   for (const LogVersion v : {LogVersion::V1006, LogVersion::V1008}) {
     INFO(version_name(v));
