@@ -36,6 +36,9 @@ class Builder {
   // The profile string of a file's string id; a placeholder naming the id
   // when the file never defined it.
   uint32_t str(size_t rank, uint32_t file_id);
+  // Adds a profile string; past kMaxStrings - 1 of them, gives the one
+  // placeholder that stands for the rest (counted in strings_left_out_).
+  uint32_t new_string(std::string text);
   uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback);
   uint32_t item(Uid uid) const { return item_of_uid_.find(uid); }  // kNone when unknown
   uint32_t op(Uid uid) const { return op_of_uid_.find(uid); }
@@ -77,7 +80,7 @@ class Builder {
   uint64_t bad_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
   std::atomic<uint64_t> clamped_times_{0};  // at() runs on several threads in links()
   std::string undescribed_;                 // the first few such lanes' names
-  uint64_t huge_sizes_ = 0;
+  uint64_t huge_sizes_ = 0, strings_left_out_ = 0;
   std::string huge_size_example_;
 };
 

@@ -98,13 +98,30 @@ std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vec
 uint32_t Builder::str(size_t rank, uint32_t file_id) {
   if (file_id == 0) return 0;
   if (const uint32_t s = string_remap_[rank].find(file_id); s != kNone) return s;
-  const auto [it, added] =
-      undefined_.try_emplace({rank, file_id}, static_cast<uint32_t>(p_.strings.size()));
-  if (added) p_.strings.push_back(trace::undefined_string_text(file_id));
+  const auto [it, added] = undefined_.try_emplace({rank, file_id}, 0);
+  if (added) it->second = new_string(trace::undefined_string_text(file_id));
   return it->second;
 }
 
+uint32_t Builder::new_string(std::string text) {
+  if (p_.strings.size() + 1 < kMaxStrings) {
+    p_.strings.push_back(std::move(text));
+    return static_cast<uint32_t>(p_.strings.size() - 1);
+  }
+  // The last index an item's name can hold stands for all the rest.
+  if (p_.strings.size() + 1 == kMaxStrings)
+    p_.strings.push_back("<name left out: over " + std::to_string(kMaxStrings - 1) +
+                         " distinct names>");
+  ++strings_left_out_;
+  return kMaxStrings - 1;
+}
+
 void Builder::undefined_strings() {
+  if (strings_left_out_ > 0)
+    warn_count(strings_left_out_, "names were left out: the run has more distinct names than "
+                                  "the model can hold (" +
+                                      std::to_string(kMaxStrings - 1) + "); shown as \"" +
+                                      p_.str(kMaxStrings - 1) + "\"");
   if (undefined_.empty()) return;
   const auto& [where, placeholder] = *undefined_.begin();
   p_.warnings.push_back(std::to_string(undefined_.size()) +
@@ -129,11 +146,13 @@ void Builder::strings() {
     for (auto& [id, text] : traces_[r].strings) {
       size_t h = hash(text) & mask;
       while (slots[h] != 0 && p_.strings[first + slots[h] - 1] != text) h = (h + 1) & mask;
-      if (slots[h] == 0) {
-        slots[h] = static_cast<uint32_t>(p_.strings.size() - first + 1);
-        p_.strings.push_back(std::move(text));
+      if (slots[h] != 0) {
+        string_remap_[r].add(id, static_cast<uint32_t>(first + slots[h] - 1));
+        continue;
       }
-      string_remap_[r].add(id, static_cast<uint32_t>(first + slots[h] - 1));
+      const uint32_t index = new_string(std::move(text));
+      if (index != kMaxStrings - 1) slots[h] = index - static_cast<uint32_t>(first) + 1;
+      string_remap_[r].add(id, index);
     }
     string_remap_[r].build();
     traces_[r].strings.clear();
@@ -239,12 +258,20 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
   if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end)
     throw std::logic_error("analysis: an item was staged on a lane without room for it");
   const uint32_t slot = fill_[lane]++;
+  // ready - create goes where create_of() reads it: the item's extra, its
+  // copy's entry, or nowhere (always 0 for the other kinds).
+  const bool copy = item.kind == ItemKind::Copy || item.kind == ItemKind::Fill;
+  uint32_t* const to_create_at = keeps_to_create(item.kind) ? &item.extra
+                                 : copy                     ? &p_.copies[item.extra].to_create
+                                                            : nullptr;
   const Time to_ready = item.start - ready, to_create = ready - create;
-  if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated) {
+  if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated &&
+      (to_create_at || to_create == 0)) {
     item.to_ready = static_cast<uint32_t>(to_ready);
-    item.to_create = static_cast<uint32_t>(to_create);
+    if (to_create_at) *to_create_at = static_cast<uint32_t>(to_create);
   } else {
-    item.to_ready = item.to_create = kSaturated;
+    item.to_ready = kSaturated;
+    if (to_create_at) *to_create_at = kSaturated;
     staged_overflow_[slot] = {ready, create};
   }
   p_.items[slot] = item;

@@ -87,7 +87,10 @@ Time Profile::ready_of(uint32_t item) const {
 Time Profile::create_of(uint32_t item) const {
   const Item& it = items[item];
   if (it.to_ready == kSaturated) return timing_overflow.at(item).second;
-  return it.start - it.to_ready - it.to_create;
+  uint32_t to_create = 0;
+  if (keeps_to_create(it.kind)) to_create = it.extra;
+  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) to_create = copies[it.extra].to_create;
+  return it.start - it.to_ready - to_create;
 }
 
 std::pair<const Wait*, const Wait*> Profile::waits_of(uint32_t item) const {

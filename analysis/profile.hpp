@@ -72,22 +72,38 @@ enum class ItemKind : uint8_t {
 };
 std::string_view to_string(ItemKind k);
 
-// One interval on a lane. Instances span create..destroy (their allocation
-// time, ready - create, is kept in the instance table).
+// String indices an item's name can hold (Item::name is 27 bits); the
+// loader names items past that many distinct strings with a placeholder.
+inline constexpr uint32_t kMaxStrings = uint32_t{1} << 27;
+
+// One interval on a lane, in 32 bytes: the model holds one per task,
+// meta-task, call, copy, instance and kernel. Instances span
+// create..destroy (their allocation time, ready - create, is kept in the
+// instance table). ready_of() and create_of() give an item's ready and
+// create times.
 struct Item {
   Time start = 0;
   Time stop = 0;
-  uint32_t name = 0;      // string index: task kind, meta-task kind, store name, ...
-  uint32_t op = kNone;    // index into Profile::operations
-  uint32_t to_ready = 0;  // start - ready, saturated at kSaturated (exact value in timing_overflow)
-  uint32_t to_create = 0;  // ready - create, likewise
-  uint32_t extra = kNone;  // index into the table of its kind (copies, instances, kernels)
-  ItemKind kind = ItemKind::Task;
-  uint8_t flags = 0;  // kItemHasWaits, kItemAliveAtEnd
+  uint32_t name : 27 = 0;  // string index: task kind, meta-task kind, store name, ...
+  ItemKind kind : 3 = ItemKind::Task;
+  uint32_t flags : 2 = 0;  // kItemHasWaits, kItemAliveAtEnd
+  uint32_t op = kNone;     // index into Profile::operations
+  uint32_t to_ready = 0;   // start - ready, saturated at kSaturated (exact value in timing_overflow)
+  // Per kind: copies and fills, instances, kernels: the index into the
+  // table of their kind; user ranges: the provenance string; tasks,
+  // meta-tasks and dependent partitions: ready - create (to_create()).
+  uint32_t extra = kNone;
   Time duration() const { return stop - start; }
 };
+static_assert(sizeof(Item) == 32);
 inline constexpr uint32_t kSaturated = 0xffffffff;
 enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2 };
+// Whether an item's ready - create is kept in Item::extra (the others'
+// lies in their table: copies and fills), or is always 0 (instances,
+// kernels, user ranges: ready and create are their start).
+inline bool keeps_to_create(ItemKind k) {
+  return k == ItemKind::Task || k == ItemKind::MetaTask || k == ItemKind::DepPart;
+}
 
 struct Operation {
   Uid uid = 0;
@@ -102,6 +118,7 @@ struct CopyInfo {
   uint64_t bytes = 0;
   uint32_t src_instance = kNone, dst_instance = kNone;  // item indices
   trace::CopyKind kind = trace::CopyKind::Copy;
+  uint32_t to_create = 0;  // ready - create (as Item::to_ready: saturated, exact value elsewhere)
 };
 struct InstanceInfo {
   uint64_t bytes = 0;

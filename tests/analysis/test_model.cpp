@@ -374,6 +374,56 @@ TEST_CASE("details and the critical path answer why an item started when it did"
   CHECK(stats[0].max == 20);
 }
 
+// An item keeps ready - create where its kind has room for it (tasks,
+// meta tasks and partitions in the item, copies and fills in their table),
+// or in the overflow table when it does not fit in 32 bits.
+TEST_CASE("every kind of item keeps its ready and create times", "[analysis]") {
+  TempDir dir;
+  const Time s = 1000000000LL;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto sys = t.memory(trace::MemKind::System, 1 << 30, "sysmem");
+    const auto ch = t.channel(sys, sys, "sysmem -> sysmem");
+    t.task(c0, t.task_kind("work"), 1000, 2000, 0, 900, 700);
+    auto& w = t.writer();
+    w.add(trace::MetaTaskRecord{trace::make_uid(0, 100), u0, w.intern("mapping"), 0, 3000, 4000,
+                                2900, 2500});
+    w.add(trace::DepPartRecord{trace::make_uid(0, 101), 0, c0, w.intern("by field"), 5000, 5500,
+                               4800, 4700});
+    w.add(trace::CopyRecord{trace::make_uid(0, 102), 0, ch, trace::CopyKind::Copy, 64, 0, 0, 6000,
+                            7000, 5900, 5600});
+    w.add(trace::CopyRecord{trace::make_uid(0, 103), 0, ch, trace::CopyKind::Fill, 64, 0, 0, 8000,
+                            9000, 7950, 7000});
+    w.add(trace::CopyRecord{trace::make_uid(0, 104), 0, ch, trace::CopyKind::Copy, 64, 0, 0, 20 * s,
+                            21 * s, 19 * s, 10 * s});  // ready - create: 9 s
+    t.instance(sys, 128, "b", 10000, 10400, 30000);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  REQUIRE(p.warnings.empty());
+  const auto at = [&](Time start) {
+    for (uint32_t i = 0; i < p.items.size(); ++i)
+      if (p.items[i].start == start) return i;
+    FAIL("no item starts at " << start);
+    return kNone;
+  };
+  const std::vector<std::tuple<Time, Time, Time>> expected = {
+      {1000, 900, 700},   {3000, 2900, 2500}, {5000, 4800, 4700},
+      {6000, 5900, 5600}, {8000, 7950, 7000}, {20 * s, 19 * s, 10 * s}};
+  for (const auto& [start, ready, create] : expected) {
+    INFO("the item starting at " << start);
+    CHECK(p.ready_of(at(start)) == ready);
+    CHECK(p.create_of(at(start)) == create);
+  }
+  // An instance's item spans create..destroy; its ready is in its table.
+  const uint32_t inst = at(10000);
+  CHECK(p.create_of(inst) == 10000);
+  CHECK(p.instances[p.items[inst].extra].ready == 10400);
+  CHECK(p.copies[p.items[at(6000)].extra].bytes == 64);
+}
+
 TEST_CASE("waits longer than 4 s keep exact create and ready times", "[analysis]") {
   TempDir dir;
   const Time s = 1000000000LL;

@@ -455,8 +455,8 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   for (int n = 0; n < 3; ++n) files.push_back(dir.file("prof_" + std::to_string(n) + ".prof"));
   const Profile one = load_profile(files, {.threads = 1});
   const auto item = [](const Item& i) {
-    return std::tie(i.start, i.stop, i.name, i.op, i.to_ready, i.to_create, i.extra, i.kind,
-                    i.flags);
+    return std::make_tuple(i.start, i.stop, uint32_t{i.name}, i.op, i.to_ready, i.extra,
+                           ItemKind{i.kind}, uint32_t{i.flags});
   };
   const auto wait = [](const Wait& w) {
     return std::tie(w.item, w.event, w.start, w.ready, w.end);
