@@ -82,16 +82,19 @@ void Builder::links() {
     }
   });
   close_up(edges);
-  reserve_huge(p_.pre_begin, n + 1);
-  p_.pre_begin.assign(n + 1, 0);
-  for (const Edge& e : edges) ++p_.pre_begin[e.item + 1];
-  for (uint32_t i = 0; i < n; ++i) p_.pre_begin[i + 1] += p_.pre_begin[i];
+  // Where each item's edges begin (kept per block of kPreBlock items).
+  std::vector<uint32_t> next;
+  reserve_huge(next, n + 1);
+  next.assign(n + 1, 0);
+  for (const Edge& e : edges) ++next[e.item + 1];
+  for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
+  p_.pre_block.resize(n / kPreBlock + 2);
+  for (size_t b = 0; b < p_.pre_block.size(); ++b)
+    p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
   reserve_huge(p_.pre, edges.size());
   p_.pre.resize(edges.size());
-  std::vector<uint32_t> next;
-  reserve_huge(next, n);
-  next.assign(p_.pre_begin.begin(), p_.pre_begin.end() - 1);
-  for (const Edge& e : edges) p_.pre[next[e.item]++] = Precondition{e.pre, e.kind};
+  for (const Edge& e : edges)
+    p_.pre[next[e.item]++] = Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
   edges = {};
   next = {};
   const std::string in_flight =

@@ -89,8 +89,22 @@ Time Profile::create_of(uint32_t item) const {
   if (it.to_ready == kSaturated) return timing_overflow.at(item).second;
   uint32_t to_create = 0;
   if (keeps_to_create(it.kind)) to_create = it.extra;
-  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) to_create = copies[it.extra].to_create;
+  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill)
+    to_create = copies[it.extra].to_create;
   return it.start - it.to_ready - to_create;
+}
+
+std::pair<const Precondition*, const Precondition*> Profile::recorded_preconditions(
+    uint32_t item) const {
+  const uint32_t b = item / kPreBlock;
+  if (b + 1 >= pre_block.size()) return {nullptr, nullptr};
+  const Precondition *first = pre.data() + pre_block[b], *last = pre.data() + pre_block[b + 1];
+  const auto at = static_cast<uint8_t>(item % kPreBlock);
+  first =
+      std::lower_bound(first, last, at, [](const Precondition& c, uint8_t a) { return c.at < a; });
+  last =
+      std::upper_bound(first, last, at, [](uint8_t a, const Precondition& c) { return a < c.at; });
+  return {first, last};
 }
 
 std::pair<const Wait*, const Wait*> Profile::waits_of(uint32_t item) const {
@@ -120,7 +134,7 @@ size_t Profile::memory_bytes() const {
   size_t n = items.capacity() * sizeof(Item) + operations.capacity() * sizeof(Operation) +
              copies.capacity() * sizeof(CopyInfo) + instances.capacity() * sizeof(InstanceInfo) +
              kernels.capacity() * sizeof(KernelInfo) + waits.capacity() * sizeof(Wait) +
-             pre.capacity() * sizeof(Precondition) + pre_begin.capacity() * sizeof(uint32_t) +
+             pre.capacity() * sizeof(Precondition) + pre_block.capacity() * sizeof(uint32_t) +
              busy_blocks.capacity() * sizeof(Time) + fold_blocks.capacity() * sizeof(float) +
              errors.capacity() * sizeof(ErrorMark) + wait_notes.capacity() * sizeof(wait_notes[0]) +
              timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);

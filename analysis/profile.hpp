@@ -88,7 +88,7 @@ struct Item {
   ItemKind kind : 3 = ItemKind::Task;
   uint32_t flags : 2 = 0;  // kItemHasWaits, kItemAliveAtEnd
   uint32_t op = kNone;     // index into Profile::operations
-  uint32_t to_ready = 0;   // start - ready, saturated at kSaturated (exact value in timing_overflow)
+  uint32_t to_ready = 0;  // start - ready, saturated at kSaturated (exact value in timing_overflow)
   // Per kind: copies and fills, instances, kernels: the index into the
   // table of their kind; user ranges: the provenance string; tasks,
   // meta-tasks and dependent partitions: ready - create (to_create()).
@@ -140,11 +140,14 @@ struct Wait {
 
 // Why an item could not start earlier: an edge to another item, or the
 // runtime work (dependence analysis, mapping) that prepared it.
-// Packed: five bytes per edge instead of eight.
+// Packed: six bytes per edge instead of eight.
 struct __attribute__((packed)) Precondition {
   uint32_t item = 0;
   uint8_t kind = 0;  // trace::EdgeKind, or kMappedBy
+  uint8_t at = 0;    // recorded edges: the waiting item's place in its block (Profile::pre_block)
 };
+// Recorded edges are indexed per block of this many items.
+inline constexpr uint32_t kPreBlock = 64;
 inline constexpr uint8_t kMappedBy = 0;
 
 // Overlapping items of a lane stack into rows; within a row items are sorted
@@ -224,9 +227,12 @@ struct Profile {
   // runtime work that prepared it, derived rather than stored.
   template <class F>
   void for_each_precondition(uint32_t item, F&& f) const {
-    for (uint32_t k = pre_begin[item]; k < pre_begin[item + 1]; ++k) f(pre[k]);
+    const auto [first, last] = recorded_preconditions(item);
+    for (const Precondition* c = first; c != last; ++c) f(*c);
     if (const uint32_t m = mapped_by(item); m != kNone) f(Precondition{m, kMappedBy});
   }
+  // An item's recorded edges, in record order.
+  std::pair<const Precondition*, const Precondition*> recorded_preconditions(uint32_t item) const;
   // The meta-task of its operation that finished last, if that was before
   // the item started (tasks, copies, fills; not meta-tasks or instances).
   uint32_t mapped_by(uint32_t item) const {
@@ -262,8 +268,8 @@ struct Profile {
   size_t memory_bytes() const;
 
   // Indexes the loader fills.
-  std::vector<Precondition> pre;
-  std::vector<uint32_t> pre_begin;  // items + 1 offsets into pre (recorded edges)
+  std::vector<Precondition> pre;    // recorded edges, by item
+  std::vector<uint32_t> pre_block;  // per block of kPreBlock items, and one past: its first edge
   std::vector<Time> busy_blocks;    // busy_blocks[k]: total duration of items [0, 16 k)
   // fold_blocks[k]: over items [32 k, 32 k + 32), the largest of each item's
   // duration and gap after the item before it, rounded up; lets drawing skip

@@ -158,10 +158,11 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
       break;
   }
   // Recorded edges only: the page derives the mapped-by edge as the model does.
-  varint(col[kPreCount], p.pre_begin[i + 1] - p.pre_begin[i]);
-  for (uint32_t k = p.pre_begin[i]; k < p.pre_begin[i + 1]; ++k) {
-    svarint(col[kPreItem], static_cast<int64_t>(p.pre[k].item) - static_cast<int64_t>(i));
-    col[kPreKind].push_back(static_cast<char>(p.pre[k].kind));
+  const auto [first, last] = p.recorded_preconditions(i);
+  varint(col[kPreCount], static_cast<uint64_t>(last - first));
+  for (const analysis::Precondition* c = first; c != last; ++c) {
+    svarint(col[kPreItem], static_cast<int64_t>(c->item) - static_cast<int64_t>(i));
+    col[kPreKind].push_back(static_cast<char>(c->kind));
   }
   return op;
 }

@@ -160,8 +160,9 @@ void runtime_bound(Context& ctx) {
           Time by_runtime = 0;
           if (it.op != kNone && p.operations[it.op].last_meta != kNone) {
             Time deps = issued;
-            for (uint32_t k = p.pre_begin[i]; k < p.pre_begin[i + 1]; ++k)
-              deps = std::max(deps, p.items[p.pre[k].item].stop);
+            const auto [first, last] = p.recorded_preconditions(i);
+            for (const Precondition* c = first; c != last; ++c)
+              deps = std::max(deps, p.items[c->item].stop);
             const Time to = std::min(it.start, p.items[p.operations[it.op].last_meta].stop);
             by_runtime = std::max<Time>(0, to - deps);
           }

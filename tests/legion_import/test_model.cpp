@@ -68,8 +68,8 @@ uint32_t item_of_op(const Profile& p, ItemKind kind, uint64_t op_uid) {
 // The recorded precondition of an item (the importer records one per item).
 std::pair<uint32_t, uint8_t> precondition(const Profile& p, uint32_t item) {
   std::pair<uint32_t, uint8_t> out{kNone, 0};
-  for (uint32_t k = p.pre_begin[item]; k < p.pre_begin[item + 1]; ++k)
-    out = {p.pre[k].item, p.pre[k].kind};
+  const auto [first, last] = p.recorded_preconditions(item);
+  for (const Precondition* c = first; c != last; ++c) out = {c->item, c->kind};
   return out;
 }
 

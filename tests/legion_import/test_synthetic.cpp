@@ -49,8 +49,8 @@ uint32_t item_at(const Profile& p, const Lane& l, Time start, ItemKind kind) {
 
 std::vector<std::pair<uint32_t, uint8_t>> preconditions(const Profile& p, uint32_t item) {
   std::vector<std::pair<uint32_t, uint8_t>> out;
-  for (uint32_t k = p.pre_begin[item]; k < p.pre_begin[item + 1]; ++k)
-    out.emplace_back(p.pre[k].item, p.pre[k].kind);
+  const auto [first, last] = p.recorded_preconditions(item);
+  for (const Precondition* c = first; c != last; ++c) out.emplace_back(c->item, c->kind);
   return out;
 }
 
@@ -461,7 +461,9 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   const auto wait = [](const Wait& w) {
     return std::tie(w.item, w.event, w.start, w.ready, w.end);
   };
-  const auto pre = [](const Precondition& c) { return std::make_pair(c.item, c.kind); };
+  const auto pre = [](const Precondition& c) {
+    return std::make_tuple(uint32_t{c.item}, uint8_t{c.kind}, uint8_t{c.at});
+  };
   REQUIRE(one.waits.size() > 300);
   REQUIRE(one.pre.size() > 1000);
   for (const unsigned threads : {2u, 5u}) {
@@ -485,7 +487,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
     for (size_t k = 0; k < one.waits.size(); ++k)
       waits_differ += wait(many.waits[k]) != wait(one.waits[k]);
     CHECK(waits_differ == 0);
-    CHECK(many.pre_begin == one.pre_begin);
+    CHECK(many.pre_block == one.pre_block);
     REQUIRE(many.pre.size() == one.pre.size());
     size_t pre_differ = 0;
     for (size_t k = 0; k < one.pre.size(); ++k) pre_differ += pre(many.pre[k]) != pre(one.pre[k]);

@@ -181,8 +181,9 @@ TEST_CASE("what moves between ranks is what had to, recorded with its bytes", "[
     }
     int cross = 0;
     for (uint32_t i = 0; i < p.items.size(); ++i) {
-      for (uint32_t k2 = p.pre_begin[i]; k2 < p.pre_begin[i + 1]; ++k2) {
-        const uint32_t j = p.pre[k2].item;
+      const auto [first, last] = p.recorded_preconditions(i);
+      for (const analysis::Precondition* c = first; c != last; ++c) {
+        const uint32_t j = c->item;
         if (rank_of[i] == rank_of[j]) continue;
         ++cross;
         const int64_t slack = uncertainty[rank_of[i]] + uncertainty[rank_of[j]] + 10'000;
