@@ -118,10 +118,11 @@ uint32_t Builder::new_string(std::string text) {
 
 void Builder::undefined_strings() {
   if (strings_left_out_ > 0)
-    warn_count(strings_left_out_, "names were left out: the run has more distinct names than "
-                                  "the model can hold (" +
-                                      std::to_string(kMaxStrings - 1) + "); shown as \"" +
-                                      p_.str(kMaxStrings - 1) + "\"");
+    warn_count(strings_left_out_,
+               "names were left out: the run has more distinct names than "
+               "the model can hold (" +
+                   std::to_string(kMaxStrings - 1) + "); shown as \"" + p_.str(kMaxStrings - 1) +
+                   "\"");
   if (undefined_.empty()) return;
   const auto& [where, placeholder] = *undefined_.begin();
   p_.warnings.push_back(std::to_string(undefined_.size()) +

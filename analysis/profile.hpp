@@ -91,7 +91,7 @@ struct Item {
   uint32_t to_ready = 0;  // start - ready, saturated at kSaturated (exact value in timing_overflow)
   // Per kind: copies and fills, instances, kernels: the index into the
   // table of their kind; user ranges: the provenance string; tasks,
-  // meta-tasks and dependent partitions: ready - create (to_create()).
+  // meta-tasks and dependent partitions: ready - create (read by create_of()).
   uint32_t extra = kNone;
   Time duration() const { return stop - start; }
 };
@@ -118,7 +118,7 @@ struct CopyInfo {
   uint64_t bytes = 0;
   uint32_t src_instance = kNone, dst_instance = kNone;  // item indices
   trace::CopyKind kind = trace::CopyKind::Copy;
-  uint32_t to_create = 0;  // ready - create (as Item::to_ready: saturated, exact value elsewhere)
+  uint32_t to_create = 0;  // ready - create; kSaturated where the item's times overflow
 };
 struct InstanceInfo {
   uint64_t bytes = 0;
