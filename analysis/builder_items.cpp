@@ -15,6 +15,14 @@ namespace legato::analysis::detail {
 
 namespace {
 
+// Operation::kind holds 5 bits: a kind this version does not know (a
+// damaged or newer trace) is kept as 0, which prints as "unknown", rather
+// than cut to another kind's value.
+static_assert(static_cast<int>(trace::OpKind::Collect) < 32);
+trace::OpKind kept_op_kind(trace::OpKind k) {
+  return k <= trace::OpKind::Collect ? k : trace::OpKind{0};
+}
+
 LaneKind lane_kind(trace::ProcKind k) {
   switch (k) {
     case trace::ProcKind::Cpu:
@@ -221,8 +229,8 @@ void Builder::operations() {
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (const auto& o : traces_[r].all.get<trace::OperationRecord>()) {
       op_of_uid_.add(o.uid, static_cast<uint32_t>(p_.operations.size()));
-      p_.operations.push_back(
-          Operation{o.uid, kNone, str(r, o.name), str(r, o.provenance), kNone, o.op_kind});
+      p_.operations.push_back(Operation{o.uid, kNone, str(r, o.name), kept_op_kind(o.op_kind),
+                                        str(r, o.provenance), kNone});
       parents.push_back(o.parent);
     }
   }

@@ -105,14 +105,16 @@ inline bool keeps_to_create(ItemKind k) {
   return k == ItemKind::Task || k == ItemKind::MetaTask || k == ItemKind::DepPart;
 }
 
+// 24 bytes: the name's string index and the kind share one word.
 struct Operation {
   Uid uid = 0;
   uint32_t parent = kNone;  // the operation that issued it
-  uint32_t name = 0;
+  uint32_t name : 27 = 0;
+  trace::OpKind kind : 5 = trace::OpKind::Task;
   uint32_t provenance = 0;
   uint32_t last_meta = kNone;  // the runtime work for it (mapping...) that finished last
-  trace::OpKind kind = trace::OpKind::Task;
 };
+static_assert(sizeof(Operation) == 24);
 
 struct CopyInfo {
   uint64_t bytes = 0;

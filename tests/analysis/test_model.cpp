@@ -424,6 +424,31 @@ TEST_CASE("every kind of item keeps its ready and create times", "[analysis]") {
   CHECK(p.copies[p.items[at(6000)].extra].bytes == 64);
 }
 
+TEST_CASE("operations keep their kind, name and provenance; an unknown kind stays unknown",
+          "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    auto& w = t.writer();
+    const trace::OpKind kinds[] = {trace::OpKind::Task, trace::OpKind::Copy, trace::OpKind::Fill,
+                                   trace::OpKind::Collect, trace::OpKind{33}};
+    for (uint64_t i = 0; i < std::size(kinds); ++i)
+      w.add(trace::OperationRecord{trace::make_uid(0, 10 + i), 0, kinds[i], 0,
+                                   w.intern("op " + std::to_string(i)),
+                                   w.intern("prog.py:" + std::to_string(i))});
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  REQUIRE(p.operations.size() == 5);
+  const char* expected[] = {"task", "copy", "fill", "collect", "unknown"};
+  for (size_t i = 0; i < 5; ++i) {
+    const Operation& o = p.operations[i];
+    CHECK(to_string(o.kind) == expected[i]);  // 33 is not cut to 5 bits (1: "task")
+    CHECK(p.str(o.name) == "op " + std::to_string(i));
+    CHECK(p.str(o.provenance) == "prog.py:" + std::to_string(i));
+  }
+}
+
 TEST_CASE("waits longer than 4 s keep exact create and ready times", "[analysis]") {
   TempDir dir;
   const Time s = 1000000000LL;
