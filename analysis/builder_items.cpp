@@ -267,12 +267,8 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
   if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end)
     throw std::logic_error("analysis: an item was staged on a lane without room for it");
   const uint32_t slot = fill_[lane]++;
-  // ready - create goes where create_of() reads it: the item's extra, its
-  // copy's entry, or nowhere (always 0 for the other kinds).
-  const bool copy = item.kind == ItemKind::Copy || item.kind == ItemKind::Fill;
-  uint32_t* const to_create_at = keeps_to_create(item.kind) ? &item.extra
-                                 : copy                     ? &p_.copies[item.extra].to_create
-                                                            : nullptr;
+  // ready - create goes where create_of() reads it.
+  uint32_t* const to_create_at = to_create_slot(item, p_.copies);
   const Time to_ready = item.start - ready, to_create = ready - create;
   if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated &&
       (to_create_at || to_create == 0)) {

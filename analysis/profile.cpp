@@ -87,11 +87,8 @@ Time Profile::ready_of(uint32_t item) const {
 Time Profile::create_of(uint32_t item) const {
   const Item& it = items[item];
   if (it.to_ready == kSaturated) return timing_overflow.at(item).second;
-  uint32_t to_create = 0;
-  if (keeps_to_create(it.kind)) to_create = it.extra;
-  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill)
-    to_create = copies[it.extra].to_create;
-  return it.start - it.to_ready - to_create;
+  const uint32_t* to_create = to_create_slot(it, copies);
+  return it.start - it.to_ready - (to_create ? *to_create : 0);
 }
 
 std::pair<const Precondition*, const Precondition*> Profile::recorded_preconditions(

@@ -98,11 +98,24 @@ struct Item {
 static_assert(sizeof(Item) == 32);
 inline constexpr uint32_t kSaturated = 0xffffffff;
 enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2 };
-// Whether an item's ready - create is kept in Item::extra (the others'
-// lies in their table: copies and fills), or is always 0 (instances,
-// kernels, user ranges: ready and create are their start).
-inline bool keeps_to_create(ItemKind k) {
-  return k == ItemKind::Task || k == ItemKind::MetaTask || k == ItemKind::DepPart;
+// Where an item's ready - create is kept: Item::extra for tasks, meta-tasks
+// and dependent partitions, its copy's entry for copies and fills; null for
+// the others, whose ready - create is always 0 (instances, kernels, user
+// ranges: ready and create are their start). Const or not as `it` and
+// `copies` are.
+template <class ItemT, class Copies>
+auto to_create_slot(ItemT& it, Copies& copies) -> decltype(&it.extra) {
+  switch (it.kind) {
+    case ItemKind::Task:
+    case ItemKind::MetaTask:
+    case ItemKind::DepPart:
+      return &it.extra;
+    case ItemKind::Copy:
+    case ItemKind::Fill:
+      return &copies[it.extra].to_create;
+    default:
+      return nullptr;
+  }
 }
 
 // 24 bytes: the name's string index and the kind share one word.

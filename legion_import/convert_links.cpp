@@ -224,8 +224,8 @@ void Converter::waits() {
       if (text != 0) t_.wait_notes.emplace_back(out_waits.size() - 1, text);
     };
     add(owner);
-    for (const Call* c : open)
-      if (c->start <= w.start && w.end <= c->stop) add(c->call);
+    for (const Call* c : open)  // each started at or before the wait
+      if (w.end <= c->stop) add(c->call);
   }
   const auto lost = static_cast<uint64_t>(d_.waits.size() - order.size());
   if (lost > 0)
