@@ -258,10 +258,6 @@ Time Builder::at(size_t r, Time t) {
 }
 
 void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) {
-  if (item.stop < item.start) {
-    ++bad_times_;
-    item.stop = item.start;
-  }
   // Staging mirrors reserve_staging's count; a record it missed would
   // write into the next lane's slots.
   if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end)
@@ -270,12 +266,13 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
   // ready - create goes where create_of() reads it.
   uint32_t* const to_create_at = to_create_slot(item, p_.copies);
   const Time to_ready = item.start - ready, to_create = ready - create;
-  if (to_ready >= 0 && to_ready < kSaturated && to_create >= 0 && to_create < kSaturated &&
-      (to_create_at || to_create == 0)) {
+  if (!(item.flags & kItemLongSpan) && to_ready >= 0 && to_ready < kSaturated && to_create >= 0 &&
+      to_create < kSaturated && (to_create_at || to_create == 0)) {
     item.to_ready = static_cast<uint32_t>(to_ready);
     if (to_create_at) *to_create_at = static_cast<uint32_t>(to_create);
   } else {
-    item.to_ready = kSaturated;
+    // A long item's to_ready holds its duration's high bits.
+    if (!(item.flags & kItemLongSpan)) item.to_ready = kSaturated;
     if (to_create_at) *to_create_at = kSaturated;
     staged_overflow_[slot] = {ready, create};
   }
@@ -345,9 +342,14 @@ void Builder::items() {
     const auto item = [&](ItemKind kind, Time start, Time stop, uint32_t name, Uid op_uid) {
       Item it;
       it.kind = kind;
-      it.start = at(r, start);
-      it.stop = at(r, stop);
       it.name = name;
+      start = at(r, start);
+      stop = at(r, stop);
+      if (stop < start) {
+        ++bad_times_;
+        stop = start;
+      }
+      it.set_span(start, stop);
       it.op = op(op_uid);
       return it;
     };
@@ -464,7 +466,7 @@ void Builder::place(uint32_t l, PlaceScratch& s) {
   Item* const items = p_.items.data() + begin;
   Uid* const uids = staged_uids_.data() + begin;
   const auto before = [](const Item& a, const Item& b) {
-    return a.start < b.start || (a.start == b.start && a.stop < b.stop);
+    return a.start < b.start || (a.start == b.start && a.stop() < b.stop());
   };
   // Slot offsets in start order.
   s.order.resize(n);
@@ -478,7 +480,7 @@ void Builder::place(uint32_t l, PlaceScratch& s) {
   s.stops.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     s.starts[i] = items[s.order[i]].start;
-    s.stops[i] = items[s.order[i]].stop;
+    s.stops[i] = items[s.order[i]].stop();
   }
   uint32_t nrows = 0;
   const std::vector<uint32_t> row = stack_rows(s.starts, s.stops, nrows);
@@ -506,7 +508,7 @@ void Builder::place(uint32_t l, PlaceScratch& s) {
     if (moved) p_.items[index] = s.items[from];
     if (!sorted) uids[i] = s.uids[from];
     placed_[begin + i] = index;
-    if (p_.items[index].to_ready == kSaturated) {
+    if (has_timing_overflow(p_.items[index])) {
       const auto o = staged_overflow_.find(begin + from);
       if (o != staged_overflow_.end()) s.overflow.emplace_back(index, o->second);
     }

@@ -31,7 +31,7 @@ void Builder::links() {
     const Item& it = p_.items[i];
     if (it.kind != ItemKind::MetaTask || it.op == kNone) continue;
     uint32_t& last = p_.operations[it.op].last_meta;
-    if (last == kNone || p_.items[last].stop < it.stop) last = i;
+    if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
   }
   // Each rank's records resolved on a thread of their own, into the rank's
   // part of one table (record order kept), then closed up in rank order.
@@ -125,7 +125,7 @@ void Builder::links() {
         if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance)
           continue;
         uint32_t& last = last_of_op[it.op];
-        if (last == kNone || p_.items[last].stop < it.stop) last = i;
+        if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
       }
     });
     return last_of_op[o];
@@ -266,7 +266,7 @@ void Builder::tree() {
     const Item& it = p_.items[i];
     sum = saturating_add(sum, it.duration());
     lo = std::min(lo, it.start);
-    hi = std::max(hi, it.stop);
+    hi = std::max(hi, it.stop());
   }
   if (p_.items.size() % 16 == 0) p_.busy_blocks[p_.items.size() / 16] = sum;
   p_.fold_blocks.assign((p_.items.size() + kFoldBlock - 1) / kFoldBlock, 0.f);

@@ -20,7 +20,7 @@ std::string describe(const Profile& p, uint32_t item) {
 uint32_t last_precondition(const Profile& p, uint32_t item) {
   uint32_t best = kNone;
   p.for_each_precondition(item, [&](const Precondition& x) {
-    if (best == kNone || p.items[x.item].stop > p.items[best].stop) best = x.item;
+    if (best == kNone || p.items[x.item].stop() > p.items[best].stop()) best = x.item;
   });
   return best;
 }
@@ -56,7 +56,7 @@ ItemDetails details(const Profile& p, uint32_t item) {
   }
   if (it.kind == ItemKind::UserRange) d.provenance = p.str(it.extra);
   d.start = it.start;
-  d.stop = it.stop;
+  d.stop = it.stop();
   d.ready = p.ready_of(item);
   d.create = p.create_of(item);
   if (it.kind == ItemKind::Instance) {
@@ -102,10 +102,11 @@ ItemDetails details(const Profile& p, uint32_t item) {
     for (const Row& row : lane.rows) {
       const auto* base = p.items.data();
       const auto* at = std::partition_point(base + row.begin, base + row.end,
-                                            [&](const Item& x) { return x.stop <= it.start; });
+                                            [&](const Item& x) { return x.stop() <= it.start; });
       if (at == base + row.begin) continue;
       const auto cand = static_cast<uint32_t>(at - base) - 1;
-      if (cand != item && (d.previous == kNone || p.items[cand].stop > p.items[d.previous].stop))
+      if (cand != item &&
+          (d.previous == kNone || p.items[cand].stop() > p.items[d.previous].stop()))
         d.previous = cand;
     }
   }

@@ -80,13 +80,13 @@ uint32_t Profile::row_of(uint32_t lane, uint32_t item) const {
 
 Time Profile::ready_of(uint32_t item) const {
   const Item& it = items[item];
-  if (it.to_ready == kSaturated) return timing_overflow.at(item).first;
+  if (has_timing_overflow(it)) return timing_overflow.at(item).first;
   return it.start - it.to_ready;
 }
 
 Time Profile::create_of(uint32_t item) const {
   const Item& it = items[item];
-  if (it.to_ready == kSaturated) return timing_overflow.at(item).second;
+  if (has_timing_overflow(it)) return timing_overflow.at(item).second;
   const uint32_t* to_create = to_create_slot(it, copies);
   return it.start - it.to_ready - (to_create ? *to_create : 0);
 }

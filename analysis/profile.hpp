@@ -72,32 +72,62 @@ enum class ItemKind : uint8_t {
 };
 std::string_view to_string(ItemKind k);
 
-// String indices an item's name can hold (Item::name is 27 bits); the
+// String indices an item's name can hold (Item::name is 26 bits); the
 // loader names items past that many distinct strings with a placeholder.
-inline constexpr uint32_t kMaxStrings = uint32_t{1} << 27;
+inline constexpr uint32_t kMaxStrings = uint32_t{1} << 26;
+enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2, kItemLongSpan = 4 };
 
-// One interval on a lane, in 32 bytes: the model holds one per task,
+// One interval on a lane, in 28 bytes: the model holds one per task,
 // meta-task, call, copy, instance and kernel. Instances span
 // create..destroy (their allocation time, ready - create, is kept in the
 // instance table). ready_of() and create_of() give an item's ready and
 // create times.
-struct Item {
+//
+// The item keeps its start and the low 32 bits of its duration. An item of
+// 2^32 ns (4.3 s) or longer is flagged kItemLongSpan: to_ready then holds
+// the duration's high bits and its ready and create times are in
+// Profile::timing_overflow. set_span() is the one way to set the times.
+struct __attribute__((packed, aligned(4))) Item {
   Time start = 0;
-  Time stop = 0;
-  uint32_t name : 27 = 0;  // string index: task kind, meta-task kind, store name, ...
+  uint32_t span_lo = 0;    // the duration's low 32 bits; read stop() or duration()
+  uint32_t name : 26 = 0;  // string index: task kind, meta-task kind, store name, ...
   ItemKind kind : 3 = ItemKind::Task;
-  uint32_t flags : 2 = 0;  // kItemHasWaits, kItemAliveAtEnd
+  uint32_t flags : 3 = 0;  // ItemFlags
   uint32_t op = kNone;     // index into Profile::operations
-  uint32_t to_ready = 0;  // start - ready, saturated at kSaturated (exact value in timing_overflow)
+  // start - ready, saturated at kSaturated (exact value in timing_overflow);
+  // the duration's high bits for a kItemLongSpan item.
+  uint32_t to_ready = 0;
   // Per kind: copies and fills, instances, kernels: the index into the
   // table of their kind; user ranges: the provenance string; tasks,
   // meta-tasks and dependent partitions: ready - create (read by create_of()).
   uint32_t extra = kNone;
-  Time duration() const { return stop - start; }
+
+  Time duration() const {
+    const uint64_t high = (flags & kItemLongSpan) ? uint64_t{to_ready} << 32 : 0;
+    return static_cast<Time>(high | span_lo);
+  }
+  Time stop() const { return start + duration(); }
+  // Sets start and stop (stop >= start); the builder then keeps a long
+  // item's ready and create times in the overflow table.
+  void set_span(Time first, Time last) {
+    start = first;
+    const auto d = static_cast<uint64_t>(last - first);
+    span_lo = static_cast<uint32_t>(d);
+    if (d >> 32) {
+      flags |= kItemLongSpan;
+      to_ready = static_cast<uint32_t>(d >> 32);
+    } else {
+      flags &= ~uint32_t{kItemLongSpan};
+    }
+  }
+  void set_stop(Time last) { set_span(start, last); }
 };
-static_assert(sizeof(Item) == 32);
+static_assert(sizeof(Item) == 28);
 inline constexpr uint32_t kSaturated = 0xffffffff;
-enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2 };
+// Whether an item's ready and create times are in Profile::timing_overflow.
+inline bool has_timing_overflow(const Item& it) {
+  return it.to_ready == kSaturated || (it.flags & kItemLongSpan);
+}
 // Where an item's ready - create is kept: Item::extra for tasks, meta-tasks
 // and dependent partitions, its copy's entry for copies and fills; null for
 // the others, whose ready - create is always 0 (instances, kernels, user
@@ -255,13 +285,13 @@ struct Profile {
     if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance)
       return kNone;
     const uint32_t meta = operations[it.op].last_meta;
-    return meta != kNone && items[meta].stop <= it.start ? meta : kNone;
+    return meta != kNone && items[meta].stop() <= it.start ? meta : kNone;
   }
   // Whether item i folds with the item before it when drawn: its duration or
   // its gap after that item, whichever is larger (fold_blocks).
   Time fold_key(uint32_t i) const {
     const Time d = items[i].duration();
-    return i == 0 ? d : std::max(d, items[i].start - items[i - 1].stop);
+    return i == 0 ? d : std::max(d, items[i].start - items[i - 1].stop());
   }
   const std::string& str(uint32_t id) const { return strings[id]; }
   // What to call an item: its name, else its operation's, else its kind.

@@ -37,7 +37,7 @@ void row_boxes(const Profile& p, const Row& row, uint32_t row_index, const Windo
                std::vector<DrawBox>& out) {
   const Time min_ns = std::max<Time>(1, static_cast<Time>(std::ceil(w.min_px * w.ns_per_px)));
   // Items of a row do not overlap, so stops are sorted like starts.
-  uint32_t i = first_not(p, row.begin, row.end, [&](const Item& it) { return it.stop <= w.t0; });
+  uint32_t i = first_not(p, row.begin, row.end, [&](const Item& it) { return it.stop() <= w.t0; });
   const uint32_t end = first_not(p, i, row.end, [&](const Item& it) { return it.start < w.t1; });
   while (i < end) {
     const Item& first = p.items[i];
@@ -45,9 +45,9 @@ void row_boxes(const Profile& p, const Row& row, uint32_t row_index, const Windo
     // min_ns of the previous one's end.
     const uint32_t j = first.duration() >= min_ns ? i + 1 : next_unfolded(p, i + 1, end, min_ns);
     if (j == i + 1) {
-      out.push_back(DrawBox{first.start, first.stop, i, 1, first.duration(), row_index, i});
+      out.push_back(DrawBox{first.start, first.stop(), i, 1, first.duration(), row_index, i});
     } else {
-      out.push_back(DrawBox{first.start, p.items[j - 1].stop, kNone, j - i, p.busy_between(i, j),
+      out.push_back(DrawBox{first.start, p.items[j - 1].stop(), kNone, j - i, p.busy_between(i, j),
                             row_index, i});
     }
     i = j;
@@ -66,8 +66,8 @@ std::vector<Segment> states(const Profile& p, uint32_t item) {
   std::vector<Segment> out;
   Time at = it.start;
   const auto push = [&](Time a, Time b, State s) {
-    a = std::clamp(a, it.start, it.stop);
-    b = std::clamp(b, a, it.stop);
+    a = std::clamp(a, it.start, it.stop());
+    b = std::clamp(b, a, it.stop());
     if (b > a) out.push_back(Segment{a, b, s});
   };
   const auto [w, wend] = p.waits_of(item);
@@ -80,7 +80,7 @@ std::vector<Segment> states(const Profile& p, uint32_t item) {
     push(ready, end, State::Ready);
     at = std::max(at, end);
   }
-  push(at, it.stop, State::Running);
+  push(at, it.stop(), State::Running);
   return out;
 }
 

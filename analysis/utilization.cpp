@@ -170,16 +170,16 @@ void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Tim
     Time from = it.start;
     const auto [w, wend] = p.waits_of(i);
     for (const Wait* x = w; x != wend; ++x) {
-      const Time a = std::clamp(x->start, from, it.stop), b = std::clamp(x->end, a, it.stop);
+      const Time a = std::clamp(x->start, from, it.stop()), b = std::clamp(x->end, a, it.stop());
       if (a > from) {
         edges.emplace_back(from, 1);
         edges.emplace_back(a, -1);
       }
       from = b;
     }
-    if (it.stop > from) {
+    if (it.stop() > from) {
       edges.emplace_back(from, 1);
-      edges.emplace_back(it.stop, -1);
+      edges.emplace_back(it.stop(), -1);
     }
   }
   if (lane.rows.size() <= 1) {  // one row: no overlap to merge
@@ -213,7 +213,7 @@ MemoryPeak memory_peak(const Profile& p, const Lane& lane) {
     if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
     const auto bytes = static_cast<int64_t>(p.instances[it.extra].bytes);
     changes.emplace_back(it.start, bytes);
-    changes.emplace_back(it.stop, -bytes);
+    changes.emplace_back(it.stop(), -bytes);
   }
   std::sort(changes.begin(), changes.end());  // frees before allocations at one time
   int64_t held = 0;
@@ -248,10 +248,10 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
         const InstanceInfo& info = p.instances[it.extra];
         // Sizes past 4 PiB only come from damaged records; capped so sums stay exact.
         const auto bytes = static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
-        const Time from = std::clamp(info.ready, it.start, it.stop);
-        if (it.stop <= from) continue;
+        const Time from = std::clamp(info.ready, it.start, it.stop());
+        if (it.stop() <= from) continue;
         changes.emplace_back(from, bytes);
-        changes.emplace_back(it.stop, -bytes);
+        changes.emplace_back(it.stop(), -bytes);
       }
     } else {
       capacity += 1;

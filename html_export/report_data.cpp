@@ -137,7 +137,9 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
   varint(col[kName], it.name);
   const uint32_t op = it.op == kNone ? 0 : it.op + 1;
   svarint(col[kOp], int64_t{op} - int64_t{prev_op});
-  varint(col[kKind], static_cast<uint64_t>(it.kind) | (uint64_t{it.flags} << 4));
+  // The report reads two flags (kItemLongSpan is the model's own).
+  const uint64_t flags = it.flags & (analysis::kItemHasWaits | analysis::kItemAliveAtEnd);
+  varint(col[kKind], static_cast<uint64_t>(it.kind) | (flags << 4));
   const analysis::Time ready = p.ready_of(i);
   svarint(col[kToReady], it.start - ready);
   svarint(col[kToCreate], ready - p.create_of(i));
@@ -150,7 +152,7 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
       const analysis::InstanceInfo& info = p.instances[it.extra];
       varint(col[kBytes], info.bytes);
       varint(col[kAllocated],
-             static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop) - it.start));
+             static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop()) - it.start));
       varint(col[kInstProvenance], info.provenance);
       break;
     }
@@ -179,7 +181,7 @@ std::string pack_profile(const Profile& p, const nlohmann::json& findings) {
       uint32_t prev_op = 0;
       for (uint32_t i = row.begin; i < row.end; ++i) {
         prev_op = pack_item(p, i, prev_stop, prev_op, col);
-        prev_stop = p.items[i].stop;
+        prev_stop = p.items[i].stop();
       }
     }
   }

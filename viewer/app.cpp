@@ -274,10 +274,10 @@ void App::reveal(uint32_t item) {
   const analysis::Item& it = p.items[item];
   const double d = static_cast<double>(it.duration()), span = camera_.span();
   const double px = d * view_.lanes_width() / span;
-  if (static_cast<double>(it.start) < camera_.t0() || static_cast<double>(it.stop) > camera_.t1() ||
-      px < kMinBoxPx) {
+  if (static_cast<double>(it.start) < camera_.t0() ||
+      static_cast<double>(it.stop()) > camera_.t1() || px < kMinBoxPx) {
     const double w = (d * 4 > span || px < kMinBoxPx) ? std::max(d * 4, 1000.0) : span;
-    const double c = (static_cast<double>(it.start) + static_cast<double>(it.stop)) / 2;
+    const double c = (static_cast<double>(it.start) + static_cast<double>(it.stop())) / 2;
     camera_.set(c - w / 2, c + w / 2);
   }
   float h = 0;
@@ -302,7 +302,7 @@ void App::zoom_to_selected() {
   if (!profile_ || !details_) return;
   const analysis::Item& it = profile_->items[details_->item];
   const double d = std::max<double>(static_cast<double>(it.duration()), 100);
-  camera_.set(static_cast<double>(it.start) - d / 2, static_cast<double>(it.stop) + d / 2);
+  camera_.set(static_cast<double>(it.start) - d / 2, static_cast<double>(it.stop()) + d / 2);
   reveal(details_->item);
 }
 

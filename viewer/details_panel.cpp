@@ -44,7 +44,8 @@ void App::precondition_row(const analysis::Precondition& pre, bool critical, int
   ImGui::TextDisabled("%s", std::string(analysis::precondition_name(pre.kind)).c_str());
   ImGui::SameLine();
   const analysis::Item& it = p.items[pre.item];
-  ImGui::Text("%s, ended %s", analysis::describe(p, pre.item).c_str(), at_time(p, it.stop).c_str());
+  ImGui::Text("%s, ended %s", analysis::describe(p, pre.item).c_str(),
+              at_time(p, it.stop()).c_str());
   if (critical) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.8f, 0.1f, 0.1f, 1), "last to finish");
@@ -84,7 +85,8 @@ void App::details_window() {
   if (chain_shown) {
     const analysis::Item& first = p.items[hl_.chain.back()];
     ImGui::TextDisabled("critical path: %zu items from %s to %s", hl_.chain.size(),
-                        at_time(p, first.start).c_str(), at_time(p, p.items[d.item].stop).c_str());
+                        at_time(p, first.start).c_str(),
+                        at_time(p, p.items[d.item].stop()).c_str());
   }
   if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 170);

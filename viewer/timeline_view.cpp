@@ -267,7 +267,8 @@ void TimelineView::draw_chain(ImDrawList* dl, const Profile& p, const Layout& la
   const float base = lanes_origin().y - cam.scroll();
   for (size_t k = 0; k + 1 < hl.chain.size(); ++k) {
     const uint32_t later = hl.chain[k], earlier = hl.chain[k + 1];
-    const float xa = screen_x(p.items[earlier].stop, cam), xb = screen_x(p.items[later].start, cam);
+    const float xa = screen_x(p.items[earlier].stop(), cam),
+                xb = screen_x(p.items[later].start, cam);
     if ((xa < left && xb < left) || (xa > right && xb > right)) continue;
     float ha = 0, hb = 0;
     const float ya = base + layout.item_y(p, earlier, &ha) + ha / 2;

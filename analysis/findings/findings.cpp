@@ -49,7 +49,7 @@ Context::Context(const Profile& prof, const Thresholds& th)
         spans.emplace_back(from, x->start);
         from = std::max(from, x->end);
       }
-      spans.emplace_back(from, p.items[i].stop);
+      spans.emplace_back(from, p.items[i].stop());
     }
   }
   for (auto& [rank, spans] : running) programs_[rank].running = Spans(std::move(spans));
@@ -104,7 +104,7 @@ const std::vector<uint32_t>& Context::run_chain() const {
       // launched (a Legion log's external thread).
       const Item& it = p.items[i];
       if (top_level(i) || it.kind == ItemKind::MetaTask || it.op == kNone) continue;
-      if (last == kNone || p.items[i].stop > p.items[last].stop) last = i;
+      if (last == kNone || p.items[i].stop() > p.items[last].stop()) last = i;
     }
   }
   std::vector<uint8_t> seen(p.items.size(), 0);
@@ -125,7 +125,7 @@ uint32_t Context::issuer(uint32_t item) const {
 
 uint32_t Context::chain_step(uint32_t item) const {
   const uint32_t pre = last_precondition(p, item);
-  const Time ready_from = pre == kNone ? INT64_MIN : p.items[pre].stop;
+  const Time ready_from = pre == kNone ? INT64_MIN : p.items[pre].stop();
   const Time issued = p.create_of(item);
   const uint32_t top = issuer(item);
   if (issued <= ready_from || top == kNone) return pre;
@@ -156,7 +156,7 @@ Time lane_busy(const Context& ctx, uint32_t l, Time t0, Time t1, TopLevel top_le
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (skip_top && ctx.top_level(i)) continue;
       const Item& it = ctx.p.items[i];
-      busy += std::max<Time>(0, std::min(it.stop, t1) - std::max(it.start, t0));
+      busy += std::max<Time>(0, std::min(it.stop(), t1) - std::max(it.start, t0));
     }
     return busy;
   }
@@ -164,8 +164,8 @@ Time lane_busy(const Context& ctx, uint32_t l, Time t0, Time t1, TopLevel top_le
   for (uint32_t i = lane.begin; i < lane.end; ++i) {
     if (skip_top && ctx.top_level(i)) continue;
     const Item& it = ctx.p.items[i];
-    if (it.stop > t0 && it.start < t1)
-      spans.emplace_back(std::max(it.start, t0), std::min(it.stop, t1));
+    if (it.stop() > t0 && it.start < t1)
+      spans.emplace_back(std::max(it.start, t0), std::min(it.stop(), t1));
   }
   return union_length(spans);
 }
@@ -345,7 +345,7 @@ bool belongs(const Profile& p, const Finding& f, uint32_t item) {
   const Item& it = p.items[item];
   if (std::find(f.item_kinds.begin(), f.item_kinds.end(), it.kind) == f.item_kinds.end())
     return false;
-  if (it.stop < f.t0 || it.start > f.t1) return false;
+  if (it.stop() < f.t0 || it.start > f.t1) return false;
   if (!f.provenances.empty()) {
     uint32_t prov = it.op == kNone ? 0 : p.operations[it.op].provenance;
     if (it.kind == ItemKind::Instance) prov = p.instances[it.extra].provenance;

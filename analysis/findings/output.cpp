@@ -97,8 +97,8 @@ nlohmann::json findings_json(const Profile& p, const Findings& all) {
     for (uint32_t i : f.items)
       items.push_back({{"item", i},
                        {"what", describe(p, i)},
-                       {"start_ns", p.items[i].start},
-                       {"stop_ns", p.items[i].stop}});
+                       {"start_ns", Time{p.items[i].start}},
+                       {"stop_ns", p.items[i].stop()}});
     for (LaneKind k : f.kinds) kinds.push_back(std::string(to_string(k)));
     nlohmann::json lanes = nlohmann::json::array();
     for (uint32_t l : f.lanes)

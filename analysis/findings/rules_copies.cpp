@@ -32,13 +32,13 @@ Selection select(const Context& ctx, uint32_t rank, std::initializer_list<LaneKi
       if (!keep(i)) continue;
       any = true;
       s.items.push_back(i);
-      spans.emplace_back(it.start, it.stop);
+      spans.emplace_back(it.start, it.stop());
       const uint64_t bytes = it.kind == ItemKind::Copy ? p.copies[it.extra].bytes : 0;
       s.lines.add(ctx.provenance(i), it.duration(), bytes);
       s.total_time += it.duration();
       s.bytes += bytes;
       s.t0 = std::min(s.t0, it.start);
-      s.t1 = std::max(s.t1, it.stop);
+      s.t1 = std::max(s.t1, it.stop());
     }
     if (any) s.lanes.push_back(l);
     merge_appended(spans, from);

@@ -87,12 +87,12 @@ class ChainTimeline {
     for (size_t k = chain.size(); k-- > 0;) {
       const Item& it = p.items[chain[k]];
       if (k + 1 < chain.size()) {
-        const Time from = p.items[chain[k + 1]].stop;
+        const Time from = p.items[chain[k + 1]].stop();
         const Time issued = std::clamp(p.create_of(chain[k]), from, std::max(from, it.start));
         add(from, issued, label("the program issuing work"));
         add(issued, it.start, label("waiting for the runtime or a processor"));
       }
-      add(it.start, it.stop, label(activity_name(ctx, chain[k])));
+      add(it.start, it.stop(), label(activity_name(ctx, chain[k])));
     }
     std::stable_sort(segs_.begin(), segs_.end(),
                      [](const Seg& x, const Seg& y) { return x.a < y.a; });
@@ -152,7 +152,7 @@ void idle_processors(Context& ctx) {
       for (uint32_t l : lanes) {
         const size_t from = spans.size();
         for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
-          if (!ctx.top_level(i)) spans.emplace_back(p.items[i].start, p.items[i].stop);
+          if (!ctx.top_level(i)) spans.emplace_back(p.items[i].start, p.items[i].stop());
         merge_appended(spans, from);
       }
       if (spans.empty()) continue;
@@ -202,7 +202,7 @@ void idle_processors(Context& ctx) {
         f.evidence.push_back({"critical path: " + what, static_cast<double>(t) / all, "share"});
       for (uint32_t c : ctx.run_chain()) {
         const Item& it = p.items[c];
-        if (it.stop > widest.first && it.start < widest.second && f.items.size() < 5)
+        if (it.stop() > widest.first && it.start < widest.second && f.items.size() < 5)
           f.items.push_back(c);
       }
       if (f.items.empty()) {
@@ -213,7 +213,8 @@ void idle_processors(Context& ctx) {
           for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
             const Item& it = p.items[i];
             if (ctx.top_level(i)) continue;
-            if (it.stop <= widest.first && (before == kNone || it.stop > p.items[before].stop))
+            if (it.stop() <= widest.first &&
+                (before == kNone || it.stop() > p.items[before].stop()))
               before = i;
             if (it.start >= widest.second && (after == kNone || it.start < p.items[after].start))
               after = i;
@@ -321,7 +322,7 @@ void critical_path_breakdown(Context& ctx) {
   const Profile& p = ctx.p;
   const auto& chain = ctx.run_chain();
   if (chain.size() < 2) return;  // one item: nothing to break down
-  const Time t0 = chain_begin(ctx), t1 = p.items[chain.front()].stop;
+  const Time t0 = chain_begin(ctx), t1 = p.items[chain.front()].stop();
   Breakdown b;
   ChainTimeline(ctx).activity(t0, t1, b);
   LineTally lines;

@@ -97,7 +97,7 @@ Holders alive_at(const Profile& p, const Lane& lane, Time t) {
   for (uint32_t i = lane.begin; i < lane.end; ++i) {
     const Item& it = p.items[i];
     if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
-    if (it.start <= t && (t < it.stop || (it.flags & kItemAliveAtEnd))) h.add(i);
+    if (it.start <= t && (t < it.stop() || (it.flags & kItemAliveAtEnd))) h.add(i);
   }
   return h;
 }
@@ -206,9 +206,9 @@ void duplicate_instances(Context& ctx) {
           extra.add(i);
           dup = true;
           t0 = std::min(t0, it.start);
-          t1 = std::max(t1, std::min(it.stop, alive_until));
+          t1 = std::max(t1, std::min(it.stop(), alive_until));
         }
-        alive_until = std::max(alive_until, it.stop);
+        alive_until = std::max(alive_until, it.stop());
       }
       if (dup)
         for (size_t k = b; k < e; ++k) all.add(std::get<2>(by_store[k]));
@@ -279,7 +279,7 @@ void temporaries(Context& ctx) {
         any = true;
         allocating += std::max<Time>(0, info.ready - it.start);
         t0 = std::min(t0, it.start);
-        t1 = std::max(t1, it.stop);
+        t1 = std::max(t1, it.stop());
       }
       if (any) lanes.push_back(l);
     }

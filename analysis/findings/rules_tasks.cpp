@@ -64,7 +64,7 @@ void tiny_tasks(Context& ctx) {
           durations.push_back(it.duration());
           tiny_time += it.duration();
           t0 = std::min(t0, it.start);
-          t1 = std::max(t1, it.stop);
+          t1 = std::max(t1, it.stop());
         }
       }
       if (tiny.empty() || static_cast<double>(tiny.size()) < ctx.param("tiny_tasks", "min_tasks") ||
@@ -151,7 +151,7 @@ void runtime_bound(Context& ctx) {
         for (uint32_t i : in_start_order(p, p.lanes[l])) {
           const Item& it = p.items[i];
           const Time prev = free_at;
-          free_at = std::max(free_at, it.stop);
+          free_at = std::max(free_at, it.stop());
           if (it.kind != ItemKind::Task || ctx.top_level(i) || prev == INT64_MIN ||
               it.start <= prev)
             continue;
@@ -162,8 +162,8 @@ void runtime_bound(Context& ctx) {
             Time deps = issued;
             const auto [first, last] = p.recorded_preconditions(i);
             for (const Precondition* c = first; c != last; ++c)
-              deps = std::max(deps, p.items[c->item].stop);
-            const Time to = std::min(it.start, p.items[p.operations[it.op].last_meta].stop);
+              deps = std::max(deps, p.items[c->item].stop());
+            const Time to = std::min(it.start, p.items[p.operations[it.op].last_meta].stop());
             by_runtime = std::max<Time>(0, to - deps);
           }
           if (by_program + by_runtime == 0) continue;
@@ -188,7 +188,7 @@ void runtime_bound(Context& ctx) {
       for (uint32_t l : utility)
         for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
           const Item& it = p.items[i];
-          if (it.kind != ItemKind::MetaTask || it.stop <= t0 || it.start >= t1) continue;
+          if (it.kind != ItemKind::MetaTask || it.stop() <= t0 || it.start >= t1) continue;
           ++meta_count;
           meta_time += it.duration();
         }

@@ -225,17 +225,17 @@ static std::vector<DrawBox> reference_boxes(const Profile& p, uint32_t lane, con
   const Row& row = p.lanes[lane].rows.at(0);
   for (uint32_t i = row.begin; i < row.end; ++i) {
     const Item& it = p.items[i];
-    if (it.stop <= w.t0 || it.start >= w.t1) continue;
+    if (it.stop() <= w.t0 || it.start >= w.t1) continue;
     const bool joins = !out.empty() && out.back().first + out.back().count == i &&
                        it.duration() < min_ns && p.items[i - 1].duration() < min_ns &&
-                       it.start - p.items[i - 1].stop < min_ns;
+                       it.start - p.items[i - 1].stop() < min_ns;
     if (joins) {
       out.back().count += 1;
-      out.back().stop = it.stop;
+      out.back().stop = it.stop();
       out.back().busy += it.duration();
       out.back().item = kNone;
     } else {
-      out.push_back(DrawBox{it.start, it.stop, i, 1, it.duration(), 0, i});
+      out.push_back(DrawBox{it.start, it.stop(), i, 1, it.duration(), 0, i});
     }
   }
   return out;
@@ -263,7 +263,7 @@ TEST_CASE("folding skips blocks of tiny items and matches the plain definition",
   const Profile p = load_profile({dir.file("legate_0.prof")});
   const uint32_t c0 = lane_named(p, "c0");
   REQUIRE(p.lanes[c0].rows.size() == 1);
-  const Time end = p.items[p.lanes[c0].end - 1].stop;
+  const Time end = p.items[p.lanes[c0].end - 1].stop();
   for (int trial = 0; trial < 200; ++trial) {
     const double ns_per_px = std::pow(10.0, static_cast<double>(rng() % 600) / 100.0);  // 1..1e6
     const Time t0 = static_cast<Time>(rng() % static_cast<uint64_t>(end));
@@ -422,6 +422,62 @@ TEST_CASE("every kind of item keeps its ready and create times", "[analysis]") {
   CHECK(p.create_of(inst) == 10000);
   CHECK(p.instances[p.items[inst].extra].ready == 10400);
   CHECK(p.copies[p.items[at(6000)].extra].bytes == 64);
+}
+
+// An item keeps the low 32 bits of its duration; one of 2^32 ns (4.3 s) or
+// longer keeps the rest in place of start - ready, which then goes to the
+// overflow table with its create time.
+TEST_CASE("items of 4.3 s and longer keep their exact times", "[analysis]") {
+  TempDir dir;
+  const Time s = 1000000000LL, m = 60 * s;
+  const Time long_task = (Time{1} << 40) + 7;  // 18 min 20 s
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto sys = t.memory(trace::MemKind::System, 1 << 30, "sysmem");
+    const auto kind = t.task_kind("work");
+    t.task(c0, kind, 1000, 1000 + long_task, 0, 900, 700);
+    const trace::Uid waited = t.task(c0, kind, 20 * m, 20 * m + (Time{1} << 32), 0, 20 * m - 5);
+    t.wait(waited, 20 * m + 100, 20 * m + s, 20 * m + 2 * s);
+    t.task(c0, kind, 21 * m, 21 * m + (Time{1} << 32) - 1);  // the longest short item
+    t.meta(u0, "mapping", 5 * s, 14 * s);
+    t.instance(sys, 128, "b", 2 * s, 2 * s + 400, 100 * s);
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  REQUIRE(p.warnings.empty());
+  const auto at = [&](Time start) {
+    for (uint32_t i = 0; i < p.items.size(); ++i)
+      if (p.items[i].start == start) return i;
+    FAIL("no item starts at " << start);
+    return kNone;
+  };
+  const std::vector<std::tuple<Time, Time, Time, Time>> expected = {
+      // start, stop, ready, create
+      {1000, 1000 + long_task, 900, 700},
+      {20 * m, 20 * m + (Time{1} << 32), 20 * m - 5, 20 * m - 5},
+      {21 * m, 21 * m + (Time{1} << 32) - 1, 21 * m, 21 * m},
+      {5 * s, 14 * s, 5 * s, 5 * s},
+      {2 * s, 100 * s, 2 * s, 2 * s}};
+  Time busy = 0;
+  for (const auto& [start, stop, ready, create] : expected) {
+    INFO("the item starting at " << start);
+    const uint32_t i = at(start);
+    CHECK(p.items[i].stop() == stop);
+    CHECK(p.items[i].duration() == stop - start);
+    CHECK(p.ready_of(i) == ready);
+    CHECK(p.create_of(i) == create);
+    if (p.items[i].kind == ItemKind::Task) busy += stop - start;
+  }
+  CHECK((p.items[at(21 * m)].flags & kItemLongSpan) == 0);
+  // The long item's wait is still found, and the lane's busy time is exact.
+  const auto [w, wend] = p.waits_of(at(20 * m));
+  REQUIRE(wend - w == 1);
+  CHECK(w->end == 20 * m + 2 * s);
+  const Lane& cpu = p.lanes[p.lane_of(at(1000))];
+  CHECK(p.busy_between(cpu.begin, cpu.end) == busy);
+  CHECK(p.stop == 21 * m + (Time{1} << 32) - 1);
 }
 
 TEST_CASE("operations keep their kind, name and provenance; an unknown kind stays unknown",

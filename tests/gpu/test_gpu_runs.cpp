@@ -137,7 +137,7 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
       REQUIRE(task != analysis::kNone);
       const analysis::Item& t = p.items[task];
       CHECK(k.start + static_cast<analysis::Time>(error_ns) + 1000 >= t.start);
-      CHECK(k.stop <= t.stop + static_cast<analysis::Time>(error_ns) + 1000);
+      CHECK(k.stop() <= t.stop() + static_cast<analysis::Time>(error_ns) + 1000);
     }
   }
 }

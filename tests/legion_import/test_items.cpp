@@ -158,16 +158,16 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   const uint32_t host = item_at(p, "g18h", 1200);
   REQUIRE(host != kNone);
   CHECK(p.items[host].kind == ItemKind::Task);
-  CHECK(p.items[host].stop == 5000);
+  CHECK(p.items[host].stop() == 5000);
   CHECK(p.str(p.items[host].name) == p.str(p.items[item_at(p, "c2", 2672636469)].name));
   const uint32_t kernel = item_at(p, "g18d", 2000);
   REQUIRE(kernel != kNone);
   CHECK(p.items[kernel].kind == ItemKind::GpuKernel);
-  CHECK(p.items[kernel].stop == 4000);
+  CHECK(p.items[kernel].stop() == 4000);
   CHECK(p.kernels[p.items[kernel].extra].task == host);
   const uint32_t clamped = item_at(p, "g18d", 7999);
   REQUIRE(clamped != kNone);
-  CHECK(p.items[clamped].stop == 8000);
+  CHECK(p.items[clamped].stop() == 8000);
 
   const uint32_t message = item_at(p, "u0", 1500);
   REQUIRE(message != kNone);
@@ -289,7 +289,7 @@ TEST_CASE("record ids come from the header: renumbered kinds import the same", "
   CHECK(p.pre.size() == a.pre.size());
   for (size_t i = 0; i < p.items.size(); ++i) {
     CHECK(p.items[i].start == a.items[i].start);
-    CHECK(p.items[i].stop == a.items[i].stop);
+    CHECK(p.items[i].stop() == a.items[i].stop());
   }
 }
 

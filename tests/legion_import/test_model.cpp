@@ -98,7 +98,7 @@ void check_lane(const Profile& p, const LaneExpect& e) {
     ++of_which[k];
     if (k == "Task") task_ns += p.items[i].duration();
     first = std::min(first, p.items[i].start);
-    last = std::max(last, p.items[i].stop);
+    last = std::max(last, p.items[i].stop());
     const auto [w, wend] = p.waits_of(i);
     for (const Wait* x = w; x != wend; ++x) recorded.emplace(x->start, x->ready, x->end, x->event);
   }
@@ -214,7 +214,7 @@ TEST_CASE("items, names and times of log A", "[legion][model]") {
     if (r.op != 14) CHECK(i == item_of_op(p, ItemKind::Task, r.op));
     CHECK(p.str(p.items[i].name) == r.name);
     CHECK(p.items[i].start == r.start);
-    CHECK(p.items[i].stop == r.stop);
+    CHECK(p.items[i].stop() == r.stop);
     CHECK(p.ready_of(i) == r.ready);
     CHECK(p.create_of(i) == r.create);
     CHECK(p.lanes[p.lane_of(i)].name == (r.op == 14 || r.op == 1 ? "i19" : "c2"));

@@ -43,7 +43,7 @@ Summary summarize(const Profile& p) {
             p.instances.size(), p.start,        p.stop,         {},           {}};
   for (const Item& it : p.items) {
     s.starts.push_back(it.start);
-    s.stops.push_back(it.stop);
+    s.stops.push_back(it.stop());
   }
   return s;
 }

@@ -434,7 +434,7 @@ TEST_CASE("a generated multi-node run loads as one run", "[legion][writer]") {
       std::vector<std::pair<Time, Time>> spans;
       for (uint32_t i = l.begin; i < l.end; ++i) {
         if (p.items[i].kind == ItemKind::Task)
-          spans.emplace_back(p.items[i].start, p.items[i].stop);
+          spans.emplace_back(p.items[i].start, p.items[i].stop());
       }
       std::sort(spans.begin(), spans.end());
       for (size_t i = 1; i < spans.size(); ++i) {
@@ -455,7 +455,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   for (int n = 0; n < 3; ++n) files.push_back(dir.file("prof_" + std::to_string(n) + ".prof"));
   const Profile one = load_profile(files, {.threads = 1});
   const auto item = [](const Item& i) {
-    return std::make_tuple(i.start, i.stop, uint32_t{i.name}, i.op, i.to_ready, i.extra,
+    return std::make_tuple(i.start, i.stop(), uint32_t{i.name}, i.op, i.to_ready, i.extra,
                            ItemKind{i.kind}, uint32_t{i.flags});
   };
   const auto wait = [](const Wait& w) {

@@ -190,7 +190,7 @@ TEST_CASE("what moves between ranks is what had to, recorded with its bytes", "[
         INFO(p.label(i) << " on rank " << rank_of[i] << " after " << p.label(j) << " on rank "
                         << rank_of[j]);
         CHECK(static_cast<int64_t>(p.items[i].start) + slack >=
-              static_cast<int64_t>(p.items[j].stop));
+              static_cast<int64_t>(p.items[j].stop()));
       }
     }
     // Every transfer waited for the task that produced its data on the sender.
