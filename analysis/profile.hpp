@@ -107,8 +107,9 @@ struct __attribute__((packed, aligned(4))) Item {
     return static_cast<Time>(high | span_lo);
   }
   Time stop() const { return start + duration(); }
-  // Sets start and stop (stop >= start); the builder then keeps a long
-  // item's ready and create times in the overflow table.
+  // Sets start and stop (stop >= start) of an item being staged: the
+  // builder then sets to_ready, or keeps a long item's ready and create
+  // times in the overflow table.
   void set_span(Time first, Time last) {
     start = first;
     const auto d = static_cast<uint64_t>(last - first);
@@ -120,7 +121,6 @@ struct __attribute__((packed, aligned(4))) Item {
       flags &= ~uint32_t{kItemLongSpan};
     }
   }
-  void set_stop(Time last) { set_span(start, last); }
 };
 static_assert(sizeof(Item) == 28);
 inline constexpr uint32_t kSaturated = 0xffffffff;

@@ -30,13 +30,17 @@ uint32_t lane_named(const Profile& p, const std::string& name, uint32_t rank = 0
   return kNone;
 }
 
-// The item of a lane that starts at t.
-uint32_t item_at(const Profile& p, uint32_t lane, Time t) {
-  for (uint32_t i = p.lanes[lane].begin; i < p.lanes[lane].end; ++i) {
+// The first of items [begin, end) that starts at t.
+uint32_t item_at(const Profile& p, uint32_t begin, uint32_t end, Time t) {
+  for (uint32_t i = begin; i < end; ++i) {
     if (p.items[i].start == t) return i;
   }
   FAIL("no item at " << t);
   return kNone;
+}
+// The item of a lane that starts at t.
+uint32_t item_at(const Profile& p, uint32_t lane, Time t) {
+  return item_at(p, p.lanes[lane].begin, p.lanes[lane].end, t);
 }
 
 }  // namespace
@@ -374,16 +378,6 @@ TEST_CASE("details and the critical path answer why an item started when it did"
   CHECK(stats[0].max == 20);
 }
 
-namespace {
-// The first item that starts at `start`; fails the test when none does.
-uint32_t item_starting_at(const Profile& p, Time start) {
-  for (uint32_t i = 0; i < p.items.size(); ++i)
-    if (p.items[i].start == start) return i;
-  FAIL("no item starts at " << start);
-  return kNone;
-}
-}  // namespace
-
 // An item keeps ready - create where its kind has room for it (tasks,
 // meta tasks and partitions in the item, copies and fills in their table),
 // or in the overflow table when it does not fit in 32 bits.
@@ -413,7 +407,9 @@ TEST_CASE("every kind of item keeps its ready and create times", "[analysis]") {
   }
   const Profile p = load_profile({dir.file("legate_0.prof")});
   REQUIRE(p.warnings.empty());
-  const auto at = [&](Time start) { return item_starting_at(p, start); };
+  const auto at = [&](Time start) {
+    return item_at(p, 0, static_cast<uint32_t>(p.items.size()), start);
+  };
   const std::vector<std::tuple<Time, Time, Time>> expected = {
       {1000, 900, 700},   {3000, 2900, 2500}, {5000, 4800, 4700},
       {6000, 5900, 5600}, {8000, 7950, 7000}, {20 * s, 19 * s, 10 * s}};
@@ -452,7 +448,9 @@ TEST_CASE("items of 4.3 s and longer keep their exact times", "[analysis]") {
   }
   const Profile p = load_profile({dir.file("legate_0.prof")});
   REQUIRE(p.warnings.empty());
-  const auto at = [&](Time start) { return item_starting_at(p, start); };
+  const auto at = [&](Time start) {
+    return item_at(p, 0, static_cast<uint32_t>(p.items.size()), start);
+  };
   const std::vector<std::tuple<Time, Time, Time, Time>> expected = {
       // start, stop, ready, create
       {1000, 1000 + long_task, 900, 700},
