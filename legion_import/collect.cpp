@@ -366,6 +366,7 @@ void Collector::add(const Record& r) {
           break;
       }
       d.items.push_back(it);
+      ++d.items_by_source[static_cast<size_t>(it.source)];
       break;
     }
     case Kind::TaskWait:

@@ -59,6 +59,7 @@ trace::OpKind op_kind(const std::string& name) {
 
 void Converter::run() {
   node_ = d_.node;
+  survey();
   processors();
   memories();
   names();
@@ -79,6 +80,37 @@ uint32_t Converter::str(std::string_view s) {
   const std::string& kept = t_.strings.emplace(id, s).first->second;
   strings_.emplace(kept, id);
   return id;
+}
+
+void Converter::survey() {
+  Survey& s = survey_;
+  // The keys (meta, op, kind) that waits name, as hashes: a collision only
+  // adds a candidate that waits() passes over.
+  IdMap<uint8_t> waited;
+  waited.reserve(d_.waits.size());
+  for (const WaitInfo& w : d_.waits)
+    waited.try_emplace(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
+  const auto& count = d_.items_by_source;
+  s.task_of_op.reserve(d_.multi_tasks.size() + count[static_cast<size_t>(Source::Task)] +
+                       count[static_cast<size_t>(Source::ImplicitTask)] +
+                       count[static_cast<size_t>(Source::GpuTask)]);
+  IdMap<uint8_t> task_ids;
+  for (size_t i = 0; i < d_.items.size(); ++i) {
+    const ProcItem& it = d_.items[i];
+    if (is_task(it.source)) {
+      s.task_of_op.try_emplace(it.op, it.kind);
+      if (task_ids.try_emplace(it.kind).second) s.task_ids.push_back(it.kind);
+      if (waited.contains(wait_key(false, it.op, 0)))
+        s.candidates.push_back(Survey::Candidate{it.op, 0, false, it.start, it.stop, i});
+    } else if (it.source == Source::Meta || it.source == Source::Message) {
+      if (waited.contains(wait_key(true, it.op, it.kind)))
+        s.candidates.push_back(Survey::Candidate{it.op, it.kind, true, it.start, it.stop, i});
+      if (it.source == Source::Message && it.extra != 0) s.messages.push_back(i);
+    } else if (is_call(it.source) && it.fevent != 0) {
+      s.calls.push_back(i);
+    }
+  }
+  std::sort(s.task_ids.begin(), s.task_ids.end());
 }
 
 void Converter::processors() {
@@ -172,9 +204,7 @@ void Converter::names() {
   std::map<uint32_t, bool> ids;
   for (const auto& [id, name] : d_.task_names) ids[id] = true;
   for (const auto& [key, name] : d_.variants) ids[key.first] = true;
-  for (const auto& it : d_.items) {
-    if (is_task(it.source)) ids[it.kind] = true;
-  }
+  for (const uint32_t id : survey_.task_ids) ids[id] = true;
   for (const auto& [id, named] : ids)
     out<trace::TaskKindRecord>().push_back(trace::TaskKindRecord{id, str(task_name(id))});
   for (const auto& [key, name] : d_.variants) {
@@ -184,13 +214,7 @@ void Converter::names() {
 }
 
 void Converter::operations() {
-  IdMap<uint32_t> task_of_op;  // op -> task_id: the first task naming it
-  size_t tasks = d_.multi_tasks.size();
-  for (const auto& it : d_.items) tasks += is_task(it.source);
-  task_of_op.reserve(tasks);
-  for (const auto& it : d_.items) {
-    if (is_task(it.source)) task_of_op.try_emplace(it.op, it.kind);
-  }
+  IdMap<uint32_t>& task_of_op = survey_.task_of_op;
   for (const auto& [op, task] : d_.multi_tasks) task_of_op.try_emplace(op, task);
   reserve_huge(out<trace::OperationRecord>(), d_.ops.size());
   // Kinds, task names and provenances are few, their operations many: each
@@ -268,27 +292,35 @@ uint32_t Converter::item_name_id(const ProcItem& it) {
 }
 
 void Converter::items() {
-  size_t tasks = 0, kernels = 0;
-  for (const ProcItem& it : d_.items) {
-    tasks += is_task(it.source);
-    kernels += it.source == Source::GpuTask;
-  }
+  const auto count = [&](Source s) { return d_.items_by_source[static_cast<size_t>(s)]; };
+  const size_t tasks = count(Source::Task) + count(Source::ImplicitTask) + count(Source::GpuTask);
   reserve_huge(out<trace::TaskRecord>(), tasks);
-  reserve_huge(out<trace::GpuKernelRecord>(), kernels);
+  reserve_huge(out<trace::GpuKernelRecord>(), count(Source::GpuTask));
   reserve_huge(out<trace::MetaTaskRecord>(), d_.items.size() - tasks);
   reserve_huge(uids_, d_.items.size());
   uids_.resize(d_.items.size());
   seen_events_.reserve(d_.items.size() + d_.channel_items.size());
+  // The critical path's items: all but calls and prof tasks, which have no
+  // event of their own; links() adds the channel items.
+  path_ = std::make_shared<PathInputs>();
+  const size_t on_path = d_.items.size() - count(Source::MapperCall) - count(Source::RuntimeCall) -
+                         count(Source::ApplicationCall) - count(Source::ProfTask) +
+                         d_.channel_items.size();
+  reserve_huge(path_->items, on_path);
+  reserve_huge(path_->uids, on_path);
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     if (i + kAhead < d_.items.size()) seen_events_.prefetch(d_.items[i + kAhead].fevent);
     const ProcItem& it = d_.items[i];
     // Calls share their item's fevent and prof tasks point at another's.
     const bool owns_event = !is_call(it.source) && it.source != Source::ProfTask;
-    const bool first =
-        owns_event && it.fevent != 0 && seen_events_.try_emplace(it.fevent, i).second;
+    const bool first = owns_event && it.fevent != 0 && seen_events_.try_emplace(it.fevent).second;
     const Uid uid = first ? event_uid(it.fevent) : synthetic_uid();
     uids_[i] = uid;
+    if (owns_event) {
+      path_->items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
+      path_->uids.push_back(uid);
+    }
     const uint32_t proc = proc_res(it.proc);
     if (is_task(it.source)) {
       trace::TaskRecord r{uid,

@@ -62,15 +62,21 @@ std::string readable_backtrace(const std::string& text) {
   return out;
 }
 
+// Orders InstRef pointers by fevent, and finds an fevent among them.
+struct ByFevent {
+  bool operator()(const InstRef* r, uint64_t fevent) const { return r->fevent < fevent; }
+  bool operator()(uint64_t fevent, const InstRef* r) const { return fevent < r->fevent; }
+};
+
 }  // namespace
 
 // legion_prof's check: a message's spawn is stamped on the sending node,
 // so slow messages show network trouble or clocks that disagree.
 void Converter::message_latencies() {
-  uint64_t messages = 0, slow = 0;
-  for (const ProcItem& it : d_.items) {
-    if (it.source != Source::Message || it.extra == 0) continue;
-    ++messages;
+  const uint64_t messages = survey_.messages.size();
+  uint64_t slow = 0;
+  for (const size_t i : survey_.messages) {
+    const ProcItem& it = d_.items[i];
     if (it.create > it.extra + 1'000'000) ++slow;  // over 1 ms
   }
   if (messages > 0 && slow * 20 > messages) {
@@ -91,66 +97,58 @@ void Converter::waits() {
   // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
   // ran over the wait (record order does not matter). Candidates sorted by
   // (meta, op, kind, start), in record order among equals.
-  struct Candidate {
+  using Candidate = Survey::Candidate;
+  auto& cands = survey_.candidates;
+  const auto key = [](const auto& x) { return std::make_tuple(x.meta, x.op, x.kind); };
+  std::sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
+    return std::make_tuple(key(a), a.start, a.item) < std::make_tuple(key(b), b.start, b.item);
+  });
+  // The waits in the same order (a task wait's kind counts as 0), so that
+  // each finds its candidates by walking forward beside them.
+  struct Waited {
+    bool meta;
     uint64_t op;
     uint32_t kind;
-    bool meta;
     uint64_t start;
-    size_t item;
-    auto key() const { return std::make_tuple(meta, op, kind); }
+    size_t wait;
   };
-  HugeVector<Candidate> cands;
-  // Only items whose (meta, op, kind) some wait names can be candidates:
-  // a set of those keys' hashes (a collision only adds a candidate that
-  // the exact comparison below passes over).
-  const auto key_hash = [](bool meta, uint64_t op, uint32_t kind) {
-    return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
-  };
-  IdMap<uint8_t> waited;
-  waited.reserve(d_.waits.size());
-  for (const WaitInfo& w : d_.waits)
-    waited.try_emplace(key_hash(w.meta, w.op, w.meta ? w.kind : 0));
-  for (size_t i = 0; i < d_.items.size(); ++i) {
-    const ProcItem& it = d_.items[i];
-    if (is_task(it.source) && waited.contains(key_hash(false, it.op, 0)))
-      cands.push_back(Candidate{it.op, 0, false, it.start, i});
-    if ((it.source == Source::Meta || it.source == Source::Message) &&
-        waited.contains(key_hash(true, it.op, it.kind)))
-      cands.push_back(Candidate{it.op, it.kind, true, it.start, i});
+  std::vector<Waited> by_key;
+  by_key.reserve(d_.waits.size());
+  for (size_t k = 0; k < d_.waits.size(); ++k) {
+    const WaitInfo& w = d_.waits[k];
+    by_key.push_back(Waited{w.meta, w.op, w.meta ? w.kind : 0u, w.start, k});
   }
-  std::sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) {
-    return std::make_tuple(a.meta, a.op, a.kind, a.start, a.item) <
-           std::make_tuple(b.meta, b.op, b.kind, b.start, b.item);
+  std::sort(by_key.begin(), by_key.end(), [&](const Waited& a, const Waited& b) {
+    return std::make_tuple(key(a), a.start, a.wait) < std::make_tuple(key(b), b.start, b.wait);
   });
   // The item each wait blocked (SIZE_MAX: none of this file, left out).
   std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
   IdMap<size_t> owners;  // fevent -> item, of the items that waited
-  for (size_t k = 0; k < d_.waits.size(); ++k) {
-    const WaitInfo& w = d_.waits[k];
-    const auto key = std::make_tuple(w.meta, w.op, w.meta ? w.kind : 0u);
-    const auto first =
-        std::lower_bound(cands.begin(), cands.end(), key,
-                         [](const Candidate& c, const auto& k) { return c.key() < k; });
-    const auto last = std::upper_bound(first, cands.end(),
-                                       std::make_tuple(w.meta, w.op, std::get<2>(key), w.start),
-                                       [](const auto& k, const Candidate& c) {
-                                         return k < std::make_tuple(c.meta, c.op, c.kind, c.start);
-                                       });
+  auto first = cands.begin(), last = cands.begin();
+  for (const Waited& wk : by_key) {
+    const WaitInfo& w = d_.waits[wk.wait];
+    // first: the first candidate of the wait's key; last: past those of
+    // its key that started at or before it.
+    while (first != cands.end() && key(*first) < key(wk)) ++first;
+    if (last < first) last = first;
+    while (last != cands.end() &&
+           std::make_tuple(key(*last), last->start) <= std::make_tuple(key(wk), wk.start))
+      ++last;
     // The latest-starting candidate that ran over the wait (looking back a
     // bounded number), else the latest one that started before it.
     size_t best = last == first ? SIZE_MAX : (last - 1)->item;
     for (auto it = last; it != first && last - it < 64;) {
       --it;
-      if (w.end <= d_.items[it->item].stop) {
+      if (w.end <= it->stop) {
         best = it->item;
         break;
       }
     }
-    owner_of[k] = best;
+    owner_of[wk.wait] = best;
     if (best == SIZE_MAX) continue;
+    // Only the item that owns its fevent (calls nest in that one).
     const uint64_t fevent = d_.items[best].fevent;
-    if (const size_t* seen = seen_events_.find(fevent); fevent != 0 && seen && *seen == best)
-      owners.try_emplace(fevent, best);
+    if (fevent != 0 && uids_[best] == event_uid(fevent)) owners.try_emplace(fevent, best);
   }
   // The calls of those items, grouped by item, by start (the longer of two
   // that start together first: it holds the other).
@@ -161,9 +159,8 @@ void Converter::waits() {
   };
   std::vector<Call> calls;
   if (owners.size() > 0) {
-    for (size_t i = 0; i < d_.items.size(); ++i) {
+    for (const size_t i : survey_.calls) {
       const ProcItem& c = d_.items[i];
-      if (!is_call(c.source) || c.fevent == 0) continue;
       const size_t* owner = owners.find(c.fevent);
       if (owner && d_.items[*owner].proc == c.proc)
         calls.push_back(Call{*owner, c.start, c.stop, i});
@@ -180,14 +177,19 @@ void Converter::waits() {
   const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
   std::sort(sites.begin(), sites.end(),
             [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
+  IdMap<uint32_t> backtrace_text;  // BacktraceDesc id -> string id, each made once
   const auto backtrace_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
     const WaitSite key{fevent, event, 0};
     const auto at = std::lower_bound(
         sites.begin(), sites.end(), key,
         [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
     if (fevent == 0 || at == sites.end() || site_key(*at) != site_key(key)) return 0;
-    const auto text = d_.backtraces.find(at->backtrace);
-    return text == d_.backtraces.end() ? 0 : str(readable_backtrace(text->second));
+    const auto [id, added] = backtrace_text.try_emplace(at->backtrace, 0);
+    if (added) {
+      const auto text = d_.backtraces.find(at->backtrace);
+      if (text != d_.backtraces.end()) *id = str(readable_backtrace(text->second));
+    }
+    return *id;
   };
   // Each item's waits in start order, swept beside its calls in start
   // order: the calls open when a wait starts are a stack (they nest), so a
@@ -267,14 +269,31 @@ std::string Converter::mem_label(uint64_t mem) const {
                                     std::to_string(index_of_mem(mem));
 }
 
-uint32_t Converter::channel(trace::ChannelKind kind, uint64_t src, uint64_t dst,
-                            const std::string& name) {
-  const auto key = std::make_tuple(static_cast<int>(kind), src, dst, name);
-  const auto it = channels_.find(key);
-  if (it != channels_.end()) return it->second;
-  const uint32_t seq = std::min<uint32_t>(static_cast<uint32_t>(channels_.size()), kMaxChannels);
+uint32_t Converter::channel(trace::CopyKind copy, uint64_t src, uint64_t dst) {
+  const trace::ChannelKind kind =
+      copy == trace::CopyKind::Fill ? trace::ChannelKind::Fill : copy_channel_kind(src, dst);
+  const auto [it, added] = channels_.try_emplace(
+      std::make_tuple(static_cast<int>(kind), static_cast<int>(copy), src, dst), 0);
+  if (!added) return it->second;
+  const uint32_t seq =
+      std::min<uint32_t>(static_cast<uint32_t>(channels_.size() - 1), kMaxChannels);
   const uint32_t id = trace::make_resource_id(node_, kChannelLane + seq);
-  channels_[key] = id;
+  it->second = id;
+  std::string name;
+  switch (copy) {
+    case trace::CopyKind::Fill:
+      name = "fill " + mem_label(dst);
+      break;
+    case trace::CopyKind::Gather:
+      name = "gather " + mem_label(src) + " -> " + mem_label(dst);
+      break;
+    case trace::CopyKind::Scatter:
+      name = "scatter " + (src ? mem_label(src) + " " : "") + "-> " + mem_label(dst);
+      break;
+    default:
+      name = mem_label(src) + " -> " + mem_label(dst);
+      break;
+  }
   out<trace::ChannelRecord>().push_back(trace::ChannelRecord{
       id, kind, src ? mem_res(src) : mem_res(dst), mem_res(dst ? dst : src), str(name)});
   return id;
@@ -298,11 +317,15 @@ trace::ChannelKind Converter::copy_channel_kind(uint64_t src, uint64_t dst) cons
 // none without any), partitions on the node's dependent-partitioning lane.
 void Converter::channels() {
   reserve_huge(out<trace::CopyRecord>(), d_.channel_items.size());
-  std::unordered_map<uint64_t, std::vector<const InstRef*>> refs;
-  for (const InstRef& r : d_.inst_refs) refs[r.fevent].push_back(&r);
+  // Each copy's CopyInstInfo / FillInstInfo records, by fevent, in record order.
+  std::vector<const InstRef*> refs;
+  refs.reserve(d_.inst_refs.size());
+  for (const InstRef& r : d_.inst_refs) refs.push_back(&r);
+  std::stable_sort(refs.begin(), refs.end(),
+                   [](const InstRef* a, const InstRef* b) { return a->fevent < b->fevent; });
   bool dep_lane = false;
   for (const ChannelItem& c : d_.channel_items) {
-    const bool first = c.fevent != 0 && seen_events_.try_emplace(c.fevent, SIZE_MAX).second;
+    const bool first = c.fevent != 0 && seen_events_.try_emplace(c.fevent).second;
     const Uid uid = first ? event_uid(c.fevent) : synthetic_uid();
     if (c.type == ChannelItem::DepPart) {
       const uint32_t lane = trace::make_resource_id(node_, kDepPartLane);
@@ -317,11 +340,12 @@ void Converter::channels() {
       channel_uids_.push_back(uid);
       continue;
     }
-    const auto found = refs.find(c.fevent);
+    const auto [from, to] = std::equal_range(refs.begin(), refs.end(), c.fevent, ByFevent{});
     Uid item_uid = uid;
-    if (found != refs.end()) {
+    {
       const InstRef* prev = nullptr;
-      for (const InstRef* r : found->second) {
+      for (auto ref = from; ref != to; ++ref) {
+        const InstRef* r = *ref;
         if (prev && !r->indirect && !prev->indirect && r->src == prev->src && r->dst == prev->dst)
           continue;  // the same run
         prev = r;
@@ -335,56 +359,31 @@ void Converter::channels() {
         cr.stop = to_time(c.stop);
         cr.ready = to_time(c.ready);
         cr.create = to_time(c.create);
-        if (c.type == ChannelItem::Fill) {
-          cr.copy_kind = trace::CopyKind::Fill;
-          cr.channel =
-              channel(trace::ChannelKind::Fill, r->dst, r->dst, "fill " + mem_label(r->dst));
-        } else if (r->indirect && r->src) {
-          cr.copy_kind = trace::CopyKind::Gather;
-          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
-                               "gather " + mem_label(r->src) + " -> " + mem_label(r->dst));
-        } else if (r->indirect) {
-          cr.copy_kind = trace::CopyKind::Scatter;
-          cr.channel = channel(
-              copy_channel_kind(r->src, r->dst), r->src, r->dst,
-              "scatter " + (r->src ? mem_label(r->src) + " " : "") + "-> " + mem_label(r->dst));
-        } else {
-          cr.channel = channel(copy_channel_kind(r->src, r->dst), r->src, r->dst,
-                               mem_label(r->src) + " -> " + mem_label(r->dst));
-        }
+        cr.copy_kind = c.type == ChannelItem::Fill ? trace::CopyKind::Fill
+                       : r->indirect && r->src     ? trace::CopyKind::Gather
+                       : r->indirect               ? trace::CopyKind::Scatter
+                                                   : trace::CopyKind::Copy;
+        cr.channel = c.type == ChannelItem::Fill ? channel(cr.copy_kind, r->dst, r->dst)
+                                                 : channel(cr.copy_kind, r->src, r->dst);
         out<trace::CopyRecord>().push_back(cr);
         item_uid = synthetic_uid();
       }
     }
-    channel_uids_.push_back(found == refs.end() ? 0 : uid);  // not drawn without its memories
+    channel_uids_.push_back(from == to ? 0 : uid);  // not drawn without its memories
   }
 }
 
 // The critical path's inputs; the edges come once the run's files are read
 // (resolve_links).
 void Converter::links() {
-  auto in = std::make_shared<PathInputs>();
-  // Calls and prof tasks have no event of their own: not on any path.
-  const auto on_path = [](const ProcItem& it) {
-    return !is_call(it.source) && it.source != Source::ProfTask;
-  };
-  size_t n = d_.channel_items.size();
-  for (const ProcItem& it : d_.items) n += on_path(it);
-  reserve_huge(in->items, n);
-  reserve_huge(in->uids, n);
-  for (size_t i = 0; i < d_.items.size(); ++i) {
-    const ProcItem& it = d_.items[i];
-    if (!on_path(it)) continue;
-    in->items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
-    in->uids.push_back(uids_[i]);
-  }
+  PathInputs& in = *path_;
   for (size_t i = 0; i < d_.channel_items.size(); ++i) {
     const ChannelItem& c = d_.channel_items[i];
-    in->items.push_back(TimedItem{c.fevent, c.creator, c.critical, c.create, c.stop});
-    in->uids.push_back(channel_uids_[i]);
+    in.items.push_back(TimedItem{c.fevent, c.creator, c.critical, c.create, c.stop});
+    in.uids.push_back(channel_uids_[i]);
   }
-  in->events = std::move(d_.events);
-  t_.legion_links = std::move(in);
+  in.events = std::move(d_.events);
+  t_.legion_links = std::move(path_);
 }
 
 // One edge per item: the item that determined its start (LEGION_FORMAT.md §7),

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -62,6 +63,11 @@ inline std::string hex(uint64_t v) {
   return std::string(buf, write_hex(buf, v));
 }
 
+// A wait's (meta, op, kind) as one hash, for a set of the keys waits name.
+inline uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
+  return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
+}
+
 // Adds the critical-path edges of files whose links are pending, resolved
 // over all of them together.
 void resolve_links(const std::vector<analysis::RankTrace*>& files);
@@ -87,6 +93,26 @@ class Converter {
     return t_.all.get<R>();
   }
 
+  // One pass over the processor items before the steps: what names(),
+  // operations(), message_latencies() and waits() would otherwise each
+  // find in a pass of their own.
+  struct Survey {
+    std::vector<uint32_t> task_ids;  // of the tasks, sorted, unique
+    IdMap<uint32_t> task_of_op;      // op -> task_id: the first task naming it
+    std::vector<size_t> messages;    // items that are messages with a spawn time
+    std::vector<size_t> calls;       // calls with an fevent (they nest in its item)
+    // Tasks and meta tasks whose (meta, op, kind) some wait names.
+    struct Candidate {
+      uint64_t op;
+      uint32_t kind;
+      bool meta;
+      uint64_t start, stop;
+      size_t item;
+    };
+    HugeVector<Candidate> candidates;
+  };
+  void survey();
+
   // convert.cpp
   void processors();
   void memories();
@@ -110,7 +136,8 @@ class Converter {
   void add_wait(size_t item, uint64_t start, uint64_t ready, uint64_t end, uint64_t event);
   void instances();
   std::string mem_label(uint64_t mem) const;
-  uint32_t channel(trace::ChannelKind kind, uint64_t src, uint64_t dst, const std::string& name);
+  // The channel of copies of this kind from src to dst (named when first used).
+  uint32_t channel(trace::CopyKind copy, uint64_t src, uint64_t dst);
   trace::ChannelKind copy_channel_kind(uint64_t src, uint64_t dst) const;
   // Copies and fills go on channels chosen by their CopyInstInfo /
   // FillInstInfo (one item per run of the same src, dst and indirection;
@@ -126,13 +153,15 @@ class Converter {
   std::unordered_map<std::string_view, uint32_t> strings_;  // views t_.strings' texts
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
-  IdMap<size_t> seen_events_;      // fevent -> item index (SIZE_MAX: channel)
-  IdMap<uint32_t> item_names_;     // Source << 32 | kind -> string id
-  std::vector<Uid> uids_;          // per d_.items
-  std::vector<Uid> channel_uids_;  // per d_.channel_items; 0: not drawn
-  // (kind, src, dst, name): a gather or scatter between two memories is not
-  // their direct copies' channel.
-  std::map<std::tuple<int, uint64_t, uint64_t, std::string>, uint32_t> channels_;
+  Survey survey_;
+  IdMap<uint8_t> seen_events_;        // fevents that gave an item its uid
+  std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
+  IdMap<uint32_t> item_names_;        // Source << 32 | kind -> string id
+  std::vector<Uid> uids_;             // per d_.items
+  std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn
+  // (kind, copy kind, src, dst): a gather or scatter between two memories
+  // is not their direct copies' channel.
+  std::map<std::tuple<int, int, uint64_t, uint64_t>, uint32_t> channels_;
 };
 
 }  // namespace legato::legion::detail

@@ -6,6 +6,7 @@
 // (LEGION_FORMAT.md §5).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -55,6 +56,7 @@ enum class Source : uint8_t {
   ApplicationCall,
   ProfTask
 };
+inline constexpr size_t kSources = static_cast<size_t>(Source::ProfTask) + 1;
 inline bool is_task(Source s) {
   return s == Source::Task || s == Source::ImplicitTask || s == Source::GpuTask;
 }
@@ -148,6 +150,7 @@ struct LogData {
   // Timeline.
   HugeVector<OpInfo> ops;
   HugeVector<ProcItem> items;
+  std::array<size_t, kSources> items_by_source{};
   std::vector<GpuTime> gpu_times;  // per GPU task, in order
   HugeVector<WaitInfo> waits;
   HugeVector<WaitSite> wait_sites;
