@@ -86,20 +86,19 @@ void Converter::survey() {
   Survey& s = survey_;
   // The keys (meta, op, kind) that waits name, as hashes: a collision only
   // adds a candidate that waits() passes over.
-  IdMap<uint8_t> waited;
+  IdSet waited;
   waited.reserve(d_.waits.size());
-  for (const WaitInfo& w : d_.waits)
-    waited.try_emplace(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
+  for (const WaitInfo& w : d_.waits) waited.insert(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
   const auto& count = d_.items_by_source;
   s.task_of_op.reserve(d_.multi_tasks.size() + count[static_cast<size_t>(Source::Task)] +
                        count[static_cast<size_t>(Source::ImplicitTask)] +
                        count[static_cast<size_t>(Source::GpuTask)]);
-  IdMap<uint8_t> task_ids;
+  IdSet task_ids;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
     if (is_task(it.source)) {
       s.task_of_op.try_emplace(it.op, it.kind);
-      if (task_ids.try_emplace(it.kind).second) s.task_ids.push_back(it.kind);
+      if (task_ids.insert(it.kind)) s.task_ids.push_back(it.kind);
       if (waited.contains(wait_key(false, it.op, 0)))
         s.candidates.push_back(Survey::Candidate{it.op, 0, false, it.start, it.stop, i});
     } else if (it.source == Source::Meta || it.source == Source::Message) {
@@ -314,7 +313,7 @@ void Converter::items() {
     const ProcItem& it = d_.items[i];
     // Calls share their item's fevent and prof tasks point at another's.
     const bool owns_event = !is_call(it.source) && it.source != Source::ProfTask;
-    const bool first = owns_event && it.fevent != 0 && seen_events_.try_emplace(it.fevent).second;
+    const bool first = owns_event && it.fevent != 0 && seen_events_.insert(it.fevent);
     const Uid uid = first ? event_uid(it.fevent) : synthetic_uid();
     uids_[i] = uid;
     if (owns_event) {

@@ -325,7 +325,7 @@ void Converter::channels() {
                    [](const InstRef* a, const InstRef* b) { return a->fevent < b->fevent; });
   bool dep_lane = false;
   for (const ChannelItem& c : d_.channel_items) {
-    const bool first = c.fevent != 0 && seen_events_.try_emplace(c.fevent).second;
+    const bool first = c.fevent != 0 && seen_events_.insert(c.fevent);
     const Uid uid = first ? event_uid(c.fevent) : synthetic_uid();
     if (c.type == ChannelItem::DepPart) {
       const uint32_t lane = trace::make_resource_id(node_, kDepPartLane);

@@ -154,7 +154,7 @@ class Converter {
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
   Survey survey_;
-  IdMap<uint8_t> seen_events_;        // fevents that gave an item its uid
+  IdSet seen_events_;                 // fevents that gave an item its uid
   std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
   IdMap<uint32_t> item_names_;        // Source << 32 | kind -> string id
   std::vector<Uid> uids_;             // per d_.items

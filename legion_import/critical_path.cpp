@@ -21,61 +21,55 @@ struct Resolved {
 // events memoised per event record.
 class Graph {
  public:
-  explicit Graph(const std::vector<const PathInputs*>& files) {
+  explicit Graph(const std::vector<const PathInputs*>& files) : files_(files) {
     size_t items = 0, events = 0;
     for (const PathInputs* f : files) {
+      event_base_.push_back(events);
       items += f->items.size();
       events += f->events.size();
     }
     where_.reserve(items + events);
-    reserve_huge(items_, items);
-    reserve_huge(events_, events);
     reserve_huge(memo_, events);
+    memo_.resize(events);
     constexpr size_t kAhead = 8;  // keys prefetched ahead (IdMap::prefetch)
-    for (const PathInputs* f : files) {
-      for (size_t i = 0; i < f->items.size(); ++i) {
-        if (i + kAhead < f->items.size()) where_.prefetch(f->items[i + kAhead].fevent);
-        const TimedItem& it = f->items[i];
-        if (it.fevent != 0) where_.try_emplace(it.fevent, item_at(items_.size()));
-        items_.push_back(&it);
+    for (size_t k = 0; k < files.size(); ++k) {
+      const auto& f = files[k]->items;
+      for (size_t i = 0; i < f.size(); ++i) {
+        if (i + kAhead < f.size()) where_.prefetch(f[i + kAhead].fevent);
+        if (f[i].fevent != 0) where_.try_emplace(f[i].fevent, kItem | at(k, i));
       }
     }
-    for (const PathInputs* f : files) {
-      for (size_t i = 0; i < f->events.size(); ++i) {
-        if (i + kAhead < f->events.size()) where_.prefetch(f->events[i + kAhead].result);
-        const EventNode& e = f->events[i];
-        if (e.result != 0) where_.try_emplace(e.result, events_.size());
-        events_.push_back(&e);
+    for (size_t k = 0; k < files.size(); ++k) {
+      const auto& f = files[k]->events;
+      for (size_t i = 0; i < f.size(); ++i) {
+        if (i + kAhead < f.size()) where_.prefetch(f[i + kAhead].result);
+        if (f[i].result != 0) where_.try_emplace(f[i].result, at(k, i));
       }
     }
-    memo_.resize(events_.size());
   }
-
-  size_t items() const { return items_.size(); }
-  const TimedItem& item(size_t i) const { return *items_[i]; }
 
   Resolved resolve(uint64_t event) {
     const Where* w = where_.find(event);
     if (!w) return Resolved{};
-    if (is_item(*w)) return Resolved{items_[index(*w)]->stop, event, true};
-    if (memo_[index(*w)].done) return memo_[index(*w)].r;
+    if (is_item(*w)) return Resolved{item(*w).stop, event, true};
+    if (memo(*w).done) return memo(*w).r;
     // Iterative depth-first: a node is computed once all its preconditions are.
-    stack_.assign(1, {index(*w), false});
+    stack_.assign(1, {*w, false});
     while (!stack_.empty()) {
       const auto [n, expanded] = stack_.back();
-      Memo& memo = memo_[n];
-      if (memo.done) {
+      Memo& m = memo(n);
+      if (m.done) {
         stack_.pop_back();
         continue;
       }
-      const EventNode& node = *events_[n];
+      const EventNode& node = event_node(n);
       if (!expanded) {
         stack_.back().second = true;
-        memo.visiting = true;
+        m.visiting = true;
         for (uint64_t p : node.pre) {
           const Where* pw = p == 0 ? nullptr : where_.find(p);
-          if (pw && !is_item(*pw) && !memo_[index(*pw)].done && !memo_[index(*pw)].visiting)
-            stack_.emplace_back(index(*pw), false);
+          if (pw && !is_item(*pw) && !memo(*pw).done && !memo(*pw).visiting)
+            stack_.emplace_back(*pw, false);
         }
         continue;
       }
@@ -89,9 +83,9 @@ class Graph {
         if (!pw) continue;  // no record produced it
         Resolved r;
         if (is_item(*pw)) {
-          r = Resolved{items_[index(*pw)]->stop, p, true};
-        } else if (memo_[index(*pw)].done) {
-          r = memo_[index(*pw)].r;
+          r = Resolved{item(*pw).stop, p, true};
+        } else if (memo(*pw).done) {
+          r = memo(*pw).r;
         } else {
           continue;  // a cycle
         }
@@ -101,55 +95,68 @@ class Graph {
                                                                     : r.trigger > best.trigger);
         if (better) best = r;
       }
-      memo.visiting = false;
-      memo.done = true;
-      memo.r = best.known && best.trigger > node.performed
-                   ? best
-                   : Resolved{node.performed, node.performer, true};
+      m.visiting = false;
+      m.done = true;
+      m.r = best.known && best.trigger > node.performed
+                ? best
+                : Resolved{node.performed, node.performer, true};
     }
-    return memo_[index(*w)].r;
+    return memo(*w).r;
+  }
+
+  // Each file's items, file after file.
+  template <class F>
+  void each_item(F&& f) const {
+    for (const PathInputs* file : files_)
+      for (const TimedItem& it : file->items) f(it);
   }
 
  private:
-  // Where an event is: an item's fevent (kItem set, the rest an index into
-  // items_), else an event record's result (an index into events_). Eight
-  // bytes, so the map's values take half the cache lines.
+  // Where an event is: an item's fevent (kItem set), else an event
+  // record's result; the file's index and the index in its table. Eight
+  // bytes, so the map's slots take half the cache lines.
   using Where = uint64_t;
   static constexpr Where kItem = Where{1} << 63;
-  static Where item_at(size_t i) { return kItem | i; }
+  static constexpr int kFileShift = 40;  // up to 2^40 items or events per file
+  static Where at(size_t file, size_t i) { return Where{file} << kFileShift | i; }
   static bool is_item(Where w) { return (w & kItem) != 0; }
-  static size_t index(Where w) { return static_cast<size_t>(w & ~kItem); }
+  static size_t file(Where w) { return static_cast<size_t>((w & ~kItem) >> kFileShift); }
+  static size_t index(Where w) { return static_cast<size_t>(w & ((Where{1} << kFileShift) - 1)); }
+  const TimedItem& item(Where w) const { return files_[file(w)]->items[index(w)]; }
+  const EventNode& event_node(Where w) const { return files_[file(w)]->events[index(w)]; }
   struct Memo {
     Resolved r;
     bool done = false, visiting = false;
   };
+  Memo& memo(Where w) { return memo_[event_base_[file(w)] + index(w)]; }
+
+  const std::vector<const PathInputs*>& files_;
+  std::vector<size_t> event_base_;  // per file: the index of its first event in memo_
   IdMap<Where> where_;
-  std::vector<const TimedItem*> items_;
-  std::vector<const EventNode*> events_;
-  std::vector<Memo> memo_;  // per events_
-  std::vector<std::pair<size_t, bool>> stack_;
+  std::vector<Memo> memo_;  // per event, file after file
+  std::vector<std::pair<Where, bool>> stack_;
 };
 
 }  // namespace
 
 std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files) {
   Graph g(files);
+  size_t items = 0;
+  for (const PathInputs* f : files) items += f->items.size();
   std::vector<PathStep> out;
-  reserve_huge(out, g.items());
-  out.resize(g.items());
-  for (size_t i = 0; i < g.items(); ++i) {
-    const TimedItem& it = g.item(i);
+  reserve_huge(out, items);
+  g.each_item([&](const TimedItem& it) {
     if (it.critical != 0) {
       const Resolved r = g.resolve(it.critical);
       // Created before its precondition triggered: that precondition's
       // producer held it back. Otherwise it was launched late: its creator.
       if (r.known && r.item != 0 && it.create < r.trigger) {
-        out[i] = PathStep{r.item, true};
-        continue;
+        out.push_back(PathStep{r.item, true});
+        return;
       }
     }
-    out[i] = PathStep{it.creator, false};
-  }
+    out.push_back(PathStep{it.creator, false});
+  });
   return out;
 }
 
