@@ -342,32 +342,30 @@ void Converter::channels() {
     }
     const auto [from, to] = std::equal_range(refs.begin(), refs.end(), c.fevent, ByFevent{});
     Uid item_uid = uid;
-    {
-      const InstRef* prev = nullptr;
-      for (auto ref = from; ref != to; ++ref) {
-        const InstRef* r = *ref;
-        if (prev && !r->indirect && !prev->indirect && r->src == prev->src && r->dst == prev->dst)
-          continue;  // the same run
-        prev = r;
-        trace::CopyRecord cr;
-        cr.uid = item_uid;
-        cr.op = c.op;
-        cr.bytes = c.size;
-        cr.src_instance = event_uid(r->src_inst);
-        cr.dst_instance = event_uid(r->dst_inst);
-        cr.start = to_time(c.start);
-        cr.stop = to_time(c.stop);
-        cr.ready = to_time(c.ready);
-        cr.create = to_time(c.create);
-        cr.copy_kind = c.type == ChannelItem::Fill ? trace::CopyKind::Fill
-                       : r->indirect && r->src     ? trace::CopyKind::Gather
-                       : r->indirect               ? trace::CopyKind::Scatter
-                                                   : trace::CopyKind::Copy;
-        cr.channel = c.type == ChannelItem::Fill ? channel(cr.copy_kind, r->dst, r->dst)
-                                                 : channel(cr.copy_kind, r->src, r->dst);
-        out<trace::CopyRecord>().push_back(cr);
-        item_uid = synthetic_uid();
-      }
+    const InstRef* prev = nullptr;
+    for (auto ref = from; ref != to; ++ref) {
+      const InstRef* r = *ref;
+      if (prev && !r->indirect && !prev->indirect && r->src == prev->src && r->dst == prev->dst)
+        continue;  // the same run
+      prev = r;
+      trace::CopyRecord cr;
+      cr.uid = item_uid;
+      cr.op = c.op;
+      cr.bytes = c.size;
+      cr.src_instance = event_uid(r->src_inst);
+      cr.dst_instance = event_uid(r->dst_inst);
+      cr.start = to_time(c.start);
+      cr.stop = to_time(c.stop);
+      cr.ready = to_time(c.ready);
+      cr.create = to_time(c.create);
+      cr.copy_kind = c.type == ChannelItem::Fill ? trace::CopyKind::Fill
+                     : r->indirect && r->src     ? trace::CopyKind::Gather
+                     : r->indirect               ? trace::CopyKind::Scatter
+                                                 : trace::CopyKind::Copy;
+      cr.channel = c.type == ChannelItem::Fill ? channel(cr.copy_kind, r->dst, r->dst)
+                                               : channel(cr.copy_kind, r->src, r->dst);
+      out<trace::CopyRecord>().push_back(cr);
+      item_uid = synthetic_uid();
     }
     channel_uids_.push_back(from == to ? 0 : uid);  // not drawn without its memories
   }
