@@ -55,6 +55,11 @@ trace::OpKind op_kind(const std::string& name) {
   return trace::OpKind::Task;
 }
 
+// A wait's (meta, op, kind) as one hash, for a set of the keys waits name.
+uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
+  return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
+}
+
 }  // namespace
 
 void Converter::run() {
@@ -89,10 +94,7 @@ void Converter::survey() {
   IdSet waited;
   waited.reserve(d_.waits.size());
   for (const WaitInfo& w : d_.waits) waited.insert(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
-  const auto& count = d_.items_by_source;
-  s.task_of_op.reserve(d_.multi_tasks.size() + count[static_cast<size_t>(Source::Task)] +
-                       count[static_cast<size_t>(Source::ImplicitTask)] +
-                       count[static_cast<size_t>(Source::GpuTask)]);
+  s.task_of_op.reserve(d_.multi_tasks.size() + d_.items_of(is_task));
   IdSet task_ids;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     const ProcItem& it = d_.items[i];
@@ -291,32 +293,29 @@ uint32_t Converter::item_name_id(const ProcItem& it) {
 }
 
 void Converter::items() {
-  const auto count = [&](Source s) { return d_.items_by_source[static_cast<size_t>(s)]; };
-  const size_t tasks = count(Source::Task) + count(Source::ImplicitTask) + count(Source::GpuTask);
+  const size_t tasks = d_.items_of(is_task);
   reserve_huge(out<trace::TaskRecord>(), tasks);
-  reserve_huge(out<trace::GpuKernelRecord>(), count(Source::GpuTask));
+  reserve_huge(out<trace::GpuKernelRecord>(),
+               d_.items_by_source[static_cast<size_t>(Source::GpuTask)]);
   reserve_huge(out<trace::MetaTaskRecord>(), d_.items.size() - tasks);
   reserve_huge(uids_, d_.items.size());
   uids_.resize(d_.items.size());
   seen_events_.reserve(d_.items.size() + d_.channel_items.size());
-  // The critical path's items: all but calls and prof tasks, which have no
-  // event of their own; links() adds the channel items.
+  // The critical path's items: those with an event of their own; links()
+  // adds the channel items.
   path_ = std::make_shared<PathInputs>();
-  const size_t on_path = d_.items.size() - count(Source::MapperCall) - count(Source::RuntimeCall) -
-                         count(Source::ApplicationCall) - count(Source::ProfTask) +
-                         d_.channel_items.size();
+  const size_t on_path = d_.items_of(owns_event) + d_.channel_items.size();
   reserve_huge(path_->items, on_path);
   reserve_huge(path_->uids, on_path);
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < d_.items.size(); ++i) {
     if (i + kAhead < d_.items.size()) seen_events_.prefetch(d_.items[i + kAhead].fevent);
     const ProcItem& it = d_.items[i];
-    // Calls share their item's fevent and prof tasks point at another's.
-    const bool owns_event = !is_call(it.source) && it.source != Source::ProfTask;
-    const bool first = owns_event && it.fevent != 0 && seen_events_.insert(it.fevent);
+    const bool own = owns_event(it.source);
+    const bool first = own && it.fevent != 0 && seen_events_.insert(it.fevent);
     const Uid uid = first ? event_uid(it.fevent) : synthetic_uid();
     uids_[i] = uid;
-    if (owns_event) {
+    if (own) {
       path_->items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
       path_->uids.push_back(uid);
     }

@@ -270,11 +270,11 @@ std::string Converter::mem_label(uint64_t mem) const {
 }
 
 uint32_t Converter::channel(trace::CopyKind copy, uint64_t src, uint64_t dst) {
+  const auto [it, added] =
+      channels_.try_emplace(std::make_tuple(static_cast<int>(copy), src, dst), 0);
+  if (!added) return it->second;
   const trace::ChannelKind kind =
       copy == trace::CopyKind::Fill ? trace::ChannelKind::Fill : copy_channel_kind(src, dst);
-  const auto [it, added] = channels_.try_emplace(
-      std::make_tuple(static_cast<int>(kind), static_cast<int>(copy), src, dst), 0);
-  if (!added) return it->second;
   const uint32_t seq =
       std::min<uint32_t>(static_cast<uint32_t>(channels_.size() - 1), kMaxChannels);
   const uint32_t id = trace::make_resource_id(node_, kChannelLane + seq);

@@ -63,11 +63,6 @@ inline std::string hex(uint64_t v) {
   return std::string(buf, write_hex(buf, v));
 }
 
-// A wait's (meta, op, kind) as one hash, for a set of the keys waits name.
-inline uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
-  return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
-}
-
 // Adds the critical-path edges of files whose links are pending, resolved
 // over all of them together.
 void resolve_links(const std::vector<analysis::RankTrace*>& files);
@@ -159,9 +154,9 @@ class Converter {
   IdMap<uint32_t> item_names_;        // Source << 32 | kind -> string id
   std::vector<Uid> uids_;             // per d_.items
   std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn
-  // (kind, copy kind, src, dst): a gather or scatter between two memories
-  // is not their direct copies' channel.
-  std::map<std::tuple<int, int, uint64_t, uint64_t>, uint32_t> channels_;
+  // (copy kind, src, dst): a gather or scatter between two memories is not
+  // their direct copies' channel.
+  std::map<std::tuple<int, uint64_t, uint64_t>, uint32_t> channels_;
 };
 
 }  // namespace legato::legion::detail

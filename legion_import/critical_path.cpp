@@ -22,13 +22,13 @@ struct Resolved {
 class Graph {
  public:
   explicit Graph(const std::vector<const PathInputs*>& files) : files_(files) {
-    size_t items = 0, events = 0;
+    size_t events = 0;
     for (const PathInputs* f : files) {
       event_base_.push_back(events);
-      items += f->items.size();
+      items_ += f->items.size();
       events += f->events.size();
     }
-    where_.reserve(items + events);
+    where_.reserve(items_ + events);
     reserve_huge(memo_, events);
     memo_.resize(events);
     constexpr size_t kAhead = 8;  // keys prefetched ahead (IdMap::prefetch)
@@ -104,6 +104,7 @@ class Graph {
     return memo(*w).r;
   }
 
+  size_t items() const { return items_; }
   // Each file's items, file after file.
   template <class F>
   void each_item(F&& f) const {
@@ -131,6 +132,7 @@ class Graph {
   Memo& memo(Where w) { return memo_[event_base_[file(w)] + index(w)]; }
 
   const std::vector<const PathInputs*>& files_;
+  size_t items_ = 0;                // of all the files
   std::vector<size_t> event_base_;  // per file: the index of its first event in memo_
   IdMap<Where> where_;
   std::vector<Memo> memo_;  // per event, file after file
@@ -141,10 +143,8 @@ class Graph {
 
 std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files) {
   Graph g(files);
-  size_t items = 0;
-  for (const PathInputs* f : files) items += f->items.size();
   std::vector<PathStep> out;
-  reserve_huge(out, items);
+  reserve_huge(out, g.items());
   g.each_item([&](const TimedItem& it) {
     if (it.critical != 0) {
       const Resolved r = g.resolve(it.critical);

@@ -63,6 +63,11 @@ inline bool is_task(Source s) {
 inline bool is_call(Source s) {
   return s == Source::MapperCall || s == Source::RuntimeCall || s == Source::ApplicationCall;
 }
+// Whether an item's fevent is its own completion event: calls share their
+// item's, and prof tasks point at the item they report on.
+inline bool owns_event(Source s) {
+  return !is_call(s) && s != Source::ProfTask;
+}
 
 // 96 bytes: the largest table, read by every conversion step.
 struct ProcItem {
@@ -151,6 +156,12 @@ struct LogData {
   HugeVector<OpInfo> ops;
   HugeVector<ProcItem> items;
   std::array<size_t, kSources> items_by_source{};
+  // How many items have a source for which `of` holds.
+  size_t items_of(bool (*of)(Source)) const {
+    size_t n = 0;
+    for (size_t s = 0; s < kSources; ++s) n += of(static_cast<Source>(s)) ? items_by_source[s] : 0;
+    return n;
+  }
   std::vector<GpuTime> gpu_times;  // per GPU task, in order
   HugeVector<WaitInfo> waits;
   HugeVector<WaitSite> wait_sites;
