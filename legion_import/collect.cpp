@@ -182,49 +182,65 @@ Collector::Collector(const Header& header) : header_(header) {
 Collector::~Collector() = default;
 
 void Collector::expect(uint64_t bytes) {
-  // The fewest bytes a record of each table can take in this file.
-  std::array<uint64_t, 32> least;
-  static_assert(static_cast<size_t>(Kind::WaitSite) < least.size());
-  least.fill(UINT64_MAX);
+  // The fewest bytes a record of each layout takes.
+  std::vector<uint64_t> least(handlers_.size(), 4);  // the record id
   for (size_t i = 0; i < handlers_.size(); ++i) {
-    uint64_t size = 4;  // the record id
     for (const FieldLayout& f : header_.layouts[i].fields) {
       const bool variable = f.kind == FieldType::String || f.kind == FieldType::Point ||
                             f.kind == FieldType::Array || f.kind == FieldType::Uuid;
-      size += variable ? 1 : f.size;
+      least[i] += variable ? 1 : f.size;
     }
-    uint64_t& l = least[static_cast<size_t>(handlers_[i].kind)];
-    l = std::min(l, size);
   }
-  // Each table's room, or 0 where no layout of its kinds is in the header.
-  const auto count = [&](std::initializer_list<Kind> kinds) -> size_t {
+  // The most records of the layouts that `fill` picks those bytes can
+  // hold, 0 where none is in the header.
+  const auto count = [&](auto&& fill) -> size_t {
     uint64_t size = UINT64_MAX;
-    for (Kind k : kinds) size = std::min(size, least[static_cast<size_t>(k)]);
+    for (size_t i = 0; i < handlers_.size(); ++i)
+      if (fill(handlers_[i])) size = std::min(size, least[i]);
     return size == UINT64_MAX ? 0 : static_cast<size_t>(bytes / size);
   };
-  // Calls f(table, the record kinds that fill it) for every table.
+  const auto of = [](std::initializer_list<Kind> kinds) {
+    return [kinds](const Handler& h) {
+      return std::find(kinds.begin(), kinds.end(), h.kind) != kinds.end();
+    };
+  };
+  const auto items = [](bool (*source)(Source)) {
+    return [source](const Handler& h) {
+      return h.kind == Kind::ProcItem && source(static_cast<Source>(h.sub));
+    };
+  };
+  const auto meta = [](Source s) { return !is_task(s); };
+  const auto gpu = [](Source s) { return s == Source::GpuTask; };
+  // Calls f(table, the layouts that fill it) for every table.
   LogData& d = data_;
+  ItemTables& it = d.items;
   const auto each_table = [&](auto&& f) {
-    f(d.ops, {Kind::OperationInstance});
-    f(d.items, {Kind::ProcItem});
-    f(d.waits, {Kind::TaskWait, Kind::MetaWait});
-    f(d.wait_sites, {Kind::WaitSite});
-    f(d.instances, {Kind::Instance});
-    f(d.channel_items, {Kind::ChannelItem});
-    f(d.inst_refs, {Kind::CopyInst, Kind::FillInst});
-    f(d.events, {Kind::Event});
+    f(d.ops, of({Kind::OperationInstance}));
+    f(it.tasks, items(is_task));
+    f(it.metas, items(meta));
+    f(it.kernels, items(gpu));
+    f(it.kernel_tasks, items(gpu));
+    f(it.path.items, items(owns_event));
+    f(it.path.uids, items(owns_event));
+    f(it.path_refs, items(owns_event));
+    f(it.calls, items(is_call));
+    f(d.waits, of({Kind::TaskWait, Kind::MetaWait}));
+    f(d.wait_sites, of({Kind::WaitSite}));
+    f(d.instances, of({Kind::Instance}));
+    f(d.channel_items, of({Kind::ChannelItem}));
+    f(d.inst_refs, of({Kind::CopyInst, Kind::FillInst}));
+    f(d.events, of({Kind::Event}));
   };
   // Address space only, but where the system counts it against a commit
   // limit, more than a quarter of its memory could starve later tables.
   double total = 0;
-  each_table([&](auto& table, std::initializer_list<Kind> kinds) {
-    total += static_cast<double>(count(kinds)) * sizeof(table[0]);
+  each_table([&](auto& table, auto&& fill) {
+    total += static_cast<double>(count(fill)) * sizeof(table[0]);
   });
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || page <= 0 || total > static_cast<double>(pages) * page / 4) return;
   try {
-    each_table(
-        [&](auto& table, std::initializer_list<Kind> kinds) { reserve_huge(table, count(kinds)); });
+    each_table([&](auto& table, auto&& fill) { reserve_huge(table, count(fill)); });
   } catch (const std::exception&) {  // bad_alloc: the tables grow as records come
   }
 }
@@ -342,8 +358,8 @@ void Collector::add(const Record& r) {
           it.kind = u32(ix("task_id"));
           it.variant = u32(ix("variant_id"));
           if (it.source == Source::GpuTask) {
-            it.extra = d.gpu_times.size();
-            d.gpu_times.push_back(GpuTime{u(ix("gpu_start")), u(ix("gpu_stop"))});
+            it.gpu_start = u(ix("gpu_start"));
+            it.gpu_stop = u(ix("gpu_stop"));
           }
           break;
         case Source::Meta:
@@ -365,8 +381,7 @@ void Collector::add(const Record& r) {
         case Source::ProfTask:
           break;
       }
-      d.items.push_back(it);
-      ++d.items_by_source[static_cast<size_t>(it.source)];
+      d.items.add(it, d.node);
       break;
     }
     case Kind::TaskWait:

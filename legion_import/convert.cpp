@@ -64,6 +64,8 @@ uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
 
 void Converter::run() {
   node_ = d_.node;
+  next_synthetic_ = d_.items.synthetic;
+  next_string_ = static_cast<uint32_t>(d_.items.names.size()) + 1;
   survey();
   processors();
   memories();
@@ -75,12 +77,16 @@ void Converter::run() {
   instances();
   channels();
   links();
+  // The items' records, once no step reads them any more.
+  out<trace::TaskRecord>() = std::move(d_.items.tasks);
+  out<trace::MetaTaskRecord>() = std::move(d_.items.metas);
+  out<trace::GpuKernelRecord>() = std::move(d_.items.kernels);
 }
 
 uint32_t Converter::str(std::string_view s) {
   if (s.empty()) return 0;
   if (const auto it = strings_.find(s); it != strings_.end()) return it->second;
-  const auto id = static_cast<uint32_t>(strings_.size() + 1);
+  const uint32_t id = next_string_++;
   // The key views the text the trace keeps (its map's nodes never move).
   const std::string& kept = t_.strings.emplace(id, s).first->second;
   strings_.emplace(kept, id);
@@ -89,26 +95,33 @@ uint32_t Converter::str(std::string_view s) {
 
 void Converter::survey() {
   Survey& s = survey_;
+  const ItemTables& items = d_.items;
   // The keys (meta, op, kind) that waits name, as hashes: a collision only
   // adds a candidate that waits() passes over.
   IdSet waited;
   waited.reserve(d_.waits.size());
   for (const WaitInfo& w : d_.waits) waited.insert(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
-  s.task_of_op.reserve(d_.multi_tasks.size() + d_.items_of(is_task));
+  s.task_of_op.reserve(d_.multi_tasks.size() + items.count(is_task));
   IdSet task_ids;
-  for (size_t i = 0; i < d_.items.size(); ++i) {
-    const ProcItem& it = d_.items[i];
-    if (is_task(it.source)) {
-      s.task_of_op.try_emplace(it.op, it.kind);
-      if (task_ids.insert(it.kind)) s.task_ids.push_back(it.kind);
-      if (waited.contains(wait_key(false, it.op, 0)))
-        s.candidates.push_back(Survey::Candidate{it.op, 0, false, it.start, it.stop, i});
-    } else if (it.source == Source::Meta || it.source == Source::Message) {
-      if (waited.contains(wait_key(true, it.op, it.kind)))
-        s.candidates.push_back(Survey::Candidate{it.op, it.kind, true, it.start, it.stop, i});
-      if (it.source == Source::Message && it.extra != 0) s.messages.push_back(i);
-    } else if (is_call(it.source) && it.fevent != 0) {
-      s.calls.push_back(i);
+  for (size_t k = 0; k < items.path.items.size(); ++k) {
+    const ItemRef ref = items.path_refs[k];
+    const uint64_t fevent = items.path.items[k].fevent;
+    if (!(ref & kMetaRef)) {
+      const trace::TaskRecord& t = items.tasks[ref];
+      s.task_of_op.try_emplace(t.op, t.task_kind);
+      if (task_ids.insert(t.task_kind)) s.task_ids.push_back(t.task_kind);
+      if (waited.contains(wait_key(false, t.op, 0))) {
+        s.candidates.push_back(Survey::Candidate{t.op, 0, false, static_cast<uint64_t>(t.start),
+                                                 static_cast<uint64_t>(t.stop), fevent, ref});
+      }
+      continue;
+    }
+    // Meta tasks and messages: the others own no event.
+    const trace::MetaTaskRecord& m = items.metas[ref & ~kMetaRef];
+    const auto kind = static_cast<uint32_t>(items.name_of(m).kind);
+    if (waited.contains(wait_key(true, m.op, kind))) {
+      s.candidates.push_back(Survey::Candidate{m.op, kind, true, static_cast<uint64_t>(m.start),
+                                               static_cast<uint64_t>(m.stop), fevent, ref});
     }
   }
   std::sort(s.task_ids.begin(), s.task_ids.end());
@@ -118,7 +131,7 @@ void Converter::processors() {
   for (const auto& [id, kind] : d_.procs) {
     const uint32_t idx = index_of_proc(id), node = node_of_proc(id);
     trace::ProcessorRecord p;
-    p.id = proc_res(id);
+    p.id = proc_resource(id);
     p.index = idx;
     const std::string n = std::to_string(idx);
     switch (kind) {
@@ -259,7 +272,7 @@ void Converter::operations() {
   }
 }
 
-std::string Converter::item_name(const ProcItem& it) const {
+std::string Converter::item_name(const ItemTables::NameKey& it) const {
   const auto lookup = [](const std::map<uint32_t, std::string>& m, uint32_t k) {
     const auto f = m.find(k);
     return f == m.end() ? "kind " + std::to_string(k) : f->second;
@@ -267,98 +280,58 @@ std::string Converter::item_name(const ProcItem& it) const {
   switch (it.source) {
     case Source::Meta:
     case Source::Message: {
-      const auto f = d_.meta_names.find(it.kind);
+      const auto f = d_.meta_names.find(static_cast<uint32_t>(it.kind));
       return f == d_.meta_names.end() ? "meta task " + std::to_string(it.kind) : f->second.first;
     }
     case Source::MapperCall:
-      return "Mapper Call " + lookup(d_.mapper_calls, it.kind);
+      return "Mapper Call " + lookup(d_.mapper_calls, static_cast<uint32_t>(it.kind));
     case Source::RuntimeCall:
-      return "Runtime Call " + lookup(d_.runtime_calls, it.kind);
+      return "Runtime Call " + lookup(d_.runtime_calls, static_cast<uint32_t>(it.kind));
     case Source::ApplicationCall: {
-      const auto p = d_.provenances.find(it.extra);
+      const auto p = d_.provenances.find(it.kind);
       return p == d_.provenances.end() ? "Application Call" : p->second;
     }
     case Source::ProfTask:
       return "ProfTask";
     default:
-      return task_name(it.kind);
+      return task_name(static_cast<uint32_t>(it.kind));
   }
-}
-
-uint32_t Converter::item_name_id(const ProcItem& it) {
-  const auto [name, added] =
-      item_names_.try_emplace(uint64_t{static_cast<uint8_t>(it.source)} << 32 | it.kind, 0);
-  if (added) *name = str(item_name(it));
-  return *name;
 }
 
 void Converter::items() {
-  const size_t tasks = d_.items_of(is_task);
-  reserve_huge(out<trace::TaskRecord>(), tasks);
-  reserve_huge(out<trace::GpuKernelRecord>(),
-               d_.items_by_source[static_cast<size_t>(Source::GpuTask)]);
-  reserve_huge(out<trace::MetaTaskRecord>(), d_.items.size() - tasks);
-  reserve_huge(uids_, d_.items.size());
-  uids_.resize(d_.items.size());
-  seen_events_.reserve(d_.items.size() + d_.channel_items.size());
-  // The critical path's items: those with an event of their own; links()
-  // adds the channel items.
-  path_ = std::make_shared<PathInputs>();
-  const size_t on_path = d_.items_of(owns_event) + d_.channel_items.size();
-  reserve_huge(path_->items, on_path);
-  reserve_huge(path_->uids, on_path);
-  constexpr size_t kAhead = 8;
-  for (size_t i = 0; i < d_.items.size(); ++i) {
-    if (i + kAhead < d_.items.size()) seen_events_.prefetch(d_.items[i + kAhead].fevent);
-    const ProcItem& it = d_.items[i];
-    const bool own = owns_event(it.source);
-    const bool first = own && it.fevent != 0 && seen_events_.insert(it.fevent);
-    const Uid uid = first ? event_uid(it.fevent) : synthetic_uid();
-    uids_[i] = uid;
-    if (own) {
-      path_->items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
-      path_->uids.push_back(uid);
-    }
-    const uint32_t proc = proc_res(it.proc);
-    if (is_task(it.source)) {
-      trace::TaskRecord r{uid,
-                          it.op,
-                          proc,
-                          it.kind,
-                          it.variant,
-                          to_time(it.start),
-                          to_time(it.stop),
-                          to_time(it.ready),
-                          to_time(it.create)};
-      out<trace::TaskRecord>().push_back(r);
-      if (it.source == Source::GpuTask) {
-        // The device side: gpu_start..gpu_stop on the GPU's device lane
-        // (legion_prof clamps gpu_start > gpu_stop to gpu_stop - 1 ns).
-        const GpuTime g = d_.gpu_times[it.extra];
-        const uint64_t gstart = g.start <= g.stop ? g.start : (g.stop > 0 ? g.stop - 1 : 0);
-        out<trace::GpuKernelRecord>().push_back(trace::GpuKernelRecord{
-            uid,
-            trace::make_resource_id(node_of_proc(it.proc), kDeviceLane | index_of_proc(it.proc)),
-            item_name_id(it), 0, to_time(gstart), to_time(g.stop)});
-      }
-    } else {
-      trace::MetaTaskRecord r;
-      r.uid = uid;
-      r.processor = proc;
-      r.meta_kind = item_name_id(it);
-      // Only meta tasks and mapper calls serve an operation; a prof task
-      // only reports on one after the fact.
-      r.op = it.source == Source::Meta || it.source == Source::Message ||
-                     it.source == Source::MapperCall
-                 ? it.op
-                 : 0;
-      r.start = to_time(it.start);
-      r.stop = to_time(it.stop);
-      r.ready = to_time(it.ready);
-      r.create = to_time(it.create);
-      out<trace::MetaTaskRecord>().push_back(r);
-    }
+  ItemTables& items = d_.items;
+  // Synthetic uids made before MachineDesc named the node, or with a node
+  // convert() replaced, carry this file's node.
+  if (items.synthetic > 0 && (items.mixed_nodes || items.uid_node != node_)) {
+    const auto restamp = [&](Uid& uid) {
+      if (is_synthetic(uid)) uid = trace::make_uid(node_, uid);
+    };
+    for (auto& r : items.tasks) restamp(r.uid);
+    for (auto& r : items.metas) restamp(r.uid);
+    for (auto& r : items.kernels) restamp(r.task);
+    for (Uid& uid : items.path.uids) restamp(uid);
   }
+  // An fevent is one item's: a later item naming it again (a damaged log)
+  // gets a uid of its own, as do copies naming it (channels()).
+  seen_events_.reserve(items.path.items.size() + d_.channel_items.size());
+  constexpr size_t kAhead = 8;
+  bool repeated = false;
+  const size_t n = items.path.items.size();
+  for (size_t k = 0; k < n; ++k) {
+    if (k + kAhead < n) seen_events_.prefetch(items.path.items[k + kAhead].fevent);
+    const uint64_t fevent = items.path.items[k].fevent;
+    if (fevent == 0 || seen_events_.insert(fevent)) continue;
+    repeated = true;
+    items.path.uids[k] = items.uid(items.path_refs[k]) = synthetic_uid();
+  }
+  if (repeated) {
+    for (size_t k = 0; k < items.kernels.size(); ++k)
+      items.kernels[k].task = items.tasks[items.kernel_tasks[k]].uid;
+  }
+  // The name slots' texts, now that every name the log gives is known.
+  for (size_t k = 0; k < items.names.size(); ++k)
+    t_.strings.emplace(static_cast<uint32_t>(k + 1), item_name(items.names[k]));
+  path_ = std::make_shared<PathInputs>(std::move(items.path));
 }
 
 }  // namespace detail

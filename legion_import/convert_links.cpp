@@ -72,13 +72,8 @@ struct ByFevent {
 
 // legion_prof's check: a message's spawn is stamped on the sending node,
 // so slow messages show network trouble or clocks that disagree.
-void Converter::message_latencies() {
-  const uint64_t messages = survey_.messages.size();
-  uint64_t slow = 0;
-  for (const size_t i : survey_.messages) {
-    const ProcItem& it = d_.items[i];
-    if (it.create > it.extra + 1'000'000) ++slow;  // over 1 ms
-  }
+void Converter::message_latencies() const {
+  const uint64_t messages = d_.items.messages, slow = d_.items.slow_messages;
   if (messages > 0 && slow * 20 > messages) {
     t_.problems.push_back(t_.file + ": " + std::to_string(slow) + " of " +
                           std::to_string(messages) +
@@ -121,9 +116,10 @@ void Converter::waits() {
   std::sort(by_key.begin(), by_key.end(), [&](const Waited& a, const Waited& b) {
     return std::make_tuple(key(a), a.start, a.wait) < std::make_tuple(key(b), b.start, b.wait);
   });
-  // The item each wait blocked (SIZE_MAX: none of this file, left out).
+  // The candidate that each wait blocked (SIZE_MAX: none of this file, left out).
   std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
-  IdMap<size_t> owners;  // fevent -> item, of the items that waited
+  IdMap<size_t> owners;  // fevent -> candidate, of the items that waited
+  ItemTables& items = d_.items;
   auto first = cands.begin(), last = cands.begin();
   for (const Waited& wk : by_key) {
     const WaitInfo& w = d_.waits[wk.wait];
@@ -136,37 +132,39 @@ void Converter::waits() {
       ++last;
     // The latest-starting candidate that ran over the wait (looking back a
     // bounded number), else the latest one that started before it.
-    size_t best = last == first ? SIZE_MAX : (last - 1)->item;
+    auto best = last == first ? cands.end() : last - 1;
     for (auto it = last; it != first && last - it < 64;) {
       --it;
       if (w.end <= it->stop) {
-        best = it->item;
+        best = it;
         break;
       }
     }
-    owner_of[wk.wait] = best;
-    if (best == SIZE_MAX) continue;
+    if (best == cands.end()) continue;
+    owner_of[wk.wait] = static_cast<size_t>(best - cands.begin());
     // Only the item that owns its fevent (calls nest in that one).
-    const uint64_t fevent = d_.items[best].fevent;
-    if (fevent != 0 && uids_[best] == event_uid(fevent)) owners.try_emplace(fevent, best);
+    if (best->fevent != 0 && items.uid(best->item) == event_uid(best->fevent))
+      owners.try_emplace(best->fevent, owner_of[wk.wait]);
   }
   // The calls of those items, grouped by item, by start (the longer of two
   // that start together first: it holds the other).
-  struct Call {
+  struct Nested {
     size_t owner;
     uint64_t start, stop;
-    size_t call;
+    ItemRef call;
   };
-  std::vector<Call> calls;
+  std::vector<Nested> calls;
   if (owners.size() > 0) {
-    for (const size_t i : survey_.calls) {
-      const ProcItem& c = d_.items[i];
+    for (const ItemTables::Call& c : items.calls) {
       const size_t* owner = owners.find(c.fevent);
-      if (owner && d_.items[*owner].proc == c.proc)
-        calls.push_back(Call{*owner, c.start, c.stop, i});
+      const trace::MetaTaskRecord& m = items.metas[c.meta];
+      if (owner && items.processor(cands[*owner].item) == m.processor) {
+        calls.push_back(Nested{*owner, static_cast<uint64_t>(m.start),
+                               static_cast<uint64_t>(m.stop), kMetaRef | c.meta});
+      }
     }
   }
-  std::sort(calls.begin(), calls.end(), [](const Call& a, const Call& b) {
+  std::sort(calls.begin(), calls.end(), [](const Nested& a, const Nested& b) {
     if (a.owner != b.owner) return a.owner < b.owner;
     if (a.start != b.start) return a.start < b.start;
     return a.stop > b.stop || (a.stop == b.stop && a.call < b.call);
@@ -205,7 +203,7 @@ void Converter::waits() {
   });
   auto& out_waits = out<trace::WaitRecord>();
   reserve_huge(out_waits, order.size());
-  std::vector<const Call*> open;  // outermost first
+  std::vector<const Nested*> open;  // outermost first
   auto next = calls.begin();
   for (size_t n = 0; n < order.size(); ++n) {
     const WaitInfo& w = d_.waits[order[n]];
@@ -213,20 +211,20 @@ void Converter::waits() {
     if (n == 0 || owner != owner_of[order[n - 1]]) {
       open.clear();
       next = std::lower_bound(calls.begin(), calls.end(), owner,
-                              [](const Call& c, size_t o) { return c.owner < o; });
+                              [](const Nested& c, size_t o) { return c.owner < o; });
     }
     for (; next != calls.end() && next->owner == owner && next->start <= w.start; ++next) {
       while (!open.empty() && open.back()->stop <= next->start) open.pop_back();
       open.push_back(&*next);
     }
     while (!open.empty() && open.back()->stop < w.start) open.pop_back();
-    const uint32_t text = backtrace_of(d_.items[owner].fevent, w.event);
-    const auto add = [&](size_t item) {
+    const uint32_t text = backtrace_of(cands[owner].fevent, w.event);
+    const auto add = [&](ItemRef item) {
       add_wait(item, w.start, w.ready, w.end, w.event);
       if (text != 0) t_.wait_notes.emplace_back(out_waits.size() - 1, text);
     };
-    add(owner);
-    for (const Call* c : open)  // each started at or before the wait
+    add(cands[owner].item);
+    for (const Nested* c : open)  // each started at or before the wait
       if (w.end <= c->stop) add(c->call);
   }
   const auto lost = static_cast<uint64_t>(d_.waits.size() - order.size());
@@ -235,10 +233,10 @@ void Converter::waits() {
                           " waits name no task or meta task of this file; left out");
 }
 
-void Converter::add_wait(size_t item, uint64_t start, uint64_t ready, uint64_t end,
+void Converter::add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t end,
                          uint64_t event) {
   out<trace::WaitRecord>().push_back(
-      trace::WaitRecord{uids_[item], to_time(start), to_time(std::max(ready, start)),
+      trace::WaitRecord{d_.items.uid(item), to_time(start), to_time(std::max(ready, start)),
                         to_time(std::max(end, start)), event_uid(event)});
 }
 

@@ -17,39 +17,9 @@
 #include "legion_import/critical_path.hpp"
 #include "legion_import/id_map.hpp"
 #include "legion_import/import.hpp"
+#include "legion_import/legato_ids.hpp"
 
 namespace legato::legion::detail {
-
-using trace::Time;
-using trace::Uid;
-
-// Local parts of resource ids (trace::make_resource_id(node, local)): a
-// processor's is its Realm index (0..0xfff), the others lie above.
-constexpr uint32_t kDeviceLane = 0x1000;   // + GPU index: its device lane
-constexpr uint32_t kMemoryLane = 0x2000;   // + memory index (+ 0x100 for IB memories)
-constexpr uint32_t kDepPartLane = 0x3000;  // the node's dependent-partitioning lane
-constexpr uint32_t kChannelLane = 0x4000;  // + channel sequence
-constexpr uint32_t kMaxChannels = 0xbfff;
-// Item uids of items without an event of their own (calls, prof tasks)
-// carry this bit, which Realm event ids never set in the uid's sequence.
-constexpr uint64_t kSyntheticBit = uint64_t{1} << 47;
-
-// Item uids from Realm event ids, so that items of different nodes' files
-// refer to each other: the creator node and the event's own bits (LEGION_FORMAT.md §3).
-inline Uid event_uid(uint64_t e) {
-  if (e == 0) return 0;
-  if (e >> 63)
-    return trace::make_uid(static_cast<uint32_t>((e >> 47) & 0xffff), e & (kSyntheticBit - 1));
-  // Barriers and other ids: node in 59..44.
-  return trace::make_uid(static_cast<uint32_t>((e >> 44) & 0xffff),
-                         kSyntheticBit | (uint64_t{1} << 46) | (e & ((uint64_t{1} << 44) - 1)));
-}
-
-inline Time to_time(uint64_t t) {
-  return t > static_cast<uint64_t>(std::numeric_limits<Time>::max())
-             ? std::numeric_limits<Time>::max()
-             : static_cast<Time>(t);
-}
 
 // Writes "0x" and v in lowercase hex at `at` (room for 18 characters);
 // returns the end.
@@ -75,10 +45,7 @@ class Converter {
 
  private:
   uint32_t str(std::string_view s);  // the file's string id of s (0 for "")
-  Uid synthetic_uid() { return trace::make_uid(node_, kSyntheticBit | next_synthetic_++); }
-  uint32_t proc_res(uint64_t proc) const {
-    return trace::make_resource_id(node_of_proc(proc), index_of_proc(proc));
-  }
+  Uid synthetic_uid() { return legion::synthetic_uid(node_, next_synthetic_++); }
   uint32_t mem_res(uint64_t mem) const {
     const uint32_t ib = (mem >> 56) == 0x1a ? 0x100 : 0;
     return trace::make_resource_id(node_of_mem(mem), kMemoryLane | ib | index_of_mem(mem));
@@ -88,21 +55,19 @@ class Converter {
     return t_.all.get<R>();
   }
 
-  // One pass over the processor items before the steps: what names(),
-  // operations(), message_latencies() and waits() would otherwise each
-  // find in a pass of their own.
+  // One pass over the items that own their event, before the steps: what
+  // names(), operations() and waits() would otherwise each find in a pass
+  // of their own.
   struct Survey {
     std::vector<uint32_t> task_ids;  // of the tasks, sorted, unique
     IdMap<uint32_t> task_of_op;      // op -> task_id: the first task naming it
-    std::vector<size_t> messages;    // items that are messages with a spawn time
-    std::vector<size_t> calls;       // calls with an fevent (they nest in its item)
     // Tasks and meta tasks whose (meta, op, kind) some wait names.
     struct Candidate {
       uint64_t op;
       uint32_t kind;
       bool meta;
-      uint64_t start, stop;
-      size_t item;
+      uint64_t start, stop, fevent;
+      ItemRef item;
     };
     HugeVector<Candidate> candidates;
   };
@@ -115,20 +80,21 @@ class Converter {
   // Every task id gets a name: its TaskKind's, else "task <id>".
   void names();
   void operations();
-  std::string item_name(const ProcItem& it) const;
-  // The string id of item_name(it), looked up once per source and kind.
-  uint32_t item_name_id(const ProcItem& it);
+  std::string item_name(const ItemTables::NameKey& key) const;
+  // Synthetic uids where the node changed after items were converted; a
+  // uid of its own for each item whose fevent an earlier one owns; the
+  // items' names and the critical path's inputs.
   void items();
 
   // convert_links.cpp
   // legion_prof's check: a message's spawn is stamped on the sending node,
   // so slow messages show network trouble or clocks that disagree.
-  void message_latencies();
+  void message_latencies() const;
   // Recorded waits go to the task or meta task that waited and to each of
   // its calls (nested in it by fevent) that contains the wait; calls are
   // not waits of what they nest in (LEGION_FORMAT.md §6).
   void waits();
-  void add_wait(size_t item, uint64_t start, uint64_t ready, uint64_t end, uint64_t event);
+  void add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t end, uint64_t event);
   void instances();
   std::string mem_label(uint64_t mem) const;
   // The channel of copies of this kind from src to dst (named when first used).
@@ -145,14 +111,13 @@ class Converter {
   analysis::RankTrace& t_;
   uint32_t node_ = 0;
   uint64_t next_synthetic_ = 0;
+  uint32_t next_string_ = 1;  // after the items' name slots (ItemTables::names)
   std::unordered_map<std::string_view, uint32_t> strings_;  // views t_.strings' texts
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
   Survey survey_;
   IdSet seen_events_;                 // fevents that gave an item its uid
   std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
-  IdMap<uint32_t> item_names_;        // Source << 32 | kind -> string id
-  std::vector<Uid> uids_;             // per d_.items
   std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn
   // (copy kind, src, dst): a gather or scatter between two memories is not
   // their direct copies' channel.

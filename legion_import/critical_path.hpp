@@ -10,25 +10,11 @@
 
 namespace legato::legion {
 
-// An item that owns its completion event (fevent).
-struct TimedItem {
-  uint64_t fevent = 0, creator = 0, critical = 0;
-  uint64_t create = 0, stop = 0;
-};
-
 // Per item: the fevent of the item that determined its start (0: none),
 // and whether it came from the event graph (else from the creator link).
 struct PathStep {
   uint64_t fevent = 0;
   bool from_critical = false;
-};
-
-// What one file contributes to its run's critical path: its items (with the
-// uid each became, 0 for one not drawn) and its event graph.
-struct PathInputs {
-  HugeVector<TimedItem> items;
-  HugeVector<uint64_t> uids;
-  HugeVector<EventNode> events;
 };
 
 // Per item of the files, in order (each file's items, file after file):

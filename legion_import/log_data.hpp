@@ -13,7 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "legion_import/id_map.hpp"
 #include "trace_format/huge_pages.hpp"
+#include "trace_format/records.hpp"
 
 namespace legato::legion {
 
@@ -69,20 +71,17 @@ inline bool owns_event(Source s) {
   return !is_call(s) && s != Source::ProfTask;
 }
 
-// 96 bytes: the largest table, read by every conversion step.
+// One decoded processor item (TaskInfo, MetaInfo, MapperCallInfo...):
+// ItemTables converts it as it arrives; no table of them is kept.
 struct ProcItem {
   uint64_t proc = 0, op = 0, fevent = 0, creator = 0, critical = 0;
   uint64_t create = 0, ready = 0, start = 0, stop = 0;
   uint64_t extra = 0;    // mapper_proc of mapper calls, provenance of application calls,
-                         // spawn of messages, index into LogData::gpu_times of GPU tasks
+                         // spawn of messages
+  uint64_t gpu_start = 0, gpu_stop = 0;  // GPU tasks' kernel time (GPUTaskInfo)
   uint32_t kind = 0;     // task_id, lg_id, mapping/runtime call kind
   uint32_t variant = 0;  // task variant; mapper id of mapper calls
   Source source = Source::Task;
-};
-
-// A GPU task's kernel time (GPUTaskInfo's gpu_start, gpu_stop).
-struct GpuTime {
-  uint64_t start = 0, stop = 0;
 };
 
 struct WaitInfo {
@@ -126,6 +125,89 @@ struct EventNode {
   uint64_t pre[4] = {0, 0, 0, 0};
 };
 
+// An item that owns its completion event (fevent).
+struct TimedItem {
+  uint64_t fevent = 0, creator = 0, critical = 0;
+  uint64_t create = 0, stop = 0;
+};
+
+// What one file contributes to its run's critical path: its items (with the
+// uid each became, 0 for one not drawn) and its event graph.
+struct PathInputs {
+  HugeVector<TimedItem> items;
+  HugeVector<uint64_t> uids;
+  HugeVector<EventNode> events;
+};
+
+// Where a converted processor item is: an index into ItemTables::tasks, or
+// kMetaRef | an index into ItemTables::metas.
+using ItemRef = uint32_t;
+inline constexpr ItemRef kMetaRef = ItemRef{1} << 31;
+
+// The processor items, converted into the Legato records they become as
+// the Collector decodes them (add), so that a large log's items are
+// written once. Uids are final except where an fevent repeats (a damaged
+// log: the converter gives the later item a uid of its own) and where the
+// node was not known yet (uid_node).
+class ItemTables {
+ public:
+  // Items of one source and kind (of an application call: its provenance)
+  // share a name, made once the whole log is read (names are overwritten
+  // late): slot k of `names` is the file's string id k + 1.
+  struct NameKey {
+    Source source;
+    uint64_t kind;
+  };
+  // A call with an fevent: it nests in the item that owns that event.
+  struct Call {
+    uint64_t fevent;
+    uint32_t meta;  // index into metas
+  };
+
+  std::vector<trace::TaskRecord> tasks;         // task_kind: the task id
+  std::vector<trace::MetaTaskRecord> metas;     // meta_kind: a name slot's string id
+  std::vector<trace::GpuKernelRecord> kernels;  // GPU tasks' device side; name: a slot's id
+  std::vector<uint32_t> kernel_tasks;           // per kernel: its task, an index into tasks
+  std::vector<NameKey> names;
+  // The items that own their event (owns_event), in record order: the
+  // critical path's (uid: the event's, synthetic without one), and where
+  // each one's record is.
+  PathInputs path;
+  HugeVector<ItemRef> path_refs;
+  std::vector<Call> calls;
+  std::array<size_t, kSources> by_source{};
+  uint64_t messages = 0, slow_messages = 0;  // messages with a spawn time; over 1 ms of it
+  // Synthetic uids given so far (the converter goes on from there), and the
+  // node they carry; mixed_nodes: MachineDesc came between items.
+  uint64_t synthetic = 0;
+  uint32_t uid_node = 0;
+  bool mixed_nodes = false;
+
+  // Converts one item of the log of node `node`. Throws ImportError past
+  // 2^31 items of one table.
+  void add(const ProcItem& it, uint32_t node);
+  // How many items have a source for which `of` holds.
+  size_t count(bool (*of)(Source)) const {
+    size_t n = 0;
+    for (size_t s = 0; s < kSources; ++s) n += of(static_cast<Source>(s)) ? by_source[s] : 0;
+    return n;
+  }
+  const NameKey& name_of(const trace::MetaTaskRecord& m) const { return names[m.meta_kind - 1]; }
+  trace::Uid& uid(ItemRef ref) {
+    return ref & kMetaRef ? metas[ref & ~kMetaRef].uid : tasks[ref].uid;
+  }
+  uint32_t processor(ItemRef ref) const {
+    return ref & kMetaRef ? metas[ref & ~kMetaRef].processor : tasks[ref].processor;
+  }
+
+ private:
+  uint32_t name_slot(Source source, uint64_t kind);
+  IdMap<uint32_t> slots_;       // Source << 32 | kind -> slot's string id
+  IdMap<uint32_t> app_slots_;   // application calls: provenance -> slot's string id
+  uint64_t last_key_ = ~uint64_t{0};  // items come in runs of one kind
+  uint32_t last_slot_ = 0;
+};
+
 struct OpInfo {
   uint64_t op = 0, parent = 0, provenance = 0;
   uint32_t kind = 0;
@@ -154,15 +236,7 @@ struct LogData {
   std::map<uint64_t, std::string> backtraces;  // BacktraceDesc: id -> text
   // Timeline.
   HugeVector<OpInfo> ops;
-  HugeVector<ProcItem> items;
-  std::array<size_t, kSources> items_by_source{};
-  // How many items have a source for which `of` holds.
-  size_t items_of(bool (*of)(Source)) const {
-    size_t n = 0;
-    for (size_t s = 0; s < kSources; ++s) n += of(static_cast<Source>(s)) ? items_by_source[s] : 0;
-    return n;
-  }
-  std::vector<GpuTime> gpu_times;  // per GPU task, in order
+  ItemTables items;
   HugeVector<WaitInfo> waits;
   HugeVector<WaitSite> wait_sites;
   HugeVector<InstInfo> instances;

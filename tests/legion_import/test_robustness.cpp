@@ -369,6 +369,15 @@ TEST_CASE("two nodes of one run load together", "[legion][robust]") {
     }
   }
   CHECK(c2 == 2);
+  // Node 1's MachineDesc after its items: the ids made for items without an
+  // event of their own (calls) still carry node 1, so none is node 0's too.
+  std::stable_partition(n1.records.begin(), n1.records.end(),
+                        [](const auto& r) { return r.kind != "MachineDesc"; });
+  write_file(p1, gzip(n1.encode()));
+  const Profile late = load_profile({p0, p1});
+  for (const auto& w : late.warnings) UNSCOPED_INFO(w);
+  CHECK(late.warnings.empty());
+  CHECK(summarize(late) == summarize(both));
   const Profile one = load_profile({data_file(kA)});
   CHECK(both.items.size() == 2 * one.items.size());
   CHECK(both.pre.size() == 2 * one.pre.size());  // node 1's creators resolve on node 0
@@ -399,4 +408,29 @@ TEST_CASE("record order does not matter: descriptors, waits and names resolve af
   for (const Item& it : p.items) names_p.push_back(p.str(it.name));
   for (const Item& it : a.items) names_a.push_back(a.str(it.name));
   CHECK(names_p == names_a);
+}
+
+TEST_CASE("an fevent two items name (a damaged log) is the first's; the later gets an id of its own",
+          "[legion][robust]") {
+  TempDir dir;
+  LogEditor e(data_file(kA));
+  uint64_t first = 0;
+  int repeated = 0;
+  for (auto& r : e.records) {
+    if (r.kind != "TaskInfo" && r.kind != "MetaInfo") continue;
+    if (first == 0) {
+      first = r.get("fevent");
+    } else if (repeated < 3) {
+      r.set("fevent", first);
+      ++repeated;
+    }
+  }
+  REQUIRE(repeated == 3);
+  const std::string path = dir.file("repeated_fevent.prof");
+  write_file(path, e.encode());
+  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  for (const auto& w : p.warnings) UNSCOPED_INFO(w);
+  CHECK_FALSE(has_warning(p.warnings, "reuse the uid"));
+  CHECK(p.items.size() == a.items.size());
+  CHECK(p.waits.size() == a.waits.size());
 }
