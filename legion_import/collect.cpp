@@ -223,6 +223,7 @@ void Collector::expect(uint64_t bytes) {
     f(it.path.items, items(owns_event));
     f(it.path.uids, items(owns_event));
     f(it.path_refs, items(owns_event));
+    f(it.path_keys, items(owns_event));
     f(it.calls, items(is_call));
     f(d.waits, of({Kind::TaskWait, Kind::MetaWait}));
     f(d.wait_sites, of({Kind::WaitSite}));

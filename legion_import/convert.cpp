@@ -55,11 +55,6 @@ trace::OpKind op_kind(const std::string& name) {
   return trace::OpKind::Task;
 }
 
-// A wait's (meta, op, kind) as one hash, for a set of the keys waits name.
-uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
-  return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
-}
-
 }  // namespace
 
 void Converter::run() {
@@ -94,37 +89,32 @@ uint32_t Converter::str(std::string_view s) {
 }
 
 void Converter::survey() {
-  Survey& s = survey_;
   const ItemTables& items = d_.items;
-  // The keys (meta, op, kind) that waits name, as hashes: a collision only
-  // adds a candidate that waits() passes over.
+  task_of_op_.reserve(d_.multi_tasks.size() + items.tasks.size());
+  IdSet ids;
+  for (const trace::TaskRecord& t : items.tasks) {
+    task_of_op_.try_emplace(t.op, t.task_kind);
+    if (ids.insert(t.task_kind)) task_ids_.push_back(t.task_kind);
+  }
   IdSet waited;
   waited.reserve(d_.waits.size());
   for (const WaitInfo& w : d_.waits) waited.insert(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
-  s.task_of_op.reserve(d_.multi_tasks.size() + items.count(is_task));
-  IdSet task_ids;
-  for (size_t k = 0; k < items.path.items.size(); ++k) {
+  for (size_t k = 0; k < items.path_keys.size(); ++k) {
+    if (!waited.contains(items.path_keys[k])) continue;
     const ItemRef ref = items.path_refs[k];
     const uint64_t fevent = items.path.items[k].fevent;
     if (!(ref & kMetaRef)) {
       const trace::TaskRecord& t = items.tasks[ref];
-      s.task_of_op.try_emplace(t.op, t.task_kind);
-      if (task_ids.insert(t.task_kind)) s.task_ids.push_back(t.task_kind);
-      if (waited.contains(wait_key(false, t.op, 0))) {
-        s.candidates.push_back(Survey::Candidate{t.op, 0, false, static_cast<uint64_t>(t.start),
-                                                 static_cast<uint64_t>(t.stop), fevent, ref});
-      }
+      candidates_.push_back(Candidate{t.op, 0, false, static_cast<uint64_t>(t.start),
+                                      static_cast<uint64_t>(t.stop), fevent, ref});
       continue;
     }
     // Meta tasks and messages: the others own no event.
     const trace::MetaTaskRecord& m = items.metas[ref & ~kMetaRef];
-    const auto kind = static_cast<uint32_t>(items.name_of(m).kind);
-    if (waited.contains(wait_key(true, m.op, kind))) {
-      s.candidates.push_back(Survey::Candidate{m.op, kind, true, static_cast<uint64_t>(m.start),
-                                               static_cast<uint64_t>(m.stop), fevent, ref});
-    }
+    candidates_.push_back(Candidate{m.op, static_cast<uint32_t>(items.name_of(m).kind), true,
+                                    static_cast<uint64_t>(m.start),
+                                    static_cast<uint64_t>(m.stop), fevent, ref});
   }
-  std::sort(s.task_ids.begin(), s.task_ids.end());
 }
 
 void Converter::processors() {
@@ -218,7 +208,7 @@ void Converter::names() {
   std::map<uint32_t, bool> ids;
   for (const auto& [id, name] : d_.task_names) ids[id] = true;
   for (const auto& [key, name] : d_.variants) ids[key.first] = true;
-  for (const uint32_t id : survey_.task_ids) ids[id] = true;
+  for (const uint32_t id : task_ids_) ids[id] = true;
   for (const auto& [id, named] : ids)
     out<trace::TaskKindRecord>().push_back(trace::TaskKindRecord{id, str(task_name(id))});
   for (const auto& [key, name] : d_.variants) {
@@ -228,7 +218,7 @@ void Converter::names() {
 }
 
 void Converter::operations() {
-  IdMap<uint32_t>& task_of_op = survey_.task_of_op;
+  IdMap<uint32_t>& task_of_op = task_of_op_;
   for (const auto& [op, task] : d_.multi_tasks) task_of_op.try_emplace(op, task);
   reserve_huge(out<trace::OperationRecord>(), d_.ops.size());
   // Kinds, task names and provenances are few, their operations many: each

@@ -92,8 +92,7 @@ void Converter::waits() {
   // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
   // ran over the wait (record order does not matter). Candidates sorted by
   // (meta, op, kind, start), in record order among equals.
-  using Candidate = Survey::Candidate;
-  auto& cands = survey_.candidates;
+  auto& cands = candidates_;
   const auto key = [](const auto& x) { return std::make_tuple(x.meta, x.op, x.kind); };
   std::sort(cands.begin(), cands.end(), [&](const Candidate& a, const Candidate& b) {
     return std::make_tuple(key(a), a.start, a.item) < std::make_tuple(key(b), b.start, b.item);

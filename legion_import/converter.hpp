@@ -55,21 +55,15 @@ class Converter {
     return t_.all.get<R>();
   }
 
-  // One pass over the items that own their event, before the steps: what
-  // names(), operations() and waits() would otherwise each find in a pass
-  // of their own.
-  struct Survey {
-    std::vector<uint32_t> task_ids;  // of the tasks, sorted, unique
-    IdMap<uint32_t> task_of_op;      // op -> task_id: the first task naming it
-    // Tasks and meta tasks whose (meta, op, kind) some wait names.
-    struct Candidate {
-      uint64_t op;
-      uint32_t kind;
-      bool meta;
-      uint64_t start, stop, fevent;
-      ItemRef item;
-    };
-    HugeVector<Candidate> candidates;
+  // What names() and operations() need of the tasks, and the tasks and
+  // meta tasks whose (meta, op, kind) some wait names (from the keys of
+  // the items that own their event).
+  struct Candidate {
+    uint64_t op;
+    uint32_t kind;
+    bool meta;
+    uint64_t start, stop, fevent;
+    ItemRef item;
   };
   void survey();
 
@@ -115,7 +109,9 @@ class Converter {
   std::unordered_map<std::string_view, uint32_t> strings_;  // views t_.strings' texts
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
-  Survey survey_;
+  std::vector<uint32_t> task_ids_;  // of the tasks, unique
+  IdMap<uint32_t> task_of_op_;      // op -> task_id: the first task naming it
+  HugeVector<Candidate> candidates_;
   IdSet seen_events_;                 // fevents that gave an item its uid
   std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
   std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn

@@ -40,6 +40,7 @@ void ItemTables::add(const ProcItem& it, uint32_t node) {
     path.items.push_back(TimedItem{it.fevent, it.creator, it.critical, it.create, it.stop});
     path.uids.push_back(uid);
     path_refs.push_back(ref);
+    path_keys.push_back(task ? wait_key(false, it.op, 0) : wait_key(true, it.op, it.kind));
   }
   const uint32_t proc = proc_resource(it.proc);
   if (task) {

@@ -91,6 +91,12 @@ struct WaitInfo {
   uint64_t start = 0, ready = 0, end = 0, event = 0;
 };
 
+// A wait's (meta, op, kind) as one hash (a task wait's kind counts as 0),
+// for a set of the keys waits name: a collision only adds a candidate.
+inline uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
+  return ((op * 0x9E3779B97F4A7C15ull) ^ (uint64_t{kind} << 1) ^ (meta ? 1 : 0)) | 1;
+}
+
 // EventWaitInfo: the item whose fevent it names waited on `event` at the
 // place BacktraceDesc `backtrace` gives.
 struct WaitSite {
@@ -174,6 +180,7 @@ class ItemTables {
   // each one's record is.
   PathInputs path;
   HugeVector<ItemRef> path_refs;
+  HugeVector<uint64_t> path_keys;  // the wait_key a wait would name each by
   std::vector<Call> calls;
   std::array<size_t, kSources> by_source{};
   uint64_t messages = 0, slow_messages = 0;  // messages with a spawn time; over 1 ms of it
