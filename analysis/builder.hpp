@@ -13,6 +13,7 @@
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
 #include "analysis/uid_index.hpp"
+#include "legion_import/id_map.hpp"
 #include "trace_format/huge_pages.hpp"
 
 namespace legato::analysis::detail {
@@ -51,7 +52,7 @@ class Builder {
   const unsigned threads_;
   std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
-  std::unordered_map<uint32_t, uint32_t> lane_of_resource_;
+  legion::IdMap<uint32_t> lane_of_resource_;
   uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
   UidIndex op_of_uid_, item_of_uid_;
   // Items are staged straight into p_.items: each lane's slots

@@ -170,7 +170,7 @@ void Builder::strings() {
 
 void Builder::lanes() {
   const auto add = [&](size_t r, uint32_t id, LaneKind kind, uint32_t index, uint32_t name) {
-    if (lane_of_resource_.count(id)) return;
+    if (lane_of_resource_.contains(id)) return;
     Lane l;
     l.kind = kind;
     l.rank = p_.ranks[r].rank;
@@ -198,11 +198,10 @@ void Builder::lanes() {
 // A lane for an id no descriptor named (its descriptor frame was lost).
 uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
   if (resource == last_resource_ && last_lane_ != kNone) return last_lane_;
-  const auto it = lane_of_resource_.find(resource);
-  if (it != lane_of_resource_.end()) {
+  if (const uint32_t* known = lane_of_resource_.find(resource)) {
     last_resource_ = resource;
-    last_lane_ = it->second;
-    return it->second;
+    last_lane_ = *known;
+    return *known;
   }
   Lane l;
   l.kind = fallback;

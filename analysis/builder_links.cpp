@@ -218,10 +218,9 @@ void Builder::links() {
 void Builder::errors() {
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (const auto& e : traces_[r].all.get<trace::ErrorRecord>()) {
-      const auto l = lane_of_resource_.find(e.resource);
+      const uint32_t* l = lane_of_resource_.find(e.resource);
       p_.errors.push_back(ErrorMark{at(r, e.time), p_.ranks[r].rank, e.error_kind, op(e.op),
-                                    l == lane_of_resource_.end() ? kNone : l->second,
-                                    str(r, e.text)});
+                                    l ? *l : kNone, str(r, e.text)});
     }
   }
   std::stable_sort(p_.errors.begin(), p_.errors.end(),
