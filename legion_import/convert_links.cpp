@@ -386,21 +386,18 @@ void Converter::links() {
 void resolve_links(const std::vector<analysis::RankTrace*>& files) {
   std::vector<const PathInputs*> inputs;
   for (const analysis::RankTrace* t : files) inputs.push_back(t->legion_links.get());
-  const std::vector<PathStep> steps = critical_path_steps(inputs);
-  size_t i = 0;
   for (analysis::RankTrace* t : files) {
-    const PathInputs& in = *t->legion_links;
     auto& edges = t->all.get<trace::EdgeRecord>();
-    reserve_huge(edges, edges.size() + in.items.size());
-    for (size_t k = 0; k < in.items.size(); ++k, ++i) {
-      if (in.uids[k] == 0 || steps[i].fevent == 0) continue;
-      const Uid pre = event_uid(steps[i].fevent);
-      if (pre == in.uids[k]) continue;
-      edges.push_back(trace::EdgeRecord{
-          in.uids[k], pre,
-          steps[i].from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
-    }
+    reserve_huge(edges, edges.size() + t->legion_links->items.size());
   }
+  critical_path_steps(inputs, [&](size_t file, size_t k, const PathStep& step) {
+    const Uid uid = inputs[file]->uids[k];
+    if (uid == 0 || step.fevent == 0) return;
+    const Uid pre = event_uid(step.fevent);
+    if (pre == uid) return;
+    files[file]->all.get<trace::EdgeRecord>().push_back(trace::EdgeRecord{
+        uid, pre, step.from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+  });
   for (analysis::RankTrace* t : files) t->legion_links.reset();
 }
 

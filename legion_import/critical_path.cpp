@@ -104,12 +104,11 @@ class Graph {
     return memo(*w).r;
   }
 
-  size_t items() const { return items_; }
-  // Each file's items, file after file.
+  // Each file's items, file after file: f(file, index, item).
   template <class F>
   void each_item(F&& f) const {
-    for (const PathInputs* file : files_)
-      for (const TimedItem& it : file->items) f(it);
+    for (size_t k = 0; k < files_.size(); ++k)
+      for (size_t i = 0; i < files_[k]->items.size(); ++i) f(k, i, files_[k]->items[i]);
   }
 
  private:
@@ -141,23 +140,19 @@ class Graph {
 
 }  // namespace
 
-std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files) {
+void critical_path_steps(const std::vector<const PathInputs*>& files,
+                         const std::function<void(size_t, size_t, const PathStep&)>& step) {
   Graph g(files);
-  std::vector<PathStep> out;
-  reserve_huge(out, g.items());
-  g.each_item([&](const TimedItem& it) {
+  g.each_item([&](size_t file, size_t i, const TimedItem& it) {
     if (it.critical != 0) {
       const Resolved r = g.resolve(it.critical);
       // Created before its precondition triggered: that precondition's
       // producer held it back. Otherwise it was launched late: its creator.
-      if (r.known && r.item != 0 && it.create < r.trigger) {
-        out.push_back(PathStep{r.item, true});
-        return;
-      }
+      if (r.known && r.item != 0 && it.create < r.trigger)
+        return step(file, i, PathStep{r.item, true});
     }
-    out.push_back(PathStep{it.creator, false});
+    step(file, i, PathStep{it.creator, false});
   });
-  return out;
 }
 
 }  // namespace legato::legion

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "legion_import/log_data.hpp"
@@ -17,10 +18,11 @@ struct PathStep {
   bool from_critical = false;
 };
 
-// Per item of the files, in order (each file's items, file after file):
-// the step back along the critical path, over all their event graphs
-// together. Never recurses on the graph (iterative), so any depth is safe;
-// a cycle is cut where it closes.
-std::vector<PathStep> critical_path_steps(const std::vector<const PathInputs*>& files);
+// Gives each item of the files, in order (each file's items, file after
+// file), its step back along the critical path, over all their event
+// graphs together: step(file, item, its step). Never recurses on the graph
+// (iterative), so any depth is safe; a cycle is cut where it closes.
+void critical_path_steps(const std::vector<const PathInputs*>& files,
+                         const std::function<void(size_t, size_t, const PathStep&)>& step);
 
 }  // namespace legato::legion
