@@ -109,6 +109,15 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
                               {"stop", 2700001000},
                               {"proc_id", kCpu2},
                               {"fevent", field_of_task(e, 3, "fevent")}});
+  // A second one, of another provenance: named by its own.
+  prov.set("provenance", 78);
+  prov.set_text("prov", "solver.jl:40");
+  e.records.push_back(prov);
+  add("ApplicationCallInfo", {{"provenance", 78},
+                              {"start", 2700002000},
+                              {"stop", 2700003000},
+                              {"proc_id", kCpu2},
+                              {"fevent", field_of_task(e, 3, "fevent")}});
   // A copy sysmem0 -> fbmem2, a copy with no CopyInstInfo (not drawn), a fill
   // of sysmem0, and a dependent partitioning operation.
   add("CopyInfo", {{"op_id", 5},
@@ -177,6 +186,9 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   const uint32_t call = item_at(p, "c2", 2700000000);
   REQUIRE(call != kNone);
   CHECK(p.str(p.items[call].name) == "solver.jl:12");
+  const uint32_t second_call = item_at(p, "c2", 2700002000);
+  REQUIRE(second_call != kNone);
+  CHECK(p.str(p.items[second_call].name) == "solver.jl:40");
   // The call nests in the task it ran in, a row below it, and is not a
   // wait of it: the task is not shown blocked while the call runs.
   const uint32_t task = item_at(p, "c2", 2672636469);
