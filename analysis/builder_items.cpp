@@ -336,7 +336,7 @@ void Builder::items() {
   reserve_staging();
   for (size_t r = 0; r < traces_.size(); ++r) {
     auto& all = traces_[r].all;
-    std::unordered_map<uint32_t, uint32_t> task_names;
+    legion::IdMap<uint32_t> task_names;  // task kind -> profile string
     for (const auto& k : all.get<trace::TaskKindRecord>()) task_names[k.id] = str(r, k.name);
     const auto item = [&](ItemKind kind, Time start, Time stop, uint32_t name, Uid op_uid) {
       Item it;
@@ -353,13 +353,12 @@ void Builder::items() {
       return it;
     };
     for (const auto& t : all.get<trace::TaskRecord>()) {
-      const auto name = task_names.find(t.task_kind);
+      const uint32_t* name = task_names.find(t.task_kind);
       // The top-level task names no operation: it is one, under its own uid.
       const Uid op_uid = t.op != 0 ? t.op : t.uid;
       stage(lane(r, t.processor, LaneKind::Cpu),
-            item(ItemKind::Task, t.start, t.stop, name == task_names.end() ? 0 : name->second,
-                 op_uid),
-            t.uid, at(r, t.ready), at(r, t.create));
+            item(ItemKind::Task, t.start, t.stop, name ? *name : 0, op_uid), t.uid, at(r, t.ready),
+            at(r, t.create));
     }
     for (const auto& m : all.get<trace::MetaTaskRecord>()) {
       stage(lane(r, m.processor, LaneKind::Utility),

@@ -112,8 +112,8 @@ void Converter::survey() {
     // Meta tasks and messages: the others own no event.
     const trace::MetaTaskRecord& m = items.metas[ref & ~kMetaRef];
     candidates_.push_back(Candidate{m.op, static_cast<uint32_t>(items.name_of(m).kind), true,
-                                    static_cast<uint64_t>(m.start),
-                                    static_cast<uint64_t>(m.stop), fevent, ref});
+                                    static_cast<uint64_t>(m.start), static_cast<uint64_t>(m.stop),
+                                    fevent, ref});
   }
 }
 

@@ -72,10 +72,10 @@ void ItemTables::add(const ProcItem& it, uint32_t node) {
   r.meta_kind = name_slot(it.source, it.source == Source::ApplicationCall ? it.extra : it.kind);
   // Only meta tasks and mapper calls serve an operation; a prof task only
   // reports on one after the fact.
-  r.op = it.source == Source::Meta || it.source == Source::Message ||
-                 it.source == Source::MapperCall
-             ? it.op
-             : 0;
+  r.op =
+      it.source == Source::Meta || it.source == Source::Message || it.source == Source::MapperCall
+          ? it.op
+          : 0;
   r.start = to_time(it.start);
   r.stop = to_time(it.stop);
   r.ready = to_time(it.ready);

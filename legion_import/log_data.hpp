@@ -76,11 +76,11 @@ inline bool owns_event(Source s) {
 struct ProcItem {
   uint64_t proc = 0, op = 0, fevent = 0, creator = 0, critical = 0;
   uint64_t create = 0, ready = 0, start = 0, stop = 0;
-  uint64_t extra = 0;    // mapper_proc of mapper calls, provenance of application calls,
-                         // spawn of messages
+  uint64_t extra = 0;  // mapper_proc of mapper calls, provenance of application calls,
+                       // spawn of messages
   uint64_t gpu_start = 0, gpu_stop = 0;  // GPU tasks' kernel time (GPUTaskInfo)
-  uint32_t kind = 0;     // task_id, lg_id, mapping/runtime call kind
-  uint32_t variant = 0;  // task variant; mapper id of mapper calls
+  uint32_t kind = 0;                     // task_id, lg_id, mapping/runtime call kind
+  uint32_t variant = 0;                  // task variant; mapper id of mapper calls
   Source source = Source::Task;
 };
 
@@ -209,8 +209,8 @@ class ItemTables {
 
  private:
   uint32_t name_slot(Source source, uint64_t kind);
-  IdMap<uint32_t> slots_;       // Source << 32 | kind -> slot's string id
-  IdMap<uint32_t> app_slots_;   // application calls: provenance -> slot's string id
+  IdMap<uint32_t> slots_;             // Source << 32 | kind -> slot's string id
+  IdMap<uint32_t> app_slots_;         // application calls: provenance -> slot's string id
   uint64_t last_key_ = ~uint64_t{0};  // items come in runs of one kind
   uint32_t last_slot_ = 0;
 };

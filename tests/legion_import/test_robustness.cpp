@@ -410,8 +410,9 @@ TEST_CASE("record order does not matter: descriptors, waits and names resolve af
   CHECK(names_p == names_a);
 }
 
-TEST_CASE("an fevent two items name (a damaged log) is the first's; the later gets an id of its own",
-          "[legion][robust]") {
+TEST_CASE(
+    "an fevent two items name (a damaged log) is the first's; the later gets an id of its own",
+    "[legion][robust]") {
   TempDir dir;
   LogEditor e(data_file(kA));
   uint64_t first = 0;
