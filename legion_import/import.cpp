@@ -35,7 +35,8 @@ analysis::RankTrace import_log(const std::string& path, Links links) {
   } catch (const std::exception& e) {  // ImportError, or bad_alloc on a hostile file
     analysis::RankTrace t;
     t.file = path;
-    t.problems.push_back(e.what());
+    const std::string what = e.what();
+    t.problems.push_back(what.rfind(path, 0) == 0 ? what : path + ": " + what);
     return t;
   }
 }

@@ -1,5 +1,7 @@
 // ItemTables: each decoded processor item into the Legato record it becomes
 // (LEGION_FORMAT.md §6).
+#include <string>
+
 #include "legion_import/header.hpp"
 #include "legion_import/legato_ids.hpp"
 
@@ -25,7 +27,8 @@ void ItemTables::add(const ProcItem& it, uint32_t node) {
   ++by_source[static_cast<size_t>(it.source)];
   const bool task = is_task(it.source);
   if ((task ? tasks.size() : metas.size()) >= kMetaRef)
-    throw ImportError("the log holds over 2^31 processor items of one kind; split the run");
+    throw ImportError("more than 2^31 " + std::string(task ? "tasks" : "meta tasks and calls") +
+                      ", more than this importer reads from one file; profile a shorter run");
   const auto ref = static_cast<ItemRef>(task ? tasks.size() : kMetaRef | metas.size());
   const bool own = owns_event(it.source);
   Uid uid = 0;
