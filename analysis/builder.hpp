@@ -44,11 +44,11 @@ class Builder {
   uint32_t item(Uid uid) const { return item_of_uid_.find(uid); }  // kNone when unknown
   uint32_t op(Uid uid) const { return op_of_uid_.find(uid); }
   void warn_count(uint64_t n, const std::string& what);
-  // Frees every trace's records of kinds R once a step has read them for
-  // the last time (the traces are the builder's to consume).
+  // Frees a trace's records of kinds R once a step has read them for the
+  // last time (the traces are the builder's to consume).
   template <class... R>
-  void release() {
-    for (RankTrace& t : traces_) (std::vector<R>().swap(t.all.get<R>()), ...);
+  static void release(RankTrace& t) {
+    (std::vector<R>().swap(t.all.get<R>()), ...);
   }
   // A size past 4 PiB, which only a damaged record holds: counted and made 0.
   uint64_t checked_bytes(uint64_t bytes, ItemKind kind, Uid uid);

@@ -234,7 +234,7 @@ void Builder::operations() {
     }
   }
   op_of_uid_.build();
-  release<trace::OperationRecord>();
+  for (RankTrace& t : traces_) release<trace::OperationRecord>(t);
   for (size_t i = 0; i < parents.size(); ++i) p_.operations[i].parent = op(parents[i]);
   if (const uint64_t n = op_of_uid_.duplicates()) {
     const DuplicateId d = op_of_uid_.duplicate_example();
@@ -401,11 +401,12 @@ void Builder::items() {
       it.extra = str(r, u.provenance);  // user ranges: extra is the provenance string
       stage(lane(r, u.processor, LaneKind::Thread), it, 0, it.start, it.start);
     }
+    // What was staged is not read again: its memory serves what comes
+    // after (the critical path's edges, written meanwhile, and the next steps).
+    release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
+            trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
+            trace::UserRangeRecord>(traces_[r]);
   }
-  // What was staged is not read again: its memory serves the steps after.
-  release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
-          trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
-          trace::UserRangeRecord>();
   warn_count(bad_times_, "items stopped before they started; drawn with no duration");
   warn_count(clamped_times_.load(),
              "times lie more than 52 days from the run's start (damaged "
