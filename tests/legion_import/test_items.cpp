@@ -99,25 +99,21 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
                       {"start", 1500},
                       {"stop", 1600},
                       {"fevent", ev + 3}});
-  // An application call inside the Julia task of op 3 (on c2).
-  RawRecord prov = e.blank("Provenance");
-  prov.set("provenance", 77);
-  prov.set_text("prov", "solver.jl:12");
-  e.records.push_back(prov);
-  add("ApplicationCallInfo", {{"provenance", 77},
-                              {"start", 2700000000},
-                              {"stop", 2700001000},
-                              {"proc_id", kCpu2},
-                              {"fevent", field_of_task(e, 3, "fevent")}});
-  // A second one, of another provenance: named by its own.
-  prov.set("provenance", 78);
-  prov.set_text("prov", "solver.jl:40");
-  e.records.push_back(prov);
-  add("ApplicationCallInfo", {{"provenance", 78},
-                              {"start", 2700002000},
-                              {"stop", 2700003000},
-                              {"proc_id", kCpu2},
-                              {"fevent", field_of_task(e, 3, "fevent")}});
+  // Two application calls inside the Julia task of op 3 (on c2), each
+  // named by its own provenance.
+  const auto app_call = [&](uint64_t provenance, const std::string& text, uint64_t start) {
+    RawRecord prov = e.blank("Provenance");
+    prov.set("provenance", provenance);
+    prov.set_text("prov", text);
+    e.records.push_back(prov);
+    add("ApplicationCallInfo", {{"provenance", provenance},
+                                {"start", start},
+                                {"stop", start + 1000},
+                                {"proc_id", kCpu2},
+                                {"fevent", field_of_task(e, 3, "fevent")}});
+  };
+  app_call(77, "solver.jl:12", 2700000000);
+  app_call(78, "solver.jl:40", 2700002000);
   // A copy sysmem0 -> fbmem2, a copy with no CopyInstInfo (not drawn), a fill
   // of sysmem0, and a dependent partitioning operation.
   add("CopyInfo", {{"op_id", 5},
