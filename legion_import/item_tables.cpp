@@ -24,7 +24,6 @@ uint32_t ItemTables::name_slot(Source source, uint64_t kind) {
 }
 
 void ItemTables::add(const ProcItem& it, uint32_t node) {
-  ++by_source[static_cast<size_t>(it.source)];
   const bool task = is_task(it.source);
   if ((task ? tasks.size() : metas.size()) >= kMetaRef)
     throw ImportError("more than 2^31 " + std::string(task ? "tasks" : "meta tasks and calls") +

@@ -6,7 +6,6 @@
 // (LEGION_FORMAT.md §5).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -58,7 +57,6 @@ enum class Source : uint8_t {
   ApplicationCall,
   ProfTask
 };
-inline constexpr size_t kSources = static_cast<size_t>(Source::ProfTask) + 1;
 inline bool is_task(Source s) {
   return s == Source::Task || s == Source::ImplicitTask || s == Source::GpuTask;
 }
@@ -182,7 +180,6 @@ class ItemTables {
   HugeVector<ItemRef> path_refs;
   HugeVector<uint64_t> path_keys;  // the wait_key a wait would name each by
   std::vector<Call> calls;
-  std::array<size_t, kSources> by_source{};
   uint64_t messages = 0, slow_messages = 0;  // messages with a spawn time; over 1 ms of it
   // Synthetic uids given so far (the converter goes on from there), and the
   // node they carry; mixed_nodes: MachineDesc came between items.
@@ -193,12 +190,6 @@ class ItemTables {
   // Converts one item of the log of node `node`. Throws ImportError past
   // 2^31 items of one table.
   void add(const ProcItem& it, uint32_t node);
-  // How many items have a source for which `of` holds.
-  size_t count(bool (*of)(Source)) const {
-    size_t n = 0;
-    for (size_t s = 0; s < kSources; ++s) n += of(static_cast<Source>(s)) ? by_source[s] : 0;
-    return n;
-  }
   const NameKey& name_of(const trace::MetaTaskRecord& m) const { return names[m.meta_kind - 1]; }
   trace::Uid& uid(ItemRef ref) {
     return ref & kMetaRef ? metas[ref & ~kMetaRef].uid : tasks[ref].uid;
