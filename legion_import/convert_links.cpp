@@ -64,6 +64,7 @@ std::string readable_backtrace(const std::string& text) {
 
 // Orders InstRef pointers by fevent, and finds an fevent among them.
 struct ByFevent {
+  bool operator()(const InstRef* a, const InstRef* b) const { return a->fevent < b->fevent; }
   bool operator()(const InstRef* r, uint64_t fevent) const { return r->fevent < fevent; }
   bool operator()(uint64_t fevent, const InstRef* r) const { return fevent < r->fevent; }
 };
@@ -318,8 +319,7 @@ void Converter::channels() {
   std::vector<const InstRef*> refs;
   refs.reserve(d_.inst_refs.size());
   for (const InstRef& r : d_.inst_refs) refs.push_back(&r);
-  std::stable_sort(refs.begin(), refs.end(),
-                   [](const InstRef* a, const InstRef* b) { return a->fevent < b->fevent; });
+  std::stable_sort(refs.begin(), refs.end(), ByFevent{});
   bool dep_lane = false;
   for (const ChannelItem& c : d_.channel_items) {
     const bool first = c.fevent != 0 && seen_events_.insert(c.fevent);

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <charconv>
-#include <limits>
 #include <map>
 #include <memory>
 #include <string>

@@ -22,13 +22,13 @@ struct Resolved {
 class Graph {
  public:
   explicit Graph(const std::vector<const PathInputs*>& files) : files_(files) {
-    size_t events = 0;
+    size_t items = 0, events = 0;
     for (const PathInputs* f : files) {
       event_base_.push_back(events);
-      items_ += f->items.size();
+      items += f->items.size();
       events += f->events.size();
     }
-    where_.reserve(items_ + events);
+    where_.reserve(items + events);
     reserve_huge(memo_, events);
     memo_.resize(events);
     constexpr size_t kAhead = 8;  // keys prefetched ahead (IdMap::prefetch)
@@ -131,7 +131,6 @@ class Graph {
   Memo& memo(Where w) { return memo_[event_base_[file(w)] + index(w)]; }
 
   const std::vector<const PathInputs*>& files_;
-  size_t items_ = 0;                // of all the files
   std::vector<size_t> event_base_;  // per file: the index of its first event in memo_
   IdMap<Where> where_;
   std::vector<Memo> memo_;  // per event, file after file
