@@ -62,6 +62,8 @@ void Builder::links() {
   parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
     const auto& records = traces_[r].all.get<trace::EdgeRecord>();
     Edge* out = edges.data() + offset[r];
+    // Counted in locals: the ranks' counters share cache lines.
+    size_t count = 0, lost = 0;
     for (size_t k = 0; k < records.size(); ++k) {
       if (k + kAhead < records.size()) {
         item_of_uid_.prefetch(records[k + kAhead].item);
@@ -70,7 +72,7 @@ void Builder::links() {
       const trace::EdgeRecord& e = records[k];
       const uint32_t a = item(e.item), b = item(e.precondition);
       if (a == kNone || b == kNone) {
-        ++dangling[r];
+        ++lost;
         continue;
       }
       if (a == b) {  // an item cannot wait for itself: a damaged record
@@ -78,8 +80,10 @@ void Builder::links() {
           self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
         continue;
       }
-      out[kept[r]++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
+      out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
     }
+    kept[r] = count;
+    dangling[r] = lost;
   });
   close_up(edges);
   // Where each item's edges begin (kept per block of kPreBlock items).
@@ -150,7 +154,7 @@ void Builder::links() {
   parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
     const auto& records = traces_[r].all.get<trace::WaitRecord>();
     const auto& notes = traces_[r].wait_notes;
-    size_t note = 0;
+    size_t note = 0, count = 0, lost = 0;
     Wait* const out = p_.waits.data() + offset[r];
     for (size_t k = 0; k < records.size(); ++k) {
       if (k + kAhead < records.size()) {
@@ -161,17 +165,19 @@ void Builder::links() {
       const uint32_t task = item(w.task);
       while (note < notes.size() && notes[note].first < k) ++note;
       if (task == kNone) {
-        ++lost_waits[r];
+        ++lost;
         continue;
       }
       const Wait wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)};
-      out[kept[r]++] = wait;
+      out[count++] = wait;
       if (note < notes.size() && notes[note].first == k)
         noted[r].emplace_back(wait, note_text[r][note]);
     }
     // In place: a stable sort's buffer would be as big as the table. Waits
     // of one item that start together go by their other fields.
-    std::sort(out, out + kept[r], by_all);
+    std::sort(out, out + count, by_all);
+    kept[r] = count;
+    lost_waits[r] = lost;
   });
   // Each rank's waits are sorted; ranks' items mostly follow each other.
   size_t sorted_end = 0;

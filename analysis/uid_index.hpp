@@ -38,8 +38,9 @@ class IdMap {
   size_t dense_tables() const { return dense_.size(); }
   const DuplicateId& duplicate_example() const { return example_; }
   // Starts loading where find(id) will look (a loop over many ids
-  // prefetches a few ahead, so their cache misses overlap).
-  void prefetch(uint64_t id) const {
+  // prefetches a few ahead, so their cache misses overlap). Always inlined,
+  // or the prefetch is dropped (legion::IdMap::prefetch).
+  [[gnu::always_inline]] void prefetch(uint64_t id) const {
     for (const Dense& d : dense_) {
       if (id - d.first < d.slots.size()) return __builtin_prefetch(&d.slots[id - d.first]);
     }
@@ -110,7 +111,7 @@ class UidIndex {
     }
     return {};
   }
-  void prefetch(Uid uid) const {
+  [[gnu::always_inline]] void prefetch(Uid uid) const {
     const uint32_t rank = trace::rank_of_uid(uid);
     if (rank < ranks_.size()) ranks_[rank].prefetch(uid & kSeqMask);
   }
