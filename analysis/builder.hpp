@@ -65,7 +65,12 @@ class Builder {
   // [begin, end) are counted first (reserve_staging), filled in record
   // order (stage), then sorted and stacked into rows in place (place),
   // lanes in parallel.
-  std::vector<uint32_t> fill_;   // per lane: its next free slot
+  std::vector<uint32_t> fill_;  // per lane: its next free slot
+  // Per rank: the end of the slots it and the ranks before it fill. The
+  // slots are reserved at once but touched rank by rank (grow_staging),
+  // so the memory of the ranks' records, freed once staged, serves the
+  // next ranks' slots.
+  std::vector<uint32_t> staged_end_;
   HugeVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
   HugeVector<uint32_t> placed_;  // after place: where the item of staged_uids_[k] went
   // Per slot whose ready or create lies too far back for the compact Item.
@@ -80,6 +85,7 @@ class Builder {
   std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
   void reserve_staging();
+  void grow_staging(size_t rank);
   void stage(uint32_t lane, Item item, Uid uid, Time ready, Time create);
   void place(uint32_t lane, PlaceScratch& scratch);  // touches only the lane's slots
   // A time of rank r's file on the run's clock, clamped to the model's range.

@@ -260,7 +260,7 @@ Time Builder::at(size_t r, Time t) {
 void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) {
   // Staging mirrors reserve_staging's count; a record it missed would
   // write into the next lane's slots.
-  if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end)
+  if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end || fill_[lane] >= p_.items.size())
     throw std::logic_error("analysis: an item was staged on a lane without room for it");
   const uint32_t slot = fill_[lane]++;
   // ready - create goes where create_of() reads it.
@@ -285,11 +285,14 @@ void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) 
 // would), so staging writes every item once, in its lane's range.
 void Builder::reserve_staging() {
   std::vector<uint32_t> count;
+  std::vector<uint32_t> last_lane(traces_.size(), 0);  // per rank: the highest lane it fills
+  size_t r = 0;
   const auto add = [&](uint32_t l) {
     if (l >= count.size()) count.resize(l + 1, 0);
     ++count[l];
+    last_lane[r] = std::max(last_lane[r], l + 1);
   };
-  for (size_t r = 0; r < traces_.size(); ++r) {
+  for (r = 0; r < traces_.size(); ++r) {
     const auto& all = traces_[r].all;
     for (const auto& x : all.get<trace::TaskRecord>()) add(lane(r, x.processor, LaneKind::Cpu));
     for (const auto& x : all.get<trace::MetaTaskRecord>())
@@ -310,9 +313,7 @@ void Builder::reserve_staging() {
   if (total >= kNone)
     throw LoadError("the traces hold more than 4 billion items; load fewer files");
   reserve_huge(p_.items, total);
-  p_.items.resize(total);
   reserve_huge(staged_uids_, total);
-  staged_uids_.resize(total);
   fill_.resize(p_.lanes.size());
   uint32_t next = 0;
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
@@ -320,6 +321,18 @@ void Builder::reserve_staging() {
     next += count[l];
     p_.lanes[l].end = next;
   }
+  staged_end_.assign(traces_.size(), 0);
+  for (r = 0; r < traces_.size(); ++r) {
+    const uint32_t end = last_lane[r] == 0 ? 0 : p_.lanes[last_lane[r] - 1].end;
+    staged_end_[r] = std::max(end, r == 0 ? 0 : staged_end_[r - 1]);
+  }
+}
+
+void Builder::grow_staging(size_t rank) {
+  const size_t end = staged_end_[rank];
+  if (end <= p_.items.size()) return;
+  p_.items.resize(end);
+  staged_uids_.resize(end);
 }
 
 void Builder::items() {
@@ -336,6 +349,7 @@ void Builder::items() {
   kernel_tasks_.reserve(kernels);
   reserve_staging();
   for (size_t r = 0; r < traces_.size(); ++r) {
+    grow_staging(r);
     auto& all = traces_[r].all;
     legion::IdMap<uint32_t> task_names;  // task kind -> profile string
     for (const auto& k : all.get<trace::TaskKindRecord>()) task_names[k.id] = str(r, k.name);
