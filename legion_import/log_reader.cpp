@@ -40,7 +40,13 @@ uint64_t number(const FieldLayout& f, const unsigned char* b) {
 // record's bytes after its id (opaque fields read as 0).
 void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* values) {
   for (const FieldLayout& f : l.fields) {
-    *values++ = f.kind == FieldType::Opaque ? 0 : number(f, b);
+    if (f.size == 8 && (f.kind == FieldType::U64 || f.kind == FieldType::I64)) {
+      std::memcpy(values, b, 8);  // most fields: no call, no sign or bool to fix
+      if constexpr (std::endian::native == std::endian::big) *values = __builtin_bswap64(*values);
+    } else {
+      *values = f.kind == FieldType::Opaque ? 0 : number(f, b);
+    }
+    ++values;
     b += f.size;
   }
 }
@@ -49,7 +55,9 @@ void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* value
 
 const std::string& Record::text(int field) const {
   static const std::string kEmpty;
-  return field < 0 ? kEmpty : texts[static_cast<size_t>(field)];
+  return field < 0 || static_cast<size_t>(field) >= texts.size()
+             ? kEmpty
+             : texts[static_cast<size_t>(field)];
 }
 
 // The (decompressed) bytes of the file through a window that refills from
@@ -317,8 +325,7 @@ bool LogReader::next(Record& r) {
     }
     r.layout = layout;
     r.values.resize(layout->fields.size());
-    r.texts.resize(layout->fields.size());
-    if (layout->fixed_bytes > 0) {
+    if (layout->fixed_bytes > 0) {  // no strings: texts are left as they are
       complete = in_->fill(layout->fixed_bytes);
       if (complete) {
         decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->buf.data() + in_->pos),
@@ -326,6 +333,7 @@ bool LogReader::next(Record& r) {
         in_->pos += layout->fixed_bytes;
       }
     } else {
+      r.texts.resize(layout->fields.size());
       for (size_t k = 0; complete && k < layout->fields.size(); ++k)
         complete = read_field(layout->fields[k], k, r);
     }

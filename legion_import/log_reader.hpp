@@ -22,7 +22,9 @@ struct Record {
   // Integers and bools; signed fields as two's complement; 0 for strings,
   // points, arrays, uuids and opaque fields.
   std::vector<uint64_t> values;
-  std::vector<std::string> texts;  // strings (empty for other fields)
+  // Strings (empty for other fields). A layout without strings leaves them
+  // as the record before set them: read them through text().
+  std::vector<std::string> texts;
   uint64_t get(int field, uint64_t fallback = 0) const {
     return field < 0 ? fallback : values[static_cast<size_t>(field)];
   }
