@@ -88,6 +88,13 @@ uint32_t Converter::str(std::string_view s) {
   return id;
 }
 
+uint32_t Converter::new_str(std::string_view s) {
+  if (s.empty()) return 0;
+  const uint32_t id = next_string_++;
+  t_.strings.emplace(id, s);
+  return id;
+}
+
 void Converter::survey() {
   const ItemTables& items = d_.items;
   task_of_op_.reserve(d_.multi_tasks.size() + items.tasks.size());

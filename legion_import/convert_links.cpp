@@ -249,9 +249,9 @@ void Converter::instances() {
     r.op = in.op;
     r.bytes = in.size;
     r.store = in.inst_id;
-    char name[32] = "Instance ";  // as legion_prof names it
+    char name[32] = "Instance ";  // as legion_prof names it; one name per instance
     const char* end = write_hex(name + 9, in.inst_id);
-    r.name = str(std::string_view(name, static_cast<size_t>(end - name)));
+    r.name = new_str(std::string_view(name, static_cast<size_t>(end - name)));
     r.create = to_time(in.create);
     r.ready = to_time(std::max(in.ready, in.create));
     r.destroy = to_time(std::max(in.destroy, in.ready));

@@ -44,6 +44,9 @@ class Converter {
 
  private:
   uint32_t str(std::string_view s);  // the file's string id of s (0 for "")
+  // A new string id for s, not looked up: for texts that cannot repeat
+  // (should one, the model merges equal texts of all files anyway).
+  uint32_t new_str(std::string_view s);
   Uid synthetic_uid() { return legion::synthetic_uid(node_, next_synthetic_++); }
   uint32_t mem_res(uint64_t mem) const {
     const uint32_t ib = (mem >> 56) == 0x1a ? 0x100 : 0;
