@@ -4,6 +4,7 @@
 // run kept.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <catch2/catch.hpp>
 
@@ -145,6 +146,50 @@ TEST_CASE("uids given to two items or two operations: one warning each, links go
   const uint32_t first = item_named(p, "first"), third = item_named(p, "third");
   CHECK(last_precondition(p, third) == first);
   CHECK(p.str(p.operations[p.items[first].op].name) == "add");
+}
+
+TEST_CASE("items on lanes out of their rank's order load whole (staging touches rank by rank)",
+          "[analysis][fault]") {
+  // The model touches its item slots rank by rank, each rank up to the
+  // last lane it fills. Rank 0 fills a lane no file describes (made after
+  // every described lane) and rank 2 a lane rank 1 describes.
+  TempDir dir;
+  const std::string run = "fedcba9876543210fedcba9876543210";
+  uint32_t cpu1 = 0;
+  {
+    SyntheticTrace t(dir.file("r0.prof"), 0, 3, run);
+    const uint32_t cpu = t.processor(trace::ProcKind::Cpu, 0, "cpu0");
+    const uint32_t k = t.task_kind("k");
+    t.task(cpu, k, 0, 10);
+    t.task(trace::make_resource_id(0, 90), k, 5, 15);  // undescribed
+    t.finish();
+  }
+  {
+    SyntheticTrace t(dir.file("r1.prof"), 1, 3, run);
+    cpu1 = t.processor(trace::ProcKind::Cpu, 0, "cpu1");
+    const uint32_t k = t.task_kind("k");
+    for (int i = 0; i < 3; ++i) t.task(cpu1, k, 20 * i, 20 * i + 10);
+    t.finish();
+  }
+  {
+    SyntheticTrace t(dir.file("r2.prof"), 2, 3, run);
+    const uint32_t cpu = t.processor(trace::ProcKind::Cpu, 0, "cpu2");
+    const uint32_t k = t.task_kind("k");
+    t.task(cpu, k, 0, 5);
+    t.task(cpu1, k, 100, 110);  // on rank 1's processor
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("r0.prof"), dir.file("r1.prof"), dir.file("r2.prof")});
+  REQUIRE(p.items.size() == 7);
+  std::map<std::string, size_t> per_lane;
+  for (const Lane& l : p.lanes) per_lane[l.name] = l.end - l.begin;
+  CHECK(per_lane["cpu0"] == 1);
+  CHECK(per_lane["cpu1"] == 4);
+  CHECK(per_lane["cpu2"] == 1);
+  CHECK(warnings_with(p, "used but never described").size() == 1);
+  for (const Lane& l : p.lanes) {
+    for (uint32_t i = l.begin; i < l.end; ++i) CHECK(p.items[i].kind == ItemKind::Task);
+  }
 }
 
 TEST_CASE("dependency edges from an item to itself are dropped with one warning",
