@@ -81,10 +81,9 @@ void Converter::run() {
 uint32_t Converter::str(std::string_view s) {
   if (s.empty()) return 0;
   if (const auto it = strings_.find(s); it != strings_.end()) return it->second;
-  const uint32_t id = next_string_++;
+  const uint32_t id = new_str(s);
   // The key views the text the trace keeps (its map's nodes never move).
-  const std::string& kept = t_.strings.emplace(id, s).first->second;
-  strings_.emplace(kept, id);
+  strings_.emplace(t_.strings.at(id), id);
   return id;
 }
 
