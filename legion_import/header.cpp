@@ -175,6 +175,16 @@ Header parse_header_lines(const std::vector<std::string>& lines, const std::stri
       fixed = variable || fixed == UINT64_MAX ? UINT64_MAX : fixed + f.size;
     }
     l.fixed_bytes = fixed == UINT64_MAX || fixed > UINT32_MAX ? 0 : static_cast<uint32_t>(fixed);
+    if (l.fixed_bytes > 0) {
+      for (const FieldLayout& f : l.fields) {
+        const bool i64 = f.kind == FieldType::U64 || f.kind == FieldType::I64;
+        l.steps.push_back(i64 && f.size == 8                         ? kStep64
+                          : f.kind == FieldType::U32 && f.size == 4  ? kStepU32
+                          : f.kind == FieldType::I32 && f.size == 4  ? kStepI32
+                          : f.kind == FieldType::Bool && f.size == 1 ? kStepBool
+                                                                     : kStepOther);
+      }
+    }
     if (l.id >= h.by_id_.size()) h.by_id_.resize(l.id + 1, -1);
     if (h.by_id_[l.id] >= 0) fail(file, line, text, "gives two kinds the id " + std::to_string(id));
     if (h.find(l.name) != nullptr) fail(file, line, text, "declares " + l.name + " twice");

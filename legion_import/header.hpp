@@ -34,6 +34,10 @@ enum class FieldType : uint8_t {
   Uuid,    // uuid_size raw bytes (the preceding uuid_size field)
 };
 
+// How a fixed-size field is read: the common numbers by one load each,
+// the rest (odd sizes, opaque fields) through its FieldLayout.
+enum FieldStep : uint8_t { kStepOther, kStep64, kStepU32, kStepI32, kStepBool };
+
 struct FieldLayout {
   std::string name;
   std::string type;  // as written, e.g. "unsigned long long"
@@ -48,6 +52,10 @@ struct RecordLayout {
   // The bytes of a record after its id when every field has a fixed size
   // (numbers, bools, opaque); 0 when one is a string, point, array or uuid.
   uint32_t fixed_bytes = 0;
+  // Of a layout with fixed_bytes: how the decoder reads each field, one
+  // FieldStep per field, so that its loop reads a byte per field instead of
+  // the field's layout.
+  std::vector<uint8_t> steps;
   // The index of a field by name, or -1.
   int field(std::string_view name) const;
 };

@@ -38,11 +38,35 @@ std::string at_offset(uint64_t offset) {
 }
 
 // Every field of a layout whose fields all have fixed sizes, from the
-// record's bytes after its id (opaque fields read as 0).
+// record's bytes after its id (opaque fields read as 0), step by step.
 void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* values) {
-  for (const FieldLayout& f : l.fields) {
-    *values++ = f.kind == FieldType::Opaque ? 0 : number(f, b);
-    b += f.size;
+  for (size_t k = 0; k < l.steps.size(); ++k) {
+    uint64_t v = 0;
+    switch (l.steps[k]) {
+      case kStep64:
+        std::memcpy(&v, b, 8);
+        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+        b += 8;
+        break;
+      case kStepU32:
+      case kStepI32: {
+        uint32_t x = 0;
+        std::memcpy(&x, b, 4);
+        if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap32(x);
+        v = l.steps[k] == kStepU32 ? x : static_cast<uint64_t>(int64_t{static_cast<int32_t>(x)});
+        b += 4;
+        break;
+      }
+      case kStepBool:
+        v = *b++ != 0;
+        break;
+      default: {
+        const FieldLayout& f = l.fields[k];
+        v = f.kind == FieldType::Opaque ? 0 : number(f, b);
+        b += f.size;
+      }
+    }
+    values[k] = v;
   }
 }
 
