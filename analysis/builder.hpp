@@ -36,11 +36,20 @@ class Builder {
  private:
   // The profile string of a file's string id; a placeholder naming the id
   // when the file never defined it.
-  uint32_t str(size_t rank, uint32_t file_id);
+  uint32_t str(size_t rank, uint32_t file_id) {
+    const uint32_t s = file_id == 0 ? 0 : string_remap_[rank].find(file_id);
+    return s != kNone ? s : undefined_str(rank, file_id);
+  }
+  uint32_t undefined_str(size_t rank, uint32_t file_id);
   // Adds a profile string; past kMaxStrings - 1 of them, gives the one
   // placeholder that stands for the rest (counted in strings_left_out_).
   uint32_t new_string(std::string text);
-  uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback);
+  uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback) {
+    // Records come in runs of one resource.
+    return resource == last_resource_ && last_lane_ != kNone ? last_lane_
+                                                             : find_lane(rank, resource, fallback);
+  }
+  uint32_t find_lane(size_t rank, uint32_t resource, LaneKind fallback);
   uint32_t item(Uid uid) const { return item_of_uid_.find(uid); }  // kNone when unknown
   uint32_t op(Uid uid) const { return op_of_uid_.find(uid); }
   void warn_count(uint64_t n, const std::string& what);
@@ -88,8 +97,16 @@ class Builder {
   void grow_staging(size_t rank);
   void stage(uint32_t lane, Item item, Uid uid, Time ready, Time create);
   void place(uint32_t lane, PlaceScratch& scratch);  // touches only the lane's slots
-  // A time of rank r's file on the run's clock, clamped to the model's range.
-  Time at(size_t r, Time t);
+  // A time of rank r's file on the run's clock, clamped to the model's range
+  // (clamp_time: a time out of it, counted).
+  Time at(size_t r, Time t) {
+    if (t <= kTimeLimit && t >= -kTimeLimit) {
+      const Time shifted = t + p_.ranks[r].clock_shift;  // |shift| <= kTimeLimit
+      if (shifted <= kTimeLimit && shifted >= -kTimeLimit) return shifted;
+    }
+    return clamp_time(r, t);
+  }
+  Time clamp_time(size_t r, Time t);
   uint64_t bad_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
   std::atomic<uint64_t> clamped_times_{0};  // at() runs on several threads in links()
   std::string undescribed_;                 // the first few such lanes' names

@@ -75,15 +75,31 @@ std::string short_name(LaneKind k, uint32_t index) {
   return n;
 }
 
-// Rows for items sorted by start: each goes to the lowest row free at its start.
+// Rows for items sorted by start: each goes to the lowest row free at its
+// start, that is whose last item stopped by then (starts only grow). Lanes
+// almost always need a few rows, found by scanning each row's last stop;
+// past kScanRows rows, two heaps give the same rows.
 std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vector<Time>& stops,
                                  uint32_t& nrows) {
+  constexpr uint32_t kScanRows = 16;
   std::vector<uint32_t> row(starts.size());
+  Time last_stop[kScanRows];
+  nrows = 0;
+  size_t i = 0;
+  for (; i < starts.size(); ++i) {
+    uint32_t r = 0;
+    while (r < nrows && last_stop[r] > starts[i]) ++r;
+    if (r == kScanRows) break;
+    nrows = std::max(nrows, r + 1);
+    last_stop[r] = stops[i];
+    row[i] = r;
+  }
+  if (i == starts.size()) return row;
   using Busy = std::pair<Time, uint32_t>;  // stop, row
   std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
   std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> free_rows;
-  nrows = 0;
-  for (size_t i = 0; i < starts.size(); ++i) {
+  for (uint32_t r = 0; r < nrows; ++r) busy.push({last_stop[r], r});
+  for (; i < starts.size(); ++i) {
     while (!busy.empty() && busy.top().first <= starts[i]) {
       free_rows.push(busy.top().second);
       busy.pop();
@@ -103,9 +119,7 @@ std::vector<uint32_t> stack_rows(const std::vector<Time>& starts, const std::vec
 
 }  // namespace
 
-uint32_t Builder::str(size_t rank, uint32_t file_id) {
-  if (file_id == 0) return 0;
-  if (const uint32_t s = string_remap_[rank].find(file_id); s != kNone) return s;
+uint32_t Builder::undefined_str(size_t rank, uint32_t file_id) {
   const auto [it, added] = undefined_.try_emplace({rank, file_id}, 0);
   if (added) it->second = new_string(trace::undefined_string_text(file_id));
   return it->second;
@@ -195,9 +209,9 @@ void Builder::lanes() {
   }
 }
 
-// A lane for an id no descriptor named (its descriptor frame was lost).
-uint32_t Builder::lane(size_t rank, uint32_t resource, LaneKind fallback) {
-  if (resource == last_resource_ && last_lane_ != kNone) return last_lane_;
+// The lane of a resource other than the last one's: a described one, or a
+// lane made for an id no descriptor named (its descriptor frame was lost).
+uint32_t Builder::find_lane(size_t rank, uint32_t resource, LaneKind fallback) {
   if (const uint32_t* known = lane_of_resource_.find(resource)) {
     last_resource_ = resource;
     last_lane_ = *known;
@@ -249,7 +263,7 @@ void Builder::operations() {
   }
 }
 
-Time Builder::at(size_t r, Time t) {
+Time Builder::clamp_time(size_t r, Time t) {
   if (t > kTimeLimit || t < -kTimeLimit) {
     ++clamped_times_;
     t = std::clamp(t, -kTimeLimit, kTimeLimit);
