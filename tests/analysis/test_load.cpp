@@ -125,3 +125,20 @@ TEST_CASE("damaged and unreadable files", "[analysis][ranks]") {
   CHECK_THROWS_WITH(load_profile({dir.file("missing.prof")}), Catch::Contains("missing.prof"));
   CHECK_THROWS_AS(load_profile({}), LoadError);
 }
+
+TEST_CASE("a string id defined twice takes its last text", "[analysis]") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto kind = t.task_kind("first name");
+    t.task(c0, kind, 0, 10);
+    t.writer().flush();  // the second definition in a later frame
+    t.writer().add(trace::StringRecord{t.writer().intern("first name"), "second name"});
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  CHECK(p.warnings.empty());
+  REQUIRE(p.items.size() == 1);
+  CHECK(p.str(p.items[0].name) == "second name");
+}
