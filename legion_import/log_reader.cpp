@@ -21,14 +21,24 @@ std::string at_offset(uint64_t offset) {
   return "byte offset " + std::to_string(offset);
 }
 
+// Little-endian integers of 8 and 4 bytes.
+inline uint64_t le64(const unsigned char* b) {
+  uint64_t v = 0;
+  std::memcpy(&v, b, 8);
+  return std::endian::native == std::endian::big ? __builtin_bswap64(v) : v;
+}
+inline uint32_t le32(const unsigned char* b) {
+  uint32_t v = 0;
+  std::memcpy(&v, b, 4);
+  return std::endian::native == std::endian::big ? __builtin_bswap32(v) : v;
+}
+
 // A number field's value from its little-endian bytes: signed ones as two's
-// complement, bools as 0 or 1. Inlined into the per-field loops: for the
-// common 8-byte field it is a copy.
-[[gnu::always_inline]] inline uint64_t number(const FieldLayout& f, const unsigned char* b) {
+// complement, bools as 0 or 1.
+uint64_t number(const FieldLayout& f, const unsigned char* b) {
   uint64_t v = 0;
   if (f.size == 8) {
-    std::memcpy(&v, b, 8);
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+    v = le64(b);
   } else {
     for (uint32_t i = 0; i < f.size; ++i) v |= static_cast<uint64_t>(b[i]) << (8 * i);
     const bool is_signed = f.kind == FieldType::I32 || f.kind == FieldType::I64;
@@ -44,19 +54,17 @@ void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* value
     uint64_t v = 0;
     switch (l.steps[k]) {
       case kStep64:
-        std::memcpy(&v, b, 8);
-        if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+        v = le64(b);
         b += 8;
         break;
       case kStepU32:
-      case kStepI32: {
-        uint32_t x = 0;
-        std::memcpy(&x, b, 4);
-        if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap32(x);
-        v = l.steps[k] == kStepU32 ? x : static_cast<uint64_t>(int64_t{static_cast<int32_t>(x)});
+        v = le32(b);
         b += 4;
         break;
-      }
+      case kStepI32:
+        v = static_cast<uint64_t>(int64_t{static_cast<int32_t>(le32(b))});
+        b += 4;
+        break;
       case kStepBool:
         v = *b++ != 0;
         break;
