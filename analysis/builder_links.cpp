@@ -270,7 +270,7 @@ void Builder::tree() {
     if (i % 16 == 0) p_.busy_blocks[i / 16] = sum;
     const Item& it = p_.items[i];
     sum = saturating_add(sum, it.duration());
-    lo = std::min(lo, it.start);
+    lo = std::min<Time>(lo, it.start);
     hi = std::max(hi, it.stop());
   }
   if (p_.items.size() % 16 == 0) p_.busy_blocks[p_.items.size() / 16] = sum;

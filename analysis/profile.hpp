@@ -4,6 +4,8 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -77,6 +79,23 @@ std::string_view to_string(ItemKind k);
 inline constexpr uint32_t kMaxStrings = uint32_t{1} << 26;
 enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2, kItemLongSpan = 4 };
 
+// A T stored byte by byte, so that the compact tables below (Item,
+// Precondition) need no padding and no packed attribute. It reads and
+// writes as a T, but no T& can bind to it, since such a reference would be
+// misaligned: std::min(t, item.start) does not compile; write
+// std::min<Time>(t, item.start).
+template <class T>
+class Unaligned {
+ public:
+  constexpr Unaligned(T v = T{})  // NOLINT: converts from T, as a T field would
+      : bytes_(std::bit_cast<Bytes>(v)) {}
+  constexpr operator T() const { return std::bit_cast<T>(bytes_); }  // NOLINT: reads as a T
+
+ private:
+  using Bytes = std::array<unsigned char, sizeof(T)>;
+  Bytes bytes_;
+};
+
 // One interval on a lane, in 28 bytes: the model holds one per task,
 // meta-task, call, copy, instance and kernel. Instances span
 // create..destroy (their allocation time, ready - create, is kept in the
@@ -87,8 +106,8 @@ enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2, kItemLongSpan
 // 2^32 ns (4.3 s) or longer is flagged kItemLongSpan: to_ready then holds
 // the duration's high bits and its ready and create times are in
 // Profile::timing_overflow. set_span() is the one way to set the times.
-struct __attribute__((packed, aligned(4))) Item {
-  Time start = 0;
+struct Item {
+  Unaligned<Time> start = 0;
   uint32_t span_lo = 0;    // the duration's low 32 bits; read stop() or duration()
   uint32_t name : 26 = 0;  // string index: task kind, meta-task kind, store name, ...
   ItemKind kind : 3 = ItemKind::Task;
@@ -185,12 +204,13 @@ struct Wait {
 
 // Why an item could not start earlier: an edge to another item, or the
 // runtime work (dependence analysis, mapping) that prepared it.
-// Packed: six bytes per edge instead of eight.
-struct __attribute__((packed)) Precondition {
-  uint32_t item = 0;
+// Six bytes per edge instead of eight.
+struct Precondition {
+  Unaligned<uint32_t> item = 0;
   uint8_t kind = 0;  // trace::EdgeKind, or kMappedBy
   uint8_t at = 0;    // recorded edges: the waiting item's place in its block (Profile::pre_block)
 };
+static_assert(sizeof(Precondition) == 6);
 // Recorded edges are indexed per block of this many items.
 inline constexpr uint32_t kPreBlock = 64;
 inline constexpr uint8_t kMappedBy = 0;

@@ -66,7 +66,7 @@ std::vector<Segment> states(const Profile& p, uint32_t item) {
   std::vector<Segment> out;
   Time at = it.start;
   const auto push = [&](Time a, Time b, State s) {
-    a = std::clamp(a, it.start, it.stop());
+    a = std::clamp<Time>(a, it.start, it.stop());
     b = std::clamp(b, a, it.stop());
     if (b > a) out.push_back(Segment{a, b, s});
   };

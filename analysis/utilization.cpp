@@ -248,7 +248,7 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
         const InstanceInfo& info = p.instances[it.extra];
         // Sizes past 4 PiB only come from damaged records; capped so sums stay exact.
         const auto bytes = static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
-        const Time from = std::clamp(info.ready, it.start, it.stop());
+        const Time from = std::clamp<Time>(info.ready, it.start, it.stop());
         if (it.stop() <= from) continue;
         changes.emplace_back(from, bytes);
         changes.emplace_back(it.stop(), -bytes);

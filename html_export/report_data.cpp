@@ -152,7 +152,8 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
       const analysis::InstanceInfo& info = p.instances[it.extra];
       varint(col[kBytes], info.bytes);
       varint(col[kAllocated],
-             static_cast<uint64_t>(std::clamp(info.ready, it.start, it.stop()) - it.start));
+             static_cast<uint64_t>(std::clamp<analysis::Time>(info.ready, it.start, it.stop()) -
+                                   it.start));
       varint(col[kInstProvenance], info.provenance);
       break;
     }

@@ -563,7 +563,7 @@ nlohmann::json App::state() const {
     const analysis::ItemDetails& d = *details_;
     nlohmann::json pre = nlohmann::json::array();
     for (const auto& x : d.preconditions)
-      pre.push_back({{"item", x.item},
+      pre.push_back({{"item", uint32_t{x.item}},
                      {"kind", analysis::precondition_name(x.kind)},
                      {"text", analysis::describe(p, x.item)}});
     j["selected"] = {{"item", d.item},

@@ -156,7 +156,7 @@ Time lane_busy(const Context& ctx, uint32_t l, Time t0, Time t1, TopLevel top_le
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (skip_top && ctx.top_level(i)) continue;
       const Item& it = ctx.p.items[i];
-      busy += std::max<Time>(0, std::min(it.stop(), t1) - std::max(it.start, t0));
+      busy += std::max<Time>(0, std::min<Time>(it.stop(), t1) - std::max<Time>(it.start, t0));
     }
     return busy;
   }
@@ -165,7 +165,7 @@ Time lane_busy(const Context& ctx, uint32_t l, Time t0, Time t1, TopLevel top_le
     if (skip_top && ctx.top_level(i)) continue;
     const Item& it = ctx.p.items[i];
     if (it.stop() > t0 && it.start < t1)
-      spans.emplace_back(std::max(it.start, t0), std::min(it.stop(), t1));
+      spans.emplace_back(std::max<Time>(it.start, t0), std::min<Time>(it.stop(), t1));
   }
   return union_length(spans);
 }
@@ -243,8 +243,8 @@ std::vector<uint32_t> spread(const Profile& p, const std::vector<uint32_t>& item
     // list is often grouped by lane, not in time order).
     Time lo = INT64_MAX, hi = INT64_MIN;
     for (uint32_t i : items) {
-      lo = std::min(lo, p.items[i].start);
-      hi = std::max(hi, p.items[i].start);
+      lo = std::min<Time>(lo, p.items[i].start);
+      hi = std::max<Time>(hi, p.items[i].start);
     }
     // One pass notes each stretch's earliest and latest item (stretch j:
     // from target j to target j + 1); the item nearest a target is the

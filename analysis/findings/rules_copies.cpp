@@ -37,7 +37,7 @@ Selection select(const Context& ctx, uint32_t rank, std::initializer_list<LaneKi
       s.lines.add(ctx.provenance(i), it.duration(), bytes);
       s.total_time += it.duration();
       s.bytes += bytes;
-      s.t0 = std::min(s.t0, it.start);
+      s.t0 = std::min<Time>(s.t0, it.start);
       s.t1 = std::max(s.t1, it.stop());
     }
     if (any) s.lanes.push_back(l);

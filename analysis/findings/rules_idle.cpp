@@ -79,8 +79,8 @@ class ChainTimeline {
     if (chain.empty()) return;
     const uint32_t first = chain.back();
     lead_from_ = chain_begin(ctx);
-    lead_issued_ =
-        std::clamp(p.create_of(first), lead_from_, std::max(lead_from_, p.items[first].start));
+    lead_issued_ = std::clamp<Time>(p.create_of(first), lead_from_,
+                                    std::max<Time>(lead_from_, p.items[first].start));
     lead_rank_ = p.lanes[p.lane_of(first)].rank;
     add(lead_from_, lead_issued_, kLeadIn);
     add(lead_issued_, p.items[first].start, label("waiting for the runtime or a processor"));
@@ -88,7 +88,8 @@ class ChainTimeline {
       const Item& it = p.items[chain[k]];
       if (k + 1 < chain.size()) {
         const Time from = p.items[chain[k + 1]].stop();
-        const Time issued = std::clamp(p.create_of(chain[k]), from, std::max(from, it.start));
+        const Time issued =
+            std::clamp<Time>(p.create_of(chain[k]), from, std::max<Time>(from, it.start));
         add(from, issued, label("the program issuing work"));
         add(issued, it.start, label("waiting for the runtime or a processor"));
       }

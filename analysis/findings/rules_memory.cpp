@@ -104,7 +104,7 @@ Holders alive_at(const Profile& p, const Lane& lane, Time t) {
 
 Time earliest_start(const Profile& p, const std::vector<uint32_t>& items, Time fallback) {
   Time t = fallback;
-  for (uint32_t i : items) t = std::min(t, p.items[i].start);
+  for (uint32_t i : items) t = std::min<Time>(t, p.items[i].start);
   return t;
 }
 
@@ -205,7 +205,7 @@ void duplicate_instances(Context& ctx) {
         if (it.start < alive_until && p.instances[it.extra].bytes >= min_bytes) {
           extra.add(i);
           dup = true;
-          t0 = std::min(t0, it.start);
+          t0 = std::min<Time>(t0, it.start);
           t1 = std::max(t1, std::min(it.stop(), alive_until));
         }
         alive_until = std::max(alive_until, it.stop());
@@ -278,7 +278,7 @@ void temporaries(Context& ctx) {
         h.add(i);
         any = true;
         allocating += std::max<Time>(0, info.ready - it.start);
-        t0 = std::min(t0, it.start);
+        t0 = std::min<Time>(t0, it.start);
         t1 = std::max(t1, it.stop());
       }
       if (any) lanes.push_back(l);

@@ -63,7 +63,7 @@ void tiny_tasks(Context& ctx) {
           tiny.push_back(i);
           durations.push_back(it.duration());
           tiny_time += it.duration();
-          t0 = std::min(t0, it.start);
+          t0 = std::min<Time>(t0, it.start);
           t1 = std::max(t1, it.stop());
         }
       }
@@ -155,7 +155,7 @@ void runtime_bound(Context& ctx) {
           if (it.kind != ItemKind::Task || ctx.top_level(i) || prev == INT64_MIN ||
               it.start <= prev)
             continue;
-          const Time issued = std::clamp(p.create_of(i), prev, it.start);
+          const Time issued = std::clamp<Time>(p.create_of(i), prev, it.start);
           const Time by_program = program.running.covered(prev, issued);
           Time by_runtime = 0;
           if (it.op != kNone && p.operations[it.op].last_meta != kNone) {
@@ -163,7 +163,7 @@ void runtime_bound(Context& ctx) {
             const auto [first, last] = p.recorded_preconditions(i);
             for (const Precondition* c = first; c != last; ++c)
               deps = std::max(deps, p.items[c->item].stop());
-            const Time to = std::min(it.start, p.items[p.operations[it.op].last_meta].stop());
+            const Time to = std::min<Time>(it.start, p.items[p.operations[it.op].last_meta].stop());
             by_runtime = std::max<Time>(0, to - deps);
           }
           if (by_program + by_runtime == 0) continue;
@@ -172,7 +172,7 @@ void runtime_bound(Context& ctx) {
           tasks.push_back(i);
           lines.add(ctx.provenance(i), by_program + by_runtime);
           t0 = std::min(t0, prev);
-          t1 = std::max(t1, it.start);
+          t1 = std::max<Time>(t1, it.start);
         }
       }
       const auto n = static_cast<Time>(lanes.size());

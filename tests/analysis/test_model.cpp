@@ -45,6 +45,31 @@ uint32_t item_at(const Profile& p, uint32_t lane, Time t) {
 
 }  // namespace
 
+// Whether std::min could bind references to both (a misaligned one, were
+// Item::start a plain Time in a packed struct).
+template <class A, class B>
+concept MinBindsBoth = requires(A a, B b) {
+  std::min(a, b);
+};
+
+TEST_CASE("compact items keep their times exactly, and bind no misaligned reference",
+          "[analysis]") {
+  static_assert(sizeof(Item) == 28 && alignof(Item) == 4);
+  static_assert(sizeof(Precondition) == 6);
+  static_assert(!MinBindsBoth<Time&, const decltype(Item::start)&>);
+  static_assert(!MinBindsBoth<uint32_t&, const decltype(Precondition::item)&>);
+  std::vector<Item> items(3);  // items[1].start lies 4 bytes off an 8-byte boundary
+  for (const Time t : {Time{0}, Time{-1}, -kTimeLimit, kTimeLimit, Time{0x123456789abcdef}}) {
+    items[1].set_span(t, t + 5);
+    CHECK(items[1].start == t);
+    CHECK(items[1].stop() == t + 5);
+    items[1].start = items[1].start + 7;
+    CHECK(std::min<Time>(t + 100, items[1].start) == t + 7);
+  }
+  Precondition pre{0xfedcba98u, 1, 2};
+  CHECK(uint32_t{pre.item} == 0xfedcba98u);
+}
+
 TEST_CASE("lanes form the node -> kind -> lane tree; overlaps stack into rows", "[analysis]") {
   TempDir dir;
   {

@@ -97,7 +97,7 @@ void check_lane(const Profile& p, const LaneExpect& e) {
     const std::string k = entry_kind(p, i);
     ++of_which[k];
     if (k == "Task") task_ns += p.items[i].duration();
-    first = std::min(first, p.items[i].start);
+    first = std::min<Time>(first, p.items[i].start);
     last = std::max(last, p.items[i].stop());
     const auto [w, wend] = p.waits_of(i);
     for (const Wait* x = w; x != wend; ++x) recorded.emplace(x->start, x->ready, x->end, x->event);
