@@ -1,5 +1,7 @@
 #include "legion_import/critical_path.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <utility>
 
 #include "legion_import/id_map.hpp"
@@ -16,35 +18,79 @@ struct Resolved {
   bool known = false;
 };
 
+// The events the critical path may look up: items' critical events and
+// event records' preconditions, as one bit per hash of each. maybe(id) is
+// true for all of them and for about a tenth of the other ids.
+class LookedUp {
+ public:
+  explicit LookedUp(const std::vector<const PathInputs*>& files) {
+    // At most this many are looked up, about a bit each: in a Legate run
+    // a fifth of those ids are distinct, so about a tenth of the bits are
+    // set, and a 10 M-record run's bits fit in a core's L2 cache (2 MiB),
+    // which matters more than letting fewer ids pass.
+    size_t ids = 0;
+    for (const PathInputs* f : files) ids += f->items.size() + 4 * f->events.size();
+    const size_t bits = std::bit_ceil(std::max<size_t>(4096, ids));
+    shift_ = 64 - std::countr_zero(bits);
+    bits_.assign(bits / 64, 0);
+    for (const PathInputs* f : files) {
+      ids_ += f->items.size() + f->events.size();
+      for (const TimedItem& it : f->items) set(it.critical);
+      for (const EventNode& e : f->events) {
+        for (uint64_t p : e.pre) set(p);
+      }
+    }
+  }
+  bool maybe(uint64_t id) const {
+    const size_t b = bit(id);
+    return id != 0 && (bits_[b / 64] >> (b % 64)) & 1;
+  }
+  // About how many of the files' items' and event records' ids pass maybe().
+  size_t expected() const {
+    size_t set = 0;
+    for (uint64_t w : bits_) set += static_cast<size_t>(std::popcount(w));
+    const double others = static_cast<double>(set) / static_cast<double>(bits_.size() * 64);
+    return set + static_cast<size_t>(others * static_cast<double>(ids_));
+  }
+
+ private:
+  size_t bit(uint64_t id) const {
+    return static_cast<size_t>((id * 0xD6E8FEB86659FD93ull) >> shift_);
+  }
+  void set(uint64_t id) {
+    const size_t b = bit(id);
+    if (id != 0) bits_[b / 64] |= uint64_t{1} << (b % 64);
+  }
+  std::vector<uint64_t> bits_;
+  int shift_ = 0;
+  size_t ids_ = 0;  // the files' items and event records
+};
+
 // The event graph of one or more files, events looked up through one id
 // map (an item's fevent, else an event record's result) and resolved
 // events memoised per event record.
 class Graph {
  public:
   explicit Graph(const std::vector<const PathInputs*>& files) : files_(files) {
-    size_t items = 0, events = 0;
+    size_t events = 0;
     for (const PathInputs* f : files) {
       event_base_.push_back(events);
-      items += f->items.size();
       events += f->events.size();
     }
-    where_.reserve(items + events);
     reserve_huge(memo_, events);
     memo_.resize(events);
-    constexpr size_t kAhead = 8;  // keys prefetched ahead (IdMap::prefetch)
+    // Only ids that something looks up need a place: in a Legate run, about
+    // a quarter of the items' events.
+    const LookedUp looked_up(files);
+    where_.reserve(looked_up.expected());
     for (size_t k = 0; k < files.size(); ++k) {
-      const auto& f = files[k]->items;
-      for (size_t i = 0; i < f.size(); ++i) {
-        if (i + kAhead < f.size()) where_.prefetch(f[i + kAhead].fevent);
-        if (f[i].fevent != 0) where_.try_emplace(f[i].fevent, kItem | at(k, i));
-      }
+      add(
+          looked_up, files[k]->items, [](const TimedItem& it) { return it.fevent; },
+          kItem | at(k, 0));
     }
     for (size_t k = 0; k < files.size(); ++k) {
-      const auto& f = files[k]->events;
-      for (size_t i = 0; i < f.size(); ++i) {
-        if (i + kAhead < f.size()) where_.prefetch(f[i + kAhead].result);
-        if (f[i].result != 0) where_.try_emplace(f[i].result, at(k, i));
-      }
+      add(
+          looked_up, files[k]->events, [](const EventNode& e) { return e.result; }, at(k, 0));
     }
   }
 
@@ -171,6 +217,26 @@ class Graph {
   };
   Memo& memo(Where w) { return memo_[event_base_[file(w)] + index(w)]; }
   const Memo& memo(Where w) const { return memo_[event_base_[file(w)] + index(w)]; }
+
+  // Puts table[i]'s event (id(table[i])) in where_ as first + i where
+  // looked_up may look it up, and it has no place yet (an item's event
+  // before an event record's). Slots are prefetched a few ids ahead.
+  template <class Table, class Id>
+  void add(const LookedUp& looked_up, const Table& table, Id id, Where first) {
+    constexpr size_t kAhead = 8;
+    const size_t n = table.size();
+    bool passes[kAhead] = {};
+    for (size_t i = 0; i < std::min(kAhead, n); ++i) passes[i] = looked_up.maybe(id(table[i]));
+    for (size_t i = 0; i < n; ++i) {
+      const bool pass = passes[i % kAhead];
+      if (i + kAhead < n) {
+        const uint64_t ahead = id(table[i + kAhead]);
+        passes[i % kAhead] = looked_up.maybe(ahead);
+        if (passes[i % kAhead]) where_.prefetch(ahead);
+      }
+      if (pass) where_.try_emplace(id(table[i]), first + i);
+    }
+  }
 
   const std::vector<const PathInputs*>& files_;
   std::vector<size_t> event_base_;  // per file: the index of its first event in memo_
