@@ -67,8 +67,8 @@ class LookedUp {
 };
 
 // The event graph of one or more files, events looked up through one id
-// map (an item's fevent, else an event record's result) and resolved
-// events memoised per event record.
+// map (an item's fevent, else an event record's result; only those that
+// LookedUp may look up) and resolved events memoised per event record.
 class Graph {
  public:
   explicit Graph(const std::vector<const PathInputs*>& files) : files_(files) {
@@ -83,15 +83,10 @@ class Graph {
     // a quarter of the items' events.
     const LookedUp looked_up(files);
     where_.reserve(looked_up.expected());
-    for (size_t k = 0; k < files.size(); ++k) {
-      add(
-          looked_up, files[k]->items, [](const TimedItem& it) { return it.fevent; },
-          kItem | at(k, 0));
-    }
-    for (size_t k = 0; k < files.size(); ++k) {
-      add(
-          looked_up, files[k]->events, [](const EventNode& e) { return e.result; }, at(k, 0));
-    }
+    for (size_t k = 0; k < files.size(); ++k)
+      add(looked_up, files[k]->items, &TimedItem::fevent, kItem | at(k, 0));
+    for (size_t k = 0; k < files.size(); ++k)
+      add(looked_up, files[k]->events, &EventNode::result, at(k, 0));
   }
 
   Resolved resolve(uint64_t event) {
@@ -218,23 +213,24 @@ class Graph {
   Memo& memo(Where w) { return memo_[event_base_[file(w)] + index(w)]; }
   const Memo& memo(Where w) const { return memo_[event_base_[file(w)] + index(w)]; }
 
-  // Puts table[i]'s event (id(table[i])) in where_ as first + i where
-  // looked_up may look it up, and it has no place yet (an item's event
-  // before an event record's). Slots are prefetched a few ids ahead.
-  template <class Table, class Id>
-  void add(const LookedUp& looked_up, const Table& table, Id id, Where first) {
+  // Puts each entry's event (its `event` field) in where_ as first + its
+  // index, where looked_up may look it up and it has no place yet (an
+  // item's event before an event record's). Slots are prefetched a few
+  // entries ahead.
+  template <class Table, class Entry>
+  void add(const LookedUp& looked_up, const Table& table, uint64_t Entry::*event, Where first) {
     constexpr size_t kAhead = 8;
     const size_t n = table.size();
     bool passes[kAhead] = {};
-    for (size_t i = 0; i < std::min(kAhead, n); ++i) passes[i] = looked_up.maybe(id(table[i]));
+    for (size_t i = 0; i < std::min(kAhead, n); ++i) passes[i] = looked_up.maybe(table[i].*event);
     for (size_t i = 0; i < n; ++i) {
       const bool pass = passes[i % kAhead];
       if (i + kAhead < n) {
-        const uint64_t ahead = id(table[i + kAhead]);
+        const uint64_t ahead = table[i + kAhead].*event;
         passes[i % kAhead] = looked_up.maybe(ahead);
         if (passes[i % kAhead]) where_.prefetch(ahead);
       }
-      if (pass) where_.try_emplace(id(table[i]), first + i);
+      if (pass) where_.try_emplace(table[i].*event, first + i);
     }
   }
 
