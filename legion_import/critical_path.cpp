@@ -28,13 +28,15 @@ class LookedUp {
     // a fifth of those ids are distinct, so about a tenth of the bits are
     // set, and a 10 M-record run's bits fit in a core's L2 cache (2 MiB),
     // which matters more than letting fewer ids pass.
-    size_t ids = 0;
-    for (const PathInputs* f : files) ids += f->items.size() + 4 * f->events.size();
-    const size_t bits = std::bit_ceil(std::max<size_t>(4096, ids));
+    size_t lookups = 0;
+    for (const PathInputs* f : files) {
+      lookups += f->items.size() + 4 * f->events.size();
+      ids_ += f->items.size() + f->events.size();
+    }
+    const size_t bits = std::bit_ceil(std::max<size_t>(4096, lookups));
     shift_ = 64 - std::countr_zero(bits);
     bits_.assign(bits / 64, 0);
     for (const PathInputs* f : files) {
-      ids_ += f->items.size() + f->events.size();
       for (const TimedItem& it : f->items) set(it.critical);
       for (const EventNode& e : f->events) {
         for (uint64_t p : e.pre) set(p);
