@@ -263,22 +263,47 @@ void Builder::tree() {
               [](const KindGroup& a, const KindGroup& b) { return a.kind < b.kind; });
   }
 
-  Time lo = std::numeric_limits<Time>::max(), hi = std::numeric_limits<Time>::min();
-  p_.busy_blocks.assign(p_.items.size() / 16 + 1, 0);
-  Time sum = 0;
-  for (size_t i = 0; i < p_.items.size(); ++i) {
-    if (i % 16 == 0) p_.busy_blocks[i / 16] = sum;
-    const Item& it = p_.items[i];
-    sum = saturating_add(sum, it.duration());
-    lo = std::min<Time>(lo, it.start);
-    hi = std::max(hi, it.stop());
+  // The busy-time prefix sums, the fold blocks and the span, in chunks on
+  // the worker threads: each chunk's busy_blocks relative to the chunk's
+  // start first, then the sums of the chunks before it added. (Durations are
+  // never negative, so saturating sums add up the same in any grouping.)
+  const size_t n = p_.items.size();
+  constexpr size_t kChunk = size_t{1} << 18;  // items: a multiple of 16 and of kFoldBlock
+  static_assert(kChunk % 16 == 0 && kChunk % kFoldBlock == 0);
+  struct Part {
+    Time sum = 0, lo = std::numeric_limits<Time>::max(), hi = std::numeric_limits<Time>::min();
+  };
+  std::vector<Part> parts((n + kChunk - 1) / kChunk);
+  p_.busy_blocks.assign(n / 16 + 1, 0);
+  p_.fold_blocks.assign((n + kFoldBlock - 1) / kFoldBlock, 0.f);
+  parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
+    Part part;
+    for (size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+      if (i % 16 == 0) p_.busy_blocks[i / 16] = part.sum;
+      const Item& it = p_.items[i];
+      part.sum = saturating_add(part.sum, it.duration());
+      part.lo = std::min<Time>(part.lo, it.start);
+      part.hi = std::max(part.hi, it.stop());
+      float& block = p_.fold_blocks[i / kFoldBlock];
+      block = std::max(block, fold_key_rounded_up(p_, static_cast<uint32_t>(i)));
+    }
+    parts[c] = part;
+  });
+  Time lo = std::numeric_limits<Time>::max(), hi = std::numeric_limits<Time>::min(), sum = 0;
+  std::vector<Time> before(parts.size());  // per chunk: the busy time of the chunks before it
+  for (size_t c = 0; c < parts.size(); ++c) {
+    before[c] = sum;
+    sum = saturating_add(sum, parts[c].sum);
+    lo = std::min(lo, parts[c].lo);
+    hi = std::max(hi, parts[c].hi);
   }
-  if (p_.items.size() % 16 == 0) p_.busy_blocks[p_.items.size() / 16] = sum;
-  p_.fold_blocks.assign((p_.items.size() + kFoldBlock - 1) / kFoldBlock, 0.f);
-  for (size_t i = 0; i < p_.items.size(); ++i) {
-    float& block = p_.fold_blocks[i / kFoldBlock];
-    block = std::max(block, fold_key_rounded_up(p_, static_cast<uint32_t>(i)));
-  }
+  if (n % 16 == 0) p_.busy_blocks[n / 16] = sum;
+  parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
+    if (before[c] == 0) return;
+    const size_t end = std::min(n, (c + 1) * kChunk);
+    for (size_t k = c * kChunk / 16; k < (end + 15) / 16; ++k)
+      p_.busy_blocks[k] = saturating_add(p_.busy_blocks[k], before[c]);
+  });
   for (const auto& e : p_.errors) {
     lo = std::min(lo, e.time);
     hi = std::max(hi, e.time);

@@ -342,6 +342,56 @@ TEST_CASE("folding skips blocks of tiny items and matches the plain definition",
   }
 }
 
+TEST_CASE("busy sums, fold blocks and the span of a model built in chunks match a direct pass",
+          "[analysis]") {
+  // Over a million items: tree() sums them in chunks of 2^18 items on
+  // several threads, then adds the chunks before each.
+  TempDir dir;
+  std::mt19937_64 rng(5);
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto k = t.task_kind("t");
+    for (int lane = 0; lane < 3; ++lane) {
+      const auto c = t.processor(trace::ProcKind::Cpu, static_cast<uint32_t>(lane),
+                                 "c" + std::to_string(lane));
+      Time at = 1000 * lane;
+      for (int i = 0; i < 350'000; ++i) {
+        const Time d = rng() % 100 == 0 ? 100'000 : 1 + static_cast<Time>(rng() % 500);
+        t.task(c, k, at, at + d);
+        at += d + static_cast<Time>(rng() % 50);
+      }
+    }
+    t.finish();
+  }
+  for (const unsigned threads : {1u, 3u}) {
+    const Profile p = load_profile({dir.file("legate_0.prof")}, {.threads = threads});
+    INFO(threads << " threads");
+    REQUIRE(p.items.size() == 1'050'000);
+    REQUIRE(p.busy_blocks.size() == p.items.size() / 16 + 1);
+    REQUIRE(p.fold_blocks.size() == (p.items.size() + kFoldBlock - 1) / kFoldBlock);
+    Time sum = 0, lo = p.items[0].start, hi = p.items[0].stop();
+    size_t wrong_busy = 0, wrong_fold = 0;
+    float fold = 0;
+    for (size_t i = 0; i <= p.items.size(); ++i) {
+      if (i % 16 == 0) wrong_busy += p.busy_blocks[i / 16] != sum;
+      if (i > 0 && (i % kFoldBlock == 0 || i == p.items.size())) {
+        wrong_fold += p.fold_blocks[(i - 1) / kFoldBlock] < fold;
+        fold = 0;
+      }
+      if (i == p.items.size()) break;
+      sum += p.items[i].duration();
+      lo = std::min<Time>(lo, p.items[i].start);
+      hi = std::max(hi, p.items[i].stop());
+      fold = std::max(fold, static_cast<float>(p.fold_key(static_cast<uint32_t>(i))));
+    }
+    CHECK(wrong_busy == 0);
+    CHECK(wrong_fold == 0);
+    CHECK(p.busy_between(0, static_cast<uint32_t>(p.items.size())) == sum);
+    CHECK(p.start == lo);
+    CHECK(p.stop == hi);
+  }
+}
+
 TEST_CASE("tasks split into running, blocked and ready segments", "[analysis]") {
   TempDir dir;
   {
