@@ -384,7 +384,7 @@ void Converter::links() {
 // One edge per item: the item that determined its start (LEGION_FORMAT.md §7),
 // over the event graphs of all the files together.
 void resolve_links(const std::vector<analysis::RankTrace*>& files) {
-  std::vector<const PathInputs*> inputs;
+  std::vector<PathInputs*> inputs;
   for (const analysis::RankTrace* t : files) inputs.push_back(t->legion_links.get());
   for (analysis::RankTrace* t : files) {
     auto& edges = t->all.get<trace::EdgeRecord>();

@@ -23,7 +23,7 @@ struct Resolved {
 // true for all of them and for about a tenth of the other ids.
 class LookedUp {
  public:
-  explicit LookedUp(const std::vector<const PathInputs*>& files) {
+  explicit LookedUp(const std::vector<PathInputs*>& files) {
     // At most this many are looked up, about a bit each: in a Legate run
     // a fifth of those ids are distinct, so about a tenth of the bits are
     // set, and a 10 M-record run's bits fit in a core's L2 cache (2 MiB),
@@ -70,17 +70,11 @@ class LookedUp {
 
 // The event graph of one or more files, events looked up through one id
 // map (an item's fevent, else an event record's result; only those that
-// LookedUp may look up) and resolved events memoised per event record.
+// LookedUp may look up) and resolved events memoised in their records
+// (Memo).
 class Graph {
  public:
-  explicit Graph(const std::vector<const PathInputs*>& files) : files_(files) {
-    size_t events = 0;
-    for (const PathInputs* f : files) {
-      event_base_.push_back(events);
-      events += f->events.size();
-    }
-    reserve_huge(memo_, events);
-    memo_.resize(events);
+  explicit Graph(const std::vector<PathInputs*>& files) : files_(files) {
     // Only ids that something looks up need a place: in a Legate run, about
     // a quarter of the items' events.
     const LookedUp looked_up(files);
@@ -95,23 +89,23 @@ class Graph {
     const Where* w = where_.find(event);
     if (!w) return Resolved{};
     if (is_item(*w)) return Resolved{item(*w).stop, event, true};
-    if (memo(*w).done) return memo(*w).r;
+    if (Memo(event_node(*w)).done()) return Memo(event_node(*w)).resolved();
     // Iterative depth-first: a node is computed once all its preconditions are.
     stack_.assign(1, {*w, false});
     while (!stack_.empty()) {
       const auto [n, expanded] = stack_.back();
-      Memo& m = memo(n);
-      if (m.done) {
+      EventNode& node = event_node(n);
+      Memo m(node);
+      if (m.done()) {
         stack_.pop_back();
         continue;
       }
-      const EventNode& node = event_node(n);
       if (!expanded) {
         stack_.back().second = true;
-        m.visiting = true;
+        m.visit();
         for (uint64_t p : node.pre) {
           const Where* pw = p == 0 ? nullptr : where_.find(p);
-          if (pw && !is_item(*pw) && !memo(*pw).done && !memo(*pw).visiting)
+          if (pw && !is_item(*pw) && Memo(event_node(*pw)).unseen())
             stack_.emplace_back(*pw, false);
         }
         continue;
@@ -127,8 +121,8 @@ class Graph {
         Resolved r;
         if (is_item(*pw)) {
           r = Resolved{item(*pw).stop, p, true};
-        } else if (memo(*pw).done) {
-          r = memo(*pw).r;
+        } else if (const Memo pm(event_node(*pw)); pm.done()) {
+          r = pm.resolved();
         } else {
           continue;  // a cycle
         }
@@ -138,18 +132,16 @@ class Graph {
                                                                     : r.trigger > best.trigger);
         if (better) best = r;
       }
-      m.visiting = false;
-      m.done = true;
-      m.r = best.known && best.trigger > node.performed
-                ? best
-                : Resolved{node.performed, node.performer, true};
+      m.resolve(best.known && best.trigger > node.performed
+                    ? best
+                    : Resolved{node.performed, node.performer, true});
     }
-    return memo(*w).r;
+    return Memo(event_node(*w)).resolved();
   }
 
   // Starts loading what resolving `event` reads, one stage at a time: 0,
-  // its slot; 1, its record and memo; 2, its preconditions' slots; 3,
-  // their items or memos. Each stage needs the last one's lines in the
+  // its slot; 1, its record; 2, its preconditions' slots; 3, their items or
+  // records. Each stage needs the last one's lines in the
   // cache, so a loop runs the stages for items a few apart. Always inlined,
   // or the prefetches are dropped (IdMap::prefetch).
   [[gnu::always_inline]] void prefetch(uint64_t event, int stage) const {
@@ -159,10 +151,9 @@ class Graph {
     const EventNode& node = event_node(*w);
     if (stage == 1) {
       __builtin_prefetch(&node);
-      __builtin_prefetch(reinterpret_cast<const char*>(&node) + sizeof(node) - 1);
-      return __builtin_prefetch(&memo(*w));
+      return __builtin_prefetch(reinterpret_cast<const char*>(&node) + sizeof(node) - 1);
     }
-    if (memo(*w).done) return;
+    if (node.resolution & Memo::kDone) return;
     for (uint64_t p : node.pre) {
       if (p == 0) continue;
       if (stage == 2) {
@@ -171,7 +162,7 @@ class Graph {
         if (is_item(*pw)) {
           __builtin_prefetch(&item(*pw));
         } else {
-          __builtin_prefetch(&memo(*pw));
+          __builtin_prefetch(&event_node(*pw));
         }
       }
     }
@@ -207,13 +198,29 @@ class Graph {
   static size_t file(Where w) { return static_cast<size_t>((w & ~kItem) >> kFileShift); }
   static size_t index(Where w) { return static_cast<size_t>(w & ((Where{1} << kFileShift) - 1)); }
   const TimedItem& item(Where w) const { return files_[file(w)]->items[index(w)]; }
-  const EventNode& event_node(Where w) const { return files_[file(w)]->events[index(w)]; }
-  struct Memo {
-    Resolved r;
-    bool done = false, visiting = false;
+  EventNode& event_node(Where w) const { return files_[file(w)]->events[index(w)]; }
+  // An event record's resolution, kept in the record: its resolution bits,
+  // and once done, its performed time and performer become the trigger and
+  // item it resolved to (nothing reads them as the record's own after).
+  class Memo {
+   public:
+    static constexpr uint8_t kVisiting = 1, kDone = 2, kKnown = 4;
+    explicit Memo(EventNode& node) : node_(node) {}
+    bool done() const { return node_.resolution & kDone; }
+    bool unseen() const { return node_.resolution == 0; }
+    void visit() { node_.resolution = kVisiting; }
+    void resolve(const Resolved& r) {
+      node_.performed = r.trigger;
+      node_.performer = r.item;
+      node_.resolution = kDone | (r.known ? kKnown : 0);
+    }
+    Resolved resolved() const {
+      return Resolved{node_.performed, node_.performer, (node_.resolution & kKnown) != 0};
+    }
+
+   private:
+    EventNode& node_;
   };
-  Memo& memo(Where w) { return memo_[event_base_[file(w)] + index(w)]; }
-  const Memo& memo(Where w) const { return memo_[event_base_[file(w)] + index(w)]; }
 
   // Puts each entry's event (its `event` field) in where_ as first + its
   // index, where looked_up may look it up and it has no place yet (an
@@ -236,16 +243,14 @@ class Graph {
     }
   }
 
-  const std::vector<const PathInputs*>& files_;
-  std::vector<size_t> event_base_;  // per file: the index of its first event in memo_
+  const std::vector<PathInputs*>& files_;
   IdMap<Where> where_;
-  std::vector<Memo> memo_;  // per event, file after file
   std::vector<std::pair<Where, bool>> stack_;
 };
 
 }  // namespace
 
-void critical_path_steps(const std::vector<const PathInputs*>& files,
+void critical_path_steps(const std::vector<PathInputs*>& files,
                          const std::function<void(size_t, size_t, const PathStep&)>& step) {
   Graph g(files);
   g.each_item([&](size_t file, size_t i, const TimedItem& it) {

@@ -22,7 +22,9 @@ struct PathStep {
 // file), its step back along the critical path, over all their event
 // graphs together: step(file, item, its step). Never recurses on the graph
 // (iterative), so any depth is safe; a cycle is cut where it closes.
-void critical_path_steps(const std::vector<const PathInputs*>& files,
+// Resolving rewrites the files' event records: each one resolved keeps what
+// it resolved to in place of its performer (EventNode::resolution).
+void critical_path_steps(const std::vector<PathInputs*>& files,
                          const std::function<void(size_t, size_t, const PathStep&)>& step);
 
 }  // namespace legato::legion

@@ -125,6 +125,10 @@ struct InstRef {
 struct EventNode {
   enum Type : uint8_t { Merge, Trigger, Poison, Barrier, Reservation, Instance, CompletionQueue };
   Type type = Merge;
+  // The critical path's own (critical_path.cpp), in what would be padding:
+  // whether the event is being or has been resolved. Once it has,
+  // `performed` and `performer` hold what it resolved to.
+  uint8_t resolution = 0;
   uint64_t result = 0, performer = 0, performed = 0;
   uint64_t pre[4] = {0, 0, 0, 0};
 };
