@@ -468,15 +468,8 @@ void Builder::items() {
     p_.timing_overflow.insert(s.overflow.begin(), s.overflow.end());
   scratch.clear();
   // Uids in lane order, each lane's in start order: of two items with one
-  // uid, the earlier is found. They mostly belong to the rank whose lanes
-  // hold their items.
-  std::map<uint32_t, size_t> rank_items;
-  for (const Lane& lane : p_.lanes) rank_items[lane.rank] += lane.end - lane.begin;
-  for (const auto& [rank, n] : rank_items) item_of_uid_.reserve(rank, n);
-  for (size_t k = 0; k < staged_uids_.size(); ++k) {
-    if (staged_uids_[k] != 0) item_of_uid_.add(staged_uids_[k], placed_[k]);
-  }
-  item_of_uid_.build(threads_);
+  // uid, the earlier is found.
+  item_of_uid_.build_from(staged_uids_.data(), placed_.data(), staged_uids_.size(), threads_);
   staged_uids_ = {};
   placed_ = {};
   staged_overflow_ = {};

@@ -8,6 +8,7 @@
 // UidIndex is one IdMap per rank, keyed by sequence.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -32,6 +33,11 @@ class IdMap {
   void reserve(size_t n) { reserve_huge(pairs_, pairs_.size() + n); }
   // After the last add. When an id was added twice, the first add wins.
   void build();
+  // Instead of add and build: the (id, value) pairs that each(f) gives to
+  // f(id, value), twice, in the same order, as if added in that order (so
+  // that a table the pairs already lie in need not be copied first).
+  template <class Each>
+  void build_from(Each&& each);
   // After build: how many adds repeated an earlier id, and one of them.
   uint64_t duplicates() const { return duplicates_; }
   // After build: the tables indexed by id (the rest are hashed).
@@ -65,6 +71,25 @@ class IdMap {
     return v ? *v : missing;
   }
   std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // until build
+  struct Run {                                        // ids sharing their top 24 bits
+    uint64_t top, lo = UINT64_MAX, hi = 0, count = 0;
+  };
+  // The dense tables and the hash table's room for ids of these runs.
+  void plan(std::vector<Run>& runs, size_t ids);
+  void insert(uint64_t id, uint32_t value) {
+    uint32_t* slot = nullptr;
+    for (Dense& d : dense_) {
+      if (id - d.first < d.slots.size()) slot = &d.slots[id - d.first];
+    }
+    if (!slot) {  // hashed, in add order: the first add of an id wins
+      const auto [at, added] = hashed_.try_emplace(id, value);
+      if (!added) found_duplicate(id, *at, value);
+    } else if (*slot == kEmpty) {
+      *slot = value;
+    } else {
+      found_duplicate(id, *slot, value);
+    }
+  }
   struct Dense {
     uint64_t first = 0;
     std::vector<uint32_t> slots;  // value per id - first; kEmpty: none
@@ -85,16 +110,15 @@ class UidIndex {
     if (rank >= ranks_.size()) ranks_.resize(rank + 1);
     ranks_[rank].add(uid & kSeqMask, index);
   }
-  // Room for about n adds of rank r's uids.
-  void reserve(uint32_t rank, size_t n) {
-    if (rank >= ranks_.size()) ranks_.resize(rank + 1);
-    ranks_[rank].reserve(n);
-  }
   // After the last add; the ranks' tables are built on up to `threads`
   // threads.
   void build(unsigned threads = 1) {
     parallel_for(ranks_.size(), threads, [&](unsigned, size_t r) { ranks_[r].build(); });
   }
+  // Instead of add and build: add(uids[k], values[k]) for k = 0..n-1, read
+  // where they lie: each rank's uids found as runs of consecutive k first
+  // (a rank's items mostly lie together), its table built from them.
+  void build_from(const Uid* uids, const uint32_t* values, size_t n, unsigned threads = 1);
   // After build: how many adds repeated an earlier uid, and one of them (its
   // id a uid).
   uint64_t duplicates() const {
@@ -125,5 +149,33 @@ class UidIndex {
   static constexpr uint64_t kSeqMask = (uint64_t{1} << 48) - 1;
   std::vector<IdMap> ranks_;
 };
+
+template <class Each>
+void IdMap::build_from(Each&& each) {
+  // Runs of ids by their top 24 bits: each run dense enough gets a table.
+  std::vector<Run> runs;
+  size_t last = 0, ids = 0;  // last: the run of the id before, most often this one's too
+  bool scattered = false;    // more than kMaxRuns runs: no dense tables
+  each([&](uint64_t id, uint32_t) {
+    ++ids;
+    const uint64_t top = id >> 40;
+    if (scattered) return;
+    if (last >= runs.size() || runs[last].top != top) {
+      last = 0;
+      while (last < runs.size() && runs[last].top != top) ++last;
+      if (last == runs.size()) {
+        scattered = runs.size() == kMaxRuns;
+        if (scattered) return runs.clear();
+        runs.push_back(Run{top});
+      }
+    }
+    Run& r = runs[last];
+    r.lo = std::min(r.lo, id);
+    r.hi = std::max(r.hi, id);
+    ++r.count;
+  });
+  plan(runs, ids);
+  each([&](uint64_t id, uint32_t value) { insert(id, value); });
+}
 
 }  // namespace legato::analysis::detail

@@ -90,3 +90,44 @@ TEST_CASE("UidIndex counts uids added twice, never uid 0 (none)", "[analysis][id
   CHECK(u.duplicate_example().first == 3);
   CHECK(u.duplicate_example().second == 4);
 }
+
+TEST_CASE("UidIndex built from tables finds what adds in table order would", "[analysis][ids]") {
+  // Rank 1's uids lie mostly together, with rank 0's and 2's strays among
+  // them, a few uids 0 (none), uids spread past kMaxRuns runs of top bits
+  // on rank 2, and uids given twice: the first in table order wins, also
+  // when it lies among another rank's.
+  std::vector<Uid> uids;
+  for (uint64_t k = 0; k < 5000; ++k) {
+    const uint32_t rank = k % 97 == 0 ? 0 : k % 37 == 0 ? 2 : 1;
+    const uint64_t seq = rank == 2 ? (k / 37) << 40 | k : 1000 + k;  // 132 runs of top bits
+    uids.push_back(k % 331 == 0 ? 0 : trace::make_uid(rank, seq));
+  }
+  uids.push_back(uids[97]);    // rank 0's, first at 97
+  uids.push_back(uids[1001]);  // rank 1's
+  uids.push_back(uids[74]);    // rank 2's, hashed
+  std::vector<uint32_t> values(uids.size());
+  for (uint32_t k = 0; k < values.size(); ++k) values[k] = 7 * k + 3;
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    INFO(threads << " threads");
+    UidIndex added, built;
+    for (size_t k = 0; k < uids.size(); ++k) added.add(uids[k], values[k]);
+    added.build();
+    built.build_from(uids.data(), values.data(), uids.size(), threads);
+    size_t differ = 0, missing = 0;
+    for (size_t k = 0; k < uids.size(); ++k) {
+      differ += built.find(uids[k]) != added.find(uids[k]);
+      missing += uids[k] != 0 && built.find(uids[k]) == kNone;
+    }
+    CHECK(differ == 0);
+    CHECK(missing == 0);
+    CHECK(built.find(uids[97]) == values[97]);
+    CHECK(built.find(uids[74]) == values[74]);
+    CHECK(built.find(0) == kNone);
+    CHECK(built.find(trace::make_uid(1, 999)) == kNone);
+    CHECK(built.find(trace::make_uid(5, 1000)) == kNone);
+    CHECK(built.duplicates() == 3);
+    CHECK(added.duplicates() == 3);
+    CHECK(built.duplicate_example().id == added.duplicate_example().id);
+    CHECK(built.duplicate_example().second == values[uids.size() - 3]);
+  }
+}
