@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -33,6 +36,14 @@ class Builder {
   void tree();               // node -> kind -> lane, the run's span, busy sums
   void undefined_strings();  // warns about string ids no file defined (after every naming step)
 
+  // For a thread with nothing else to do while the steps run: stages pieces
+  // of the records beside items() once items() has counted them, until
+  // none is left. Returns at once when staging is over, or closed, or the
+  // builder was given one thread.
+  void help_staging();
+  // Staging takes no helper after this (helpers return after their piece).
+  void close_staging();
+
  private:
   // The profile string of a file's string id; a placeholder naming the id
   // when the file never defined it.
@@ -59,8 +70,10 @@ class Builder {
   static void release(RankTrace& t) {
     (std::vector<R>().swap(t.all.get<R>()), ...);
   }
-  // A size past 4 PiB, which only a damaged record holds: counted and made 0.
-  uint64_t checked_bytes(uint64_t bytes, ItemKind kind, Uid uid);
+  // A size past 4 PiB, which only a damaged record holds, is made 0
+  // (kept_bytes); counting them (count_bytes) finds the first for the warning.
+  static uint64_t kept_bytes(uint64_t bytes) { return bytes <= uint64_t{1} << 52 ? bytes : 0; }
+  void count_bytes(uint64_t bytes, ItemKind kind, Uid uid);
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
@@ -71,17 +84,44 @@ class Builder {
   uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
   UidIndex op_of_uid_, item_of_uid_;
   // Items are staged straight into p_.items: each lane's slots
-  // [begin, end) are counted first (reserve_staging), filled in record
-  // order (stage), then sorted and stacked into rows in place (place),
-  // lanes in parallel.
-  std::vector<uint32_t> fill_;  // per lane: its next free slot
-  // Per rank: the end of the slots it and the ranks before it fill. The
-  // slots are reserved at once but touched rank by rank (grow_staging),
-  // so the memory of the ranks' records, freed once staged, serves the
-  // next ranks' slots.
-  std::vector<uint32_t> staged_end_;
-  HugeVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
-  HugeVector<uint32_t> placed_;  // after place: where the item of staged_uids_[k] went
+  // [begin, end) are counted first, then filled in record order (staging),
+  // then sorted and stacked into rows in place (place), lanes in parallel.
+  // The records are staged in pieces (a range of one rank's records of one
+  // kind): counting (count_pieces, one thread) gives each piece the first
+  // slot of its items in each lane it fills, so pieces are staged on any
+  // thread, in any order (builder_staging.cpp). The slots are left
+  // unwritten until staged (UninitializedVector): pieces are handed out in
+  // order, so the pages are touched rank by rank, and each rank's records,
+  // freed once its last piece is staged, serve the next ranks' slots.
+  enum class Records : uint8_t { Task, MetaTask, DepPart, Copy, Instance, Kernel, UserRange };
+  struct PieceLane {
+    uint32_t lane, first, count;  // the piece's items in the lane: slots [first, first + count)
+  };
+  struct Piece {
+    uint32_t rank = 0;
+    Records kind = Records::Task;
+    size_t begin = 0, end = 0;  // its records of that kind
+    uint32_t first = 0;         // its first copy, instance or kernel (by kind)
+    std::vector<PieceLane> lanes;
+  };
+  // One thread's staging state.
+  struct Stager {
+    uint32_t last_resource = trace::kNoResource, last_lane = kNone;  // records come in runs
+    std::vector<uint32_t> fill;  // per lane: the next slot of the piece being staged
+    std::vector<std::pair<uint32_t, std::pair<Time, Time>>> overflow;  // for staged_overflow_
+    uint64_t bad_times = 0;
+  };
+  std::vector<Piece> pieces_;
+  std::vector<Stager> stagers_;      // the threads items() starts, then help_staging's
+  std::vector<size_t> pieces_left_;  // per rank: its pieces not yet staged
+  std::vector<legion::IdMap<uint32_t>> task_names_;  // per rank: task kind -> profile string
+  std::mutex staging_mutex_;
+  std::condition_variable staging_changed_;
+  enum class Staging : uint8_t { Waiting, Open, Closed } staging_ = Staging::Waiting;
+  size_t pieces_taken_ = 0, pieces_done_ = 0;
+  std::exception_ptr staging_failure_;
+  UninitializedVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
+  UninitializedVector<uint32_t> placed_;  // after place: where the item of staged_uids_[k] went
   // Per slot whose ready or create lies too far back for the compact Item.
   std::unordered_map<uint32_t, std::pair<Time, Time>> staged_overflow_;
   struct PlaceScratch {  // one worker's buffers for place(), reused from lane to lane
@@ -93,9 +133,18 @@ class Builder {
   };
   std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
-  void reserve_staging();
-  void grow_staging(size_t rank);
-  void stage(uint32_t lane, Item item, Uid uid, Time ready, Time create);
+  void count_pieces();
+  // Takes pieces until none is left, staging them with stagers_[worker]
+  // (help_staging's: the last).
+  void stage_pieces(size_t worker);
+  static constexpr size_t kHelper = SIZE_MAX;
+  void stage_piece(const Piece& piece, Stager& s);
+  Item staged_item(Stager& s, size_t r, ItemKind kind, Time start, Time stop, uint32_t name,
+                   Uid op_uid);
+  void stage(Stager& s, uint32_t resource, Item item, Uid uid, Time ready, Time create);
+  // str() once count_pieces has made every placeholder staging needs:
+  // reads only, so any thread may call it while staging.
+  uint32_t staged_str(size_t rank, uint32_t file_id) const;
   void place(uint32_t lane, PlaceScratch& scratch);  // touches only the lane's slots
   // A time of rank r's file on the run's clock, clamped to the model's range
   // (clamp_time: a time out of it, counted).

@@ -271,170 +271,30 @@ Time Builder::clamp_time(size_t r, Time t) {
   return std::clamp(t + p_.ranks[r].clock_shift, -kTimeLimit, kTimeLimit);
 }
 
-void Builder::stage(uint32_t lane, Item item, Uid uid, Time ready, Time create) {
-  // Staging mirrors reserve_staging's count; a record it missed would
-  // write into the next lane's slots.
-  if (lane >= fill_.size() || fill_[lane] >= p_.lanes[lane].end || fill_[lane] >= p_.items.size())
-    throw std::logic_error("analysis: an item was staged on a lane without room for it");
-  const uint32_t slot = fill_[lane]++;
-  // ready - create goes where create_of() reads it.
-  uint32_t* const to_create_at = to_create_slot(item, p_.copies);
-  const Time to_ready = item.start - ready, to_create = ready - create;
-  if (!(item.flags & kItemLongSpan) && to_ready >= 0 && to_ready < kSaturated && to_create >= 0 &&
-      to_create < kSaturated && (to_create_at || to_create == 0)) {
-    item.to_ready = static_cast<uint32_t>(to_ready);
-    if (to_create_at) *to_create_at = static_cast<uint32_t>(to_create);
-  } else {
-    // A long item's to_ready holds its duration's high bits.
-    if (!(item.flags & kItemLongSpan)) item.to_ready = kSaturated;
-    if (to_create_at) *to_create_at = kSaturated;
-    staged_overflow_[slot] = {ready, create};
-  }
-  p_.items[slot] = item;
-  staged_uids_[slot] = uid;
-}
-
-// Each lane's slots in p_.items before staging: a first pass counts each
-// lane's records (lane() creates lanes in the same order the staging pass
-// would), so staging writes every item once, in its lane's range.
-void Builder::reserve_staging() {
-  std::vector<uint32_t> count;
-  std::vector<uint32_t> last_lane(traces_.size(), 0);  // per rank: the highest lane it fills
-  size_t r = 0;
-  const auto add = [&](uint32_t l) {
-    if (l >= count.size()) count.resize(l + 1, 0);
-    ++count[l];
-    last_lane[r] = std::max(last_lane[r], l + 1);
-  };
-  for (r = 0; r < traces_.size(); ++r) {
-    const auto& all = traces_[r].all;
-    for (const auto& x : all.get<trace::TaskRecord>()) add(lane(r, x.processor, LaneKind::Cpu));
-    for (const auto& x : all.get<trace::MetaTaskRecord>())
-      add(lane(r, x.processor, LaneKind::Utility));
-    for (const auto& x : all.get<trace::DepPartRecord>())
-      add(lane(r, x.processor, LaneKind::DepPart));
-    for (const auto& x : all.get<trace::CopyRecord>()) add(lane(r, x.channel, LaneKind::Channel));
-    for (const auto& x : all.get<trace::InstanceRecord>())
-      add(lane(r, x.memory, LaneKind::SystemMemory));
-    for (const auto& x : all.get<trace::GpuKernelRecord>())
-      add(lane(r, x.processor, LaneKind::GpuDevice));
-    for (const auto& x : all.get<trace::UserRangeRecord>())
-      add(lane(r, x.processor, LaneKind::Thread));
-  }
-  count.resize(p_.lanes.size(), 0);
-  size_t total = 0;
-  for (uint32_t c : count) total += c;
-  if (total >= kNone)
-    throw LoadError("the traces hold more than 4 billion items; load fewer files");
-  reserve_huge(p_.items, total);
-  reserve_huge(staged_uids_, total);
-  fill_.resize(p_.lanes.size());
-  uint32_t next = 0;
-  for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
-    p_.lanes[l].begin = fill_[l] = next;
-    next += count[l];
-    p_.lanes[l].end = next;
-  }
-  staged_end_.assign(traces_.size(), 0);
-  for (r = 0; r < traces_.size(); ++r) {
-    const uint32_t end = last_lane[r] == 0 ? 0 : p_.lanes[last_lane[r] - 1].end;
-    staged_end_[r] = std::max(end, r == 0 ? 0 : staged_end_[r - 1]);
-  }
-}
-
-void Builder::grow_staging(size_t rank) {
-  const size_t end = staged_end_[rank];
-  if (end <= p_.items.size()) return;
-  p_.items.resize(end);
-  staged_uids_.resize(end);
-}
-
 void Builder::items() {
-  size_t copies = 0, instances = 0, kernels = 0;
-  for (const auto& t : traces_) {
-    copies += t.all.get<trace::CopyRecord>().size();
-    instances += t.all.get<trace::InstanceRecord>().size();
-    kernels += t.all.get<trace::GpuKernelRecord>().size();
+  count_pieces();
+  // The pieces, staged by up to threads_ threads: those started here, and
+  // one that help_staging() lends.
+  const unsigned workers = std::max(1u, threads_ - 1);
+  stagers_.assign(workers + 1, Stager{});
+  {
+    const std::lock_guard lock(staging_mutex_);
+    staging_ = Staging::Open;
   }
-  p_.copies.reserve(copies);
-  copy_instances_.reserve(copies);
-  p_.instances.reserve(instances);
-  p_.kernels.reserve(kernels);
-  kernel_tasks_.reserve(kernels);
-  reserve_staging();
-  for (size_t r = 0; r < traces_.size(); ++r) {
-    grow_staging(r);
-    auto& all = traces_[r].all;
-    legion::IdMap<uint32_t> task_names;  // task kind -> profile string
-    for (const auto& k : all.get<trace::TaskKindRecord>()) task_names[k.id] = str(r, k.name);
-    const auto item = [&](ItemKind kind, Time start, Time stop, uint32_t name, Uid op_uid) {
-      Item it;
-      it.kind = kind;
-      it.name = name;
-      start = at(r, start);
-      stop = at(r, stop);
-      if (stop < start) {
-        ++bad_times_;
-        stop = start;
-      }
-      it.set_span(start, stop);
-      it.op = op(op_uid);
-      return it;
-    };
-    for (const auto& t : all.get<trace::TaskRecord>()) {
-      const uint32_t* name = task_names.find(t.task_kind);
-      // The top-level task names no operation: it is one, under its own uid.
-      const Uid op_uid = t.op != 0 ? t.op : t.uid;
-      stage(lane(r, t.processor, LaneKind::Cpu),
-            item(ItemKind::Task, t.start, t.stop, name ? *name : 0, op_uid), t.uid, at(r, t.ready),
-            at(r, t.create));
-    }
-    for (const auto& m : all.get<trace::MetaTaskRecord>()) {
-      stage(lane(r, m.processor, LaneKind::Utility),
-            item(ItemKind::MetaTask, m.start, m.stop, str(r, m.meta_kind), m.op), m.uid,
-            at(r, m.ready), at(r, m.create));
-    }
-    for (const auto& d : all.get<trace::DepPartRecord>()) {
-      stage(lane(r, d.processor, LaneKind::DepPart),
-            item(ItemKind::DepPart, d.start, d.stop, str(r, d.part_kind), d.op), d.uid,
-            at(r, d.ready), at(r, d.create));
-    }
-    for (const auto& c : all.get<trace::CopyRecord>()) {
-      const bool fill = c.copy_kind == trace::CopyKind::Fill;
-      Item it = item(fill ? ItemKind::Fill : ItemKind::Copy, c.start, c.stop, 0, c.op);
-      it.extra = static_cast<uint32_t>(p_.copies.size());
-      p_.copies.push_back(
-          CopyInfo{checked_bytes(c.bytes, it.kind, c.uid), kNone, kNone, c.copy_kind});
-      copy_instances_.emplace_back(c.src_instance, c.dst_instance);
-      stage(lane(r, c.channel, LaneKind::Channel), it, c.uid, at(r, c.ready), at(r, c.create));
-    }
-    for (const auto& in : all.get<trace::InstanceRecord>()) {
-      Item it = item(ItemKind::Instance, in.create, in.destroy, str(r, in.name), in.op);
-      it.extra = static_cast<uint32_t>(p_.instances.size());
-      if (in.flags & trace::kInstanceAliveAtEnd) it.flags |= kItemAliveAtEnd;
-      p_.instances.push_back(InstanceInfo{checked_bytes(in.bytes, ItemKind::Instance, in.uid),
-                                          in.store, at(r, in.ready), str(r, in.provenance)});
-      stage(lane(r, in.memory, LaneKind::SystemMemory), it, in.uid, at(r, in.create),
-            at(r, in.create));
-    }
-    for (const auto& k : all.get<trace::GpuKernelRecord>()) {
-      Item it = item(ItemKind::GpuKernel, k.start, k.stop, str(r, k.name), 0);
-      it.extra = static_cast<uint32_t>(p_.kernels.size());
-      p_.kernels.push_back(KernelInfo{kNone, k.stream});
-      kernel_tasks_.push_back(k.task);
-      stage(lane(r, k.processor, LaneKind::GpuDevice), it, 0, it.start, it.start);
-    }
-    for (const auto& u : all.get<trace::UserRangeRecord>()) {
-      Item it = item(ItemKind::UserRange, u.start, u.stop, str(r, u.name), 0);
-      it.extra = str(r, u.provenance);  // user ranges: extra is the provenance string
-      stage(lane(r, u.processor, LaneKind::Thread), it, 0, it.start, it.start);
-    }
-    // What was staged is not read again: its memory serves what comes
-    // after (the critical path's edges, written meanwhile, and the next steps).
-    release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
-            trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
-            trace::UserRangeRecord>(traces_[r]);
+  staging_changed_.notify_all();
+  parallel_for(workers, workers, [&](unsigned worker, size_t) { stage_pieces(worker); });
+  {
+    std::unique_lock lock(staging_mutex_);
+    staging_ = Staging::Closed;
+    staging_changed_.wait(lock, [&] { return pieces_done_ == pieces_taken_; });
   }
+  if (staging_failure_) std::rethrow_exception(staging_failure_);
+  for (const Stager& s : stagers_) {
+    bad_times_ += s.bad_times;
+    staged_overflow_.insert(s.overflow.begin(), s.overflow.end());
+  }
+  stagers_.clear();
+  pieces_.clear();
   warn_count(bad_times_, "items stopped before they started; drawn with no duration");
   warn_count(clamped_times_.load(),
              "times lie more than 52 days from the run's start (damaged "
@@ -448,10 +308,6 @@ void Builder::items() {
                       : ""));
   warn_count(huge_sizes_, "copies and instances claim more than 4 PiB (damaged records?), e.g. " +
                               huge_size_example_ + "; their size is left out");
-  for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
-    if (fill_[l] != p_.lanes[l].end)
-      throw std::logic_error("analysis: a lane's counted items were not all staged");
-  }
   // Lanes placed in parallel, the largest first so that no thread is left
   // with a big one at the end.
   std::vector<uint32_t> by_size(p_.lanes.size());
@@ -540,13 +396,12 @@ void Builder::place(uint32_t l, PlaceScratch& s) {
   }
 }
 
-uint64_t Builder::checked_bytes(uint64_t bytes, ItemKind kind, Uid uid) {
-  if (bytes <= uint64_t{1} << 52) return bytes;
+void Builder::count_bytes(uint64_t bytes, ItemKind kind, Uid uid) {
+  if (kept_bytes(bytes) == bytes) return;
   if (huge_sizes_++ == 0) {
     huge_size_example_ = std::string(to_string(kind)) + " uid " + std::to_string(uid) + " of " +
                          std::to_string(bytes) + " bytes";
   }
-  return 0;
 }
 
 void Builder::warn_count(uint64_t n, const std::string& what) {

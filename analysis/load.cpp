@@ -146,22 +146,29 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
   }
   align_clocks(p, readable);
   // Legion logs' critical paths (edge records over all the run's event
-  // graphs) resolve beside the model's first steps, which read no edges.
+  // graphs) resolve beside the model's first steps, which read no edges;
+  // then that thread helps stage the items (at once, for Legato traces).
+  detail::Builder b(p, readable, threads);
   std::string link_error;
-  std::thread linking([&readable, &link_error] {
+  std::thread linking([&readable, &link_error, &b] {
     try {
       legion::link_runs(readable);
     } catch (const std::exception& e) {  // bad_alloc on a huge event graph
       link_error = e.what();
     }
+    try {
+      b.help_staging();
+    } catch (...) {  // a lock that failed: items() stages what is left
+    }
   });
   struct Join {
     std::thread& t;
+    detail::Builder& b;
     ~Join() {
+      b.close_staging();
       if (t.joinable()) t.join();
     }
-  } join{linking};
-  detail::Builder b(p, readable, threads);
+  } join{linking, b};
   b.strings();
   b.lanes();
   b.operations();

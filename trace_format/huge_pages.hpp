@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -74,5 +76,27 @@ struct HugePageAllocator {
 
 template <class T>
 using HugeVector = std::vector<T, HugePageAllocator<T>>;
+
+// A HugePageAllocator whose vectors leave the elements resize() adds
+// uninitialized, for tables every slot of which is written before it is
+// read (a loader's, filled out of order by several threads): resizing one
+// then writes nothing, and each page is first touched where the table is
+// filled. Elements made from values are constructed as usual.
+template <class T>
+struct UninitializedAllocator : HugePageAllocator<T> {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U*) noexcept {}
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <class T>
+using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 
 }  // namespace legato

@@ -342,31 +342,66 @@ TEST_CASE("folding skips blocks of tiny items and matches the plain definition",
   }
 }
 
-TEST_CASE("busy sums, fold blocks and the span of a model built in chunks match a direct pass",
+TEST_CASE("a model built on several threads: staging in pieces, busy sums, fold blocks, span",
           "[analysis]") {
-  // Over a million items: tree() sums them in chunks of 2^18 items on
-  // several threads, then adds the chunks before each.
+  // Over a million items: staging cuts each lane's records into pieces of
+  // 2^15 that any thread stages, and tree() sums the items in chunks of
+  // 2^18 on several threads, then adds the chunks before each. The model
+  // is the same whatever the threads, and its sums match a direct pass.
+  // On c0, the first task of each piece (named "tie") runs when the last of
+  // the piece before does: of two items with the same times, the one staged
+  // first (written first) takes the lower row, so c0's second row holds the
+  // ties only if the pieces were staged in record order.
   TempDir dir;
   std::mt19937_64 rng(5);
+  using Span = std::tuple<Time, Time, bool>;  // start, stop, a tie
+  std::vector<std::vector<Span>> rows(4);     // c0's two rows, then c1's, c2's
+  constexpr int kPiece = 1 << 15;
   {
     SyntheticTrace t(dir.file("legate_0.prof"));
-    const auto k = t.task_kind("t");
+    const auto k = t.task_kind("t"), tie_kind = t.task_kind("tie");
     for (int lane = 0; lane < 3; ++lane) {
       const auto c = t.processor(trace::ProcKind::Cpu, static_cast<uint32_t>(lane),
                                  "c" + std::to_string(lane));
       Time at = 1000 * lane;
       for (int i = 0; i < 350'000; ++i) {
+        const bool tie = lane == 0 && i > 0 && i % kPiece == 0;
         const Time d = rng() % 100 == 0 ? 100'000 : 1 + static_cast<Time>(rng() % 500);
-        t.task(c, k, at, at + d);
-        at += d + static_cast<Time>(rng() % 50);
+        const Time start = tie ? std::get<0>(rows[0].back()) : at;
+        const Time stop = tie ? std::get<1>(rows[0].back()) : at + d;
+        t.task(c, tie ? tie_kind : k, start, stop);
+        const size_t row = tie ? 1 : lane == 0 ? 0 : static_cast<size_t>(lane) + 1;
+        rows[row].emplace_back(start, stop, tie);
+        at = stop + static_cast<Time>(rng() % 50);
       }
     }
     t.finish();
   }
+  const Profile one = load_profile({dir.file("legate_0.prof")}, {.threads = 1});
   for (const unsigned threads : {1u, 3u}) {
     const Profile p = load_profile({dir.file("legate_0.prof")}, {.threads = threads});
     INFO(threads << " threads");
     REQUIRE(p.items.size() == 1'050'000);
+    // Each lane holds its tasks row by row, each row as written.
+    std::vector<Span> expected, got;
+    for (const auto& row : rows) expected.insert(expected.end(), row.begin(), row.end());
+    for (int lane = 0; lane < 3; ++lane) {
+      const Lane& l = p.lanes[lane_named(p, "c" + std::to_string(lane))];
+      CHECK(l.rows.size() == (lane == 0 ? 2 : 1));
+      for (uint32_t i = l.begin; i < l.end; ++i)
+        got.emplace_back(p.items[i].start, p.items[i].stop(), p.str(p.items[i].name) == "tie");
+    }
+    REQUIRE(got.size() == expected.size());
+    size_t misplaced = 0, differ = 0;
+    for (size_t i = 0; i < got.size(); ++i) misplaced += got[i] != expected[i];
+    for (size_t i = 0; i < p.items.size(); ++i) {
+      const Item &a = p.items[i], &b = one.items[i];
+      differ += a.start != b.start || a.span_lo != b.span_lo || a.name != b.name ||
+                a.kind != b.kind || a.flags != b.flags || a.op != b.op ||
+                a.to_ready != b.to_ready || a.extra != b.extra;
+    }
+    CHECK(misplaced == 0);
+    CHECK(differ == 0);
     REQUIRE(p.busy_blocks.size() == p.items.size() / 16 + 1);
     REQUIRE(p.fold_blocks.size() == (p.items.size() + kFoldBlock - 1) / kFoldBlock);
     Time sum = 0, lo = p.items[0].start, hi = p.items[0].stop();

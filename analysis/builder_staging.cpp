@@ -1,0 +1,334 @@
+// Builder: staging the records' items into their lanes' slots, in pieces
+// that any thread may stage (builder.hpp).
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+
+#include "analysis/builder.hpp"
+#include "analysis/load.hpp"
+
+namespace legato::analysis::detail {
+
+namespace {
+
+// Records per piece: enough that taking one costs nothing beside staging
+// it, few enough that a thread that joins late still finds some left.
+constexpr size_t kPieceRecords = size_t{1} << 15;
+
+}  // namespace
+
+// One pass over every record, in staging's order, on one thread: finds
+// (or, for an undescribed resource, makes) each record's lane, makes the
+// placeholder of every string id no file defined and counts the sizes past
+// 4 PiB, so that staging only reads what the builder holds; cuts the
+// records into pieces, and counts each piece's items per lane. Then gives
+// each lane its slots and each piece its first slot in each of its lanes.
+void Builder::count_pieces() {
+  std::vector<uint32_t> count;  // per lane
+  // Per lane: 1 + the last piece with items in it (the one being cut is
+  // pieces_.size()).
+  std::vector<size_t> seen;
+  std::vector<uint32_t> piece_lane;  // per lane: its index in that piece's lanes
+  size_t copies = 0, instances = 0, kernels = 0;
+  const auto add = [&](Piece& piece, uint32_t l) {
+    if (l >= count.size()) {
+      count.resize(l + 1, 0);
+      seen.resize(l + 1, 0);
+      piece_lane.resize(l + 1, 0);
+    }
+    ++count[l];
+    if (seen[l] != pieces_.size() + 1) {
+      seen[l] = pieces_.size() + 1;
+      piece_lane[l] = static_cast<uint32_t>(piece.lanes.size());
+      piece.lanes.push_back(PieceLane{l, 0, 0});
+    }
+    ++piece.lanes[piece_lane[l]].count;
+  };
+  // f(piece, record) for every record of a rank's table, piece by piece.
+  const auto cut = [&](size_t r, Records kind, const auto& table, uint32_t first, auto&& f) {
+    for (size_t b = 0; b < table.size(); b += kPieceRecords) {
+      Piece piece{.rank = static_cast<uint32_t>(r),
+                  .kind = kind,
+                  .begin = b,
+                  .end = std::min(table.size(), b + kPieceRecords),
+                  .first = first + static_cast<uint32_t>(b),
+                  .lanes = {}};
+      for (size_t i = piece.begin; i < piece.end; ++i) f(piece, table[i]);
+      pieces_.push_back(std::move(piece));
+    }
+  };
+  pieces_left_.assign(traces_.size(), 0);
+  task_names_.resize(traces_.size());
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    const auto& all = traces_[r].all;
+    for (const auto& k : all.get<trace::TaskKindRecord>()) task_names_[r][k.id] = str(r, k.name);
+    uint32_t last_name = 0;  // records come in runs of one name
+    const auto name = [&](uint32_t id) {
+      if (id != last_name) str(r, id);
+      last_name = id;
+    };
+    cut(r, Records::Task, all.get<trace::TaskRecord>(), 0,
+        [&](Piece& p, const trace::TaskRecord& x) { add(p, lane(r, x.processor, LaneKind::Cpu)); });
+    cut(r, Records::MetaTask, all.get<trace::MetaTaskRecord>(), 0,
+        [&](Piece& p, const trace::MetaTaskRecord& x) {
+          add(p, lane(r, x.processor, LaneKind::Utility));
+          name(x.meta_kind);
+        });
+    cut(r, Records::DepPart, all.get<trace::DepPartRecord>(), 0,
+        [&](Piece& p, const trace::DepPartRecord& x) {
+          add(p, lane(r, x.processor, LaneKind::DepPart));
+          name(x.part_kind);
+        });
+    cut(r, Records::Copy, all.get<trace::CopyRecord>(), static_cast<uint32_t>(copies),
+        [&](Piece& p, const trace::CopyRecord& x) {
+          add(p, lane(r, x.channel, LaneKind::Channel));
+          count_bytes(x.bytes,
+                      x.copy_kind == trace::CopyKind::Fill ? ItemKind::Fill : ItemKind::Copy,
+                      x.uid);
+        });
+    copies += all.get<trace::CopyRecord>().size();
+    cut(r, Records::Instance, all.get<trace::InstanceRecord>(), static_cast<uint32_t>(instances),
+        [&](Piece& p, const trace::InstanceRecord& x) {
+          add(p, lane(r, x.memory, LaneKind::SystemMemory));
+          str(r, x.name);
+          str(r, x.provenance);
+          count_bytes(x.bytes, ItemKind::Instance, x.uid);
+        });
+    instances += all.get<trace::InstanceRecord>().size();
+    cut(r, Records::Kernel, all.get<trace::GpuKernelRecord>(), static_cast<uint32_t>(kernels),
+        [&](Piece& p, const trace::GpuKernelRecord& x) {
+          add(p, lane(r, x.processor, LaneKind::GpuDevice));
+          name(x.name);
+        });
+    kernels += all.get<trace::GpuKernelRecord>().size();
+    cut(r, Records::UserRange, all.get<trace::UserRangeRecord>(), 0,
+        [&](Piece& p, const trace::UserRangeRecord& x) {
+          add(p, lane(r, x.processor, LaneKind::Thread));
+          str(r, x.name);
+          str(r, x.provenance);
+        });
+  }
+  for (const Piece& piece : pieces_) ++pieces_left_[piece.rank];
+  count.resize(p_.lanes.size(), 0);
+  size_t total = 0;
+  for (uint32_t c : count) total += c;
+  if (total >= kNone || copies >= kNone || instances >= kNone || kernels >= kNone)
+    throw LoadError("the traces hold more than 4 billion items; load fewer files");
+  std::vector<uint32_t> next(p_.lanes.size());
+  uint32_t at = 0;
+  for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
+    p_.lanes[l].begin = next[l] = at;
+    at += count[l];
+    p_.lanes[l].end = at;
+  }
+  for (Piece& piece : pieces_) {
+    for (PieceLane& pl : piece.lanes) {
+      pl.first = next[pl.lane];
+      next[pl.lane] += pl.count;
+    }
+  }
+  p_.items.resize(total);
+  staged_uids_.resize(total);
+  p_.copies.resize(copies);
+  copy_instances_.resize(copies);
+  p_.instances.resize(instances);
+  p_.kernels.resize(kernels);
+  kernel_tasks_.resize(kernels);
+}
+
+uint32_t Builder::staged_str(size_t rank, uint32_t file_id) const {
+  if (file_id == 0) return 0;
+  if (const uint32_t s = string_remap_[rank].find(file_id); s != kNone) return s;
+  const auto placeholder = undefined_.find({rank, file_id});
+  if (placeholder == undefined_.end())
+    throw std::logic_error("analysis: a string id was staged that counting did not see");
+  return placeholder->second;
+}
+
+Item Builder::staged_item(Stager& s, size_t r, ItemKind kind, Time start, Time stop, uint32_t name,
+                          Uid op_uid) {
+  Item it;
+  it.kind = kind;
+  it.name = name;
+  start = at(r, start);
+  stop = at(r, stop);
+  if (stop < start) {
+    ++s.bad_times;
+    stop = start;
+  }
+  it.set_span(start, stop);
+  it.op = op(op_uid);
+  return it;
+}
+
+void Builder::stage(Stager& s, uint32_t resource, Item item, Uid uid, Time ready, Time create) {
+  if (resource != s.last_resource || s.last_lane == kNone) {
+    const uint32_t* l = lane_of_resource_.find(resource);
+    if (!l) throw std::logic_error("analysis: an item was staged on a lane counting did not make");
+    s.last_resource = resource;
+    s.last_lane = *l;
+  }
+  const uint32_t lane = s.last_lane;
+  // Staging mirrors count_pieces; a record it missed would write into the
+  // next lane's slots.
+  if (s.fill[lane] >= p_.lanes[lane].end)
+    throw std::logic_error("analysis: an item was staged on a lane without room for it");
+  const uint32_t slot = s.fill[lane]++;
+  // ready - create goes where create_of() reads it.
+  uint32_t* const to_create_at = to_create_slot(item, p_.copies);
+  const Time to_ready = item.start - ready, to_create = ready - create;
+  if (!(item.flags & kItemLongSpan) && to_ready >= 0 && to_ready < kSaturated && to_create >= 0 &&
+      to_create < kSaturated && (to_create_at || to_create == 0)) {
+    item.to_ready = static_cast<uint32_t>(to_ready);
+    if (to_create_at) *to_create_at = static_cast<uint32_t>(to_create);
+  } else {
+    // A long item's to_ready holds its duration's high bits.
+    if (!(item.flags & kItemLongSpan)) item.to_ready = kSaturated;
+    if (to_create_at) *to_create_at = kSaturated;
+    s.overflow.emplace_back(slot, std::make_pair(ready, create));
+  }
+  p_.items[slot] = item;
+  staged_uids_[slot] = uid;
+}
+
+void Builder::stage_piece(const Piece& piece, Stager& s) {
+  for (const PieceLane& pl : piece.lanes) s.fill[pl.lane] = pl.first;
+  const size_t r = piece.rank;
+  const auto& all = traces_[r].all;
+  const auto records = [&](const auto& table) {
+    using R = std::remove_cvref_t<decltype(table[0])>;
+    return std::span<const R>(table.data() + piece.begin, piece.end - piece.begin);
+  };
+  // The piece's copies, instances or kernels: from piece.first on.
+  uint32_t extra = piece.first;
+  switch (piece.kind) {
+    case Records::Task:
+      for (const auto& t : records(all.get<trace::TaskRecord>())) {
+        const uint32_t* name = task_names_[r].find(t.task_kind);
+        // The top-level task names no operation: it is one, under its own uid.
+        const Uid op_uid = t.op != 0 ? t.op : t.uid;
+        stage(s, t.processor,
+              staged_item(s, r, ItemKind::Task, t.start, t.stop, name ? *name : 0, op_uid), t.uid,
+              at(r, t.ready), at(r, t.create));
+      }
+      break;
+    case Records::MetaTask:
+      for (const auto& m : records(all.get<trace::MetaTaskRecord>())) {
+        stage(s, m.processor,
+              staged_item(s, r, ItemKind::MetaTask, m.start, m.stop, staged_str(r, m.meta_kind),
+                          m.op),
+              m.uid, at(r, m.ready), at(r, m.create));
+      }
+      break;
+    case Records::DepPart:
+      for (const auto& d : records(all.get<trace::DepPartRecord>())) {
+        stage(
+            s, d.processor,
+            staged_item(s, r, ItemKind::DepPart, d.start, d.stop, staged_str(r, d.part_kind), d.op),
+            d.uid, at(r, d.ready), at(r, d.create));
+      }
+      break;
+    case Records::Copy:
+      for (const auto& c : records(all.get<trace::CopyRecord>())) {
+        const bool fill = c.copy_kind == trace::CopyKind::Fill;
+        Item it =
+            staged_item(s, r, fill ? ItemKind::Fill : ItemKind::Copy, c.start, c.stop, 0, c.op);
+        it.extra = extra++;
+        p_.copies[it.extra] = CopyInfo{kept_bytes(c.bytes), kNone, kNone, c.copy_kind};
+        copy_instances_[it.extra] = {c.src_instance, c.dst_instance};
+        stage(s, c.channel, it, c.uid, at(r, c.ready), at(r, c.create));
+      }
+      break;
+    case Records::Instance:
+      for (const auto& in : records(all.get<trace::InstanceRecord>())) {
+        Item it = staged_item(s, r, ItemKind::Instance, in.create, in.destroy,
+                              staged_str(r, in.name), in.op);
+        it.extra = extra++;
+        if (in.flags & trace::kInstanceAliveAtEnd) it.flags |= kItemAliveAtEnd;
+        p_.instances[it.extra] = InstanceInfo{kept_bytes(in.bytes), in.store, at(r, in.ready),
+                                              staged_str(r, in.provenance)};
+        stage(s, in.memory, it, in.uid, at(r, in.create), at(r, in.create));
+      }
+      break;
+    case Records::Kernel:
+      for (const auto& k : records(all.get<trace::GpuKernelRecord>())) {
+        Item it = staged_item(s, r, ItemKind::GpuKernel, k.start, k.stop, staged_str(r, k.name), 0);
+        it.extra = extra++;
+        p_.kernels[it.extra] = KernelInfo{kNone, k.stream};
+        kernel_tasks_[it.extra] = k.task;
+        stage(s, k.processor, it, 0, it.start, it.start);
+      }
+      break;
+    case Records::UserRange:
+      for (const auto& u : records(all.get<trace::UserRangeRecord>())) {
+        Item it = staged_item(s, r, ItemKind::UserRange, u.start, u.stop, staged_str(r, u.name), 0);
+        it.extra = staged_str(r, u.provenance);  // user ranges: extra is the provenance string
+        stage(s, u.processor, it, 0, it.start, it.start);
+      }
+      break;
+  }
+  for (const PieceLane& pl : piece.lanes) {
+    if (s.fill[pl.lane] != pl.first + pl.count)
+      throw std::logic_error("analysis: a piece's counted items were not all staged");
+  }
+}
+
+void Builder::stage_pieces(size_t worker) {
+  for (;;) {
+    size_t k = 0;
+    {
+      const std::lock_guard lock(staging_mutex_);
+      if (staging_ != Staging::Open || pieces_taken_ == pieces_.size()) return;
+      k = pieces_taken_++;
+    }
+    // While a piece taken is not done, items() keeps pieces_ and stagers_.
+    Stager& s = stagers_[worker == kHelper ? stagers_.size() - 1 : worker];
+    s.fill.resize(p_.lanes.size());
+    const uint32_t rank = pieces_[k].rank;
+    try {
+      stage_piece(pieces_[k], s);
+    } catch (...) {
+      const std::lock_guard lock(staging_mutex_);
+      if (!staging_failure_) staging_failure_ = std::current_exception();
+      staging_ = Staging::Closed;  // the others stop after their piece
+    }
+    bool rank_staged = false;
+    {
+      const std::lock_guard lock(staging_mutex_);
+      rank_staged = --pieces_left_[rank] == 0;
+    }
+    // What was staged is not read again: its memory serves what comes
+    // after (the next ranks' slots, the critical path's edges, the next steps).
+    if (rank_staged) {
+      release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
+              trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
+              trace::UserRangeRecord>(traces_[rank]);
+    }
+    {
+      // Once every piece taken is done, items() goes on (and frees pieces_
+      // and stagers_): nothing here reads them after this.
+      const std::lock_guard lock(staging_mutex_);
+      ++pieces_done_;
+    }
+    staging_changed_.notify_all();
+  }
+}
+
+void Builder::help_staging() {
+  if (threads_ < 2) return;
+  {
+    std::unique_lock lock(staging_mutex_);
+    staging_changed_.wait(lock, [&] { return staging_ != Staging::Waiting; });
+  }
+  stage_pieces(kHelper);
+}
+
+void Builder::close_staging() {
+  {
+    const std::lock_guard lock(staging_mutex_);
+    staging_ = Staging::Closed;
+  }
+  staging_changed_.notify_all();
+}
+
+}  // namespace legato::analysis::detail
