@@ -24,25 +24,28 @@ constexpr size_t kPieceRecords = size_t{1} << 15;
 // records into pieces, and counts each piece's items per lane. Then gives
 // each lane its slots and each piece its first slot in each of its lanes.
 void Builder::count_pieces() {
-  std::vector<uint32_t> count;  // per lane
   // Per lane: 1 + the last piece with items in it (the one being cut is
-  // pieces_.size()).
+  // pieces_.size()), and its index in that piece's lanes.
   std::vector<size_t> seen;
-  std::vector<uint32_t> piece_lane;  // per lane: its index in that piece's lanes
+  std::vector<uint32_t> piece_lane;
   size_t copies = 0, instances = 0, kernels = 0;
+  size_t current = 0;  // in piece.lanes, the last record's lane: most often the next one's
   const auto add = [&](Piece& piece, uint32_t l) {
-    if (l >= count.size()) {
-      count.resize(l + 1, 0);
+    if (current < piece.lanes.size() && piece.lanes[current].lane == l) {
+      ++piece.lanes[current].count;
+      return;
+    }
+    if (l >= seen.size()) {
       seen.resize(l + 1, 0);
       piece_lane.resize(l + 1, 0);
     }
-    ++count[l];
     if (seen[l] != pieces_.size() + 1) {
       seen[l] = pieces_.size() + 1;
       piece_lane[l] = static_cast<uint32_t>(piece.lanes.size());
       piece.lanes.push_back(PieceLane{l, 0, 0});
     }
-    ++piece.lanes[piece_lane[l]].count;
+    current = piece_lane[l];
+    ++piece.lanes[current].count;
   };
   // f(piece, record) for every record of a rank's table, piece by piece.
   const auto cut = [&](size_t r, Records kind, const auto& table, uint32_t first, auto&& f) {
@@ -53,6 +56,7 @@ void Builder::count_pieces() {
                   .end = std::min(table.size(), b + kPieceRecords),
                   .first = first + static_cast<uint32_t>(b),
                   .lanes = {}};
+      current = 0;
       for (size_t i = piece.begin; i < piece.end; ++i) f(piece, table[i]);
       pieces_.push_back(std::move(piece));
     }
@@ -108,10 +112,15 @@ void Builder::count_pieces() {
           str(r, x.provenance);
         });
   }
-  for (const Piece& piece : pieces_) ++pieces_left_[piece.rank];
-  count.resize(p_.lanes.size(), 0);
+  std::vector<uint32_t> count(p_.lanes.size(), 0);  // per lane
   size_t total = 0;
-  for (uint32_t c : count) total += c;
+  for (const Piece& piece : pieces_) {
+    ++pieces_left_[piece.rank];
+    for (const PieceLane& pl : piece.lanes) {
+      count[pl.lane] += pl.count;
+      total += pl.count;
+    }
+  }
   if (total >= kNone || copies >= kNone || instances >= kNone || kernels >= kNone)
     throw LoadError("the traces hold more than 4 billion items; load fewer files");
   std::vector<uint32_t> next(p_.lanes.size());
