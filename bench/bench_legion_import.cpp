@@ -3,7 +3,8 @@
 //    run of 10 M records written by the test writer
 //    (legion_import/testing), loaded through the same path as
 //    `legate_prof view`: legion_load_records_per_s (all cores, one thread
-//    per node file), legion_bytes_per_record_in_memory (the model's tables
+//    per node file; best of 3 loads, as bench_analysis times a Legato
+//    trace's), legion_bytes_per_record_in_memory (the model's tables
 //    over the log's records), legion_first_frame_ms_10m (the viewer,
 //    headless, from opening the files to the first frame with lanes).
 // 2. A log grown from the real log A of tests/legion_import/data: its
@@ -165,11 +166,18 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
     for (const auto& f : files) decode(f);
   });
   result("legion_decode_records_per_s_1thread", static_cast<double>(written) / dec, "records/s");
+  // Best of 3, as bench_analysis times a Legato trace's load (the target's
+  // reference). On a VM that hands freed memory back to its host, the first
+  // load after a slow one finds its pages cold: the best of the first two,
+  // this benchmark's figure before 2026-11-25, is printed beside it.
   analysis::Profile p;
-  const double one = best_of(1, [&] { p = analysis::load_profile(files, {.threads = 1}); });
+  const double one = best_of(3, [&] { p = analysis::load_profile(files, {.threads = 1}); });
   result("legion_load_records_per_s_1thread", static_cast<double>(written) / one, "records/s");
-  const double all = best_of(2, [&] { p = analysis::load_profile(files); });
+  const double first_two = best_of(2, [&] { p = analysis::load_profile(files); });
+  const double all = std::min(first_two, best_of(1, [&] { p = analysis::load_profile(files); }));
   result("legion_load_records_per_s", static_cast<double>(written) / all, "records/s");
+  std::printf("# best of the first two loads: %.4g records/s\n",
+              static_cast<double>(written) / first_two);
   if (!p.warnings.empty()) std::printf("# warning: %s\n", p.warnings.front().c_str());
   std::printf("# %zu items, %zu waits, %zu lanes\n", p.items.size(), p.waits.size(),
               p.lanes.size());
