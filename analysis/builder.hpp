@@ -56,9 +56,7 @@ class Builder {
   // placeholder that stands for the rest (counted in strings_left_out_).
   uint32_t new_string(std::string text);
   uint32_t lane(size_t rank, uint32_t resource, LaneKind fallback) {
-    // Records come in runs of one resource.
-    return resource == last_resource_ && last_lane_ != kNone ? last_lane_
-                                                             : find_lane(rank, resource, fallback);
+    return last_lane_.holds(resource) ? last_lane_.lane : find_lane(rank, resource, fallback);
   }
   uint32_t find_lane(size_t rank, uint32_t resource, LaneKind fallback);
   uint32_t item(Uid uid) const { return item_of_uid_.find(uid); }  // kNone when unknown
@@ -81,7 +79,13 @@ class Builder {
   std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
   legion::IdMap<uint32_t> lane_of_resource_;
-  uint32_t last_resource_ = trace::kNoResource, last_lane_ = kNone;  // records come in runs
+  // The lane of the resource the last record named: records come in runs
+  // of one resource.
+  struct LaneCache {
+    uint32_t resource = trace::kNoResource, lane = kNone;
+    bool holds(uint32_t r) const { return r == resource && lane != kNone; }
+  };
+  LaneCache last_lane_;
   UidIndex op_of_uid_, item_of_uid_;
   // Items are staged straight into p_.items: each lane's slots
   // [begin, end) are counted first, then filled in record order (staging),
@@ -106,7 +110,7 @@ class Builder {
   };
   // One thread's staging state.
   struct Stager {
-    uint32_t last_resource = trace::kNoResource, last_lane = kNone;  // records come in runs
+    LaneCache last_lane;
     std::vector<uint32_t> fill;  // per lane: the next slot of the piece being staged
     std::vector<std::pair<uint32_t, std::pair<Time, Time>>> overflow;  // for staged_overflow_
     uint64_t bad_times = 0;

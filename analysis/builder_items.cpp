@@ -213,8 +213,7 @@ void Builder::lanes() {
 // lane made for an id no descriptor named (its descriptor frame was lost).
 uint32_t Builder::find_lane(size_t rank, uint32_t resource, LaneKind fallback) {
   if (const uint32_t* known = lane_of_resource_.find(resource)) {
-    last_resource_ = resource;
-    last_lane_ = *known;
+    last_lane_ = {resource, *known};
     return *known;
   }
   Lane l;
@@ -295,6 +294,8 @@ void Builder::items() {
   }
   stagers_.clear();
   pieces_.clear();
+  pieces_left_.clear();
+  task_names_.clear();
   warn_count(bad_times_, "items stopped before they started; drawn with no duration");
   warn_count(clamped_times_.load(),
              "times lie more than 52 days from the run's start (damaged "

@@ -171,13 +171,12 @@ Item Builder::staged_item(Stager& s, size_t r, ItemKind kind, Time start, Time s
 }
 
 void Builder::stage(Stager& s, uint32_t resource, Item item, Uid uid, Time ready, Time create) {
-  if (resource != s.last_resource || s.last_lane == kNone) {
+  if (!s.last_lane.holds(resource)) {
     const uint32_t* l = lane_of_resource_.find(resource);
     if (!l) throw std::logic_error("analysis: an item was staged on a lane counting did not make");
-    s.last_resource = resource;
-    s.last_lane = *l;
+    s.last_lane = {resource, *l};
   }
-  const uint32_t lane = s.last_lane;
+  const uint32_t lane = s.last_lane.lane;
   // Staging mirrors count_pieces; a record it missed would write into the
   // next lane's slots.
   if (s.fill[lane] >= p_.lanes[lane].end)

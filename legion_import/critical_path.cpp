@@ -153,7 +153,7 @@ class Graph {
       __builtin_prefetch(&node);
       return __builtin_prefetch(reinterpret_cast<const char*>(&node) + sizeof(node) - 1);
     }
-    if (node.resolution & Memo::kDone) return;
+    if (Memo(event_node(*w)).done()) return;
     for (uint64_t p : node.pre) {
       if (p == 0) continue;
       if (stage == 2) {
