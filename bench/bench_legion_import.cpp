@@ -7,6 +7,10 @@
 //    trace's), legion_bytes_per_record_in_memory (the model's tables
 //    over the log's records), legion_first_frame_ms_10m (the viewer,
 //    headless, from opening the files to the first frame with lanes).
+//    Beside the load, a Legato trace of as many records and ranks
+//    (run_trace.hpp) loaded in turn with it: legato_load_records_per_s_same_run
+//    and legion_over_legato_load, which tell a slow moment of the machine
+//    from a slow importer.
 // 2. A log grown from the real log A of tests/legion_import/data: its
 //    timeline records (tasks, meta tasks, mapper and runtime calls, prof
 //    tasks, waits, instances, operations and the event graph) repeated with
@@ -34,6 +38,7 @@
 #include "legion_import/log_reader.hpp"
 #include "legion_import/testing/legion_log_writer.hpp"
 #include "result.hpp"
+#include "run_trace.hpp"
 #include "viewer/headless.hpp"
 
 using namespace legato;
@@ -173,11 +178,28 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   analysis::Profile p;
   const double one = best_of(3, [&] { p = analysis::load_profile(files, {.threads = 1}); });
   result("legion_load_records_per_s_1thread", static_cast<double>(written) / one, "records/s");
-  const double first_two = best_of(2, [&] { p = analysis::load_profile(files); });
-  const double all = std::min(first_two, best_of(1, [&] { p = analysis::load_profile(files); }));
+  // The reference in the same run: a Legato trace of as many records over
+  // as many ranks, its loads taken in turn with the Legion log's so that
+  // both meet the same moments of a noisy machine.
+  const bench::RunTrace legato = bench::write_run_trace(
+      (dir / "legato").string(), bench::ops_for_records(records, static_cast<int>(nodes)),
+      static_cast<int>(nodes));
+  double loads[3], legato_best = 1e30;
+  for (double& load : loads) {
+    load = best_of(1, [&] { p = analysis::load_profile(files); });
+    legato_best =
+        std::min(legato_best, best_of(1, [&] { (void)analysis::load_profile(legato.files); }));
+  }
+  const double first_two = std::min(loads[0], loads[1]);
+  const double all = std::min(first_two, loads[2]);
   result("legion_load_records_per_s", static_cast<double>(written) / all, "records/s");
   std::printf("# best of the first two loads: %.4g records/s\n",
               static_cast<double>(written) / first_two);
+  const double legato_rate = static_cast<double>(legato.records) / legato_best;
+  std::printf("# the same-size Legato trace: %llu records in %d files\n",
+              static_cast<unsigned long long>(legato.records), static_cast<int>(nodes));
+  result("legato_load_records_per_s_same_run", legato_rate, "records/s");
+  result("legion_over_legato_load", static_cast<double>(written) / all / legato_rate, "x");
   if (!p.warnings.empty()) std::printf("# warning: %s\n", p.warnings.front().c_str());
   std::printf("# %zu items, %zu waits, %zu lanes\n", p.items.size(), p.waits.size(),
               p.lanes.size());
