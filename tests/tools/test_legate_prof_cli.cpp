@@ -37,9 +37,17 @@ TEST_CASE("legate_prof --help lists the subcommands", "[cli]") {
   CHECK(r.status == 0);
   CHECK(r.out.find("info") != std::string::npos);
   CHECK(r.out.find("dump") != std::string::npos);
+  CHECK(r.out.find("Legion Prof logs") != std::string::npos);
   const auto sub = run_command(bin("legate_prof") + " dump --help");
   CHECK(sub.status == 0);
   CHECK(sub.out.find("--strings") != std::string::npos);
+  // Every subcommand says it reads Legion Prof logs too.
+  for (const char* c : {"info", "dump", "stats", "findings", "archive", "view"}) {
+    INFO(c);
+    const auto help = run_command(bin("legate_prof") + " " + c + " --help");
+    CHECK(help.status == 0);
+    CHECK(help.out.find("Legion Prof log") != std::string::npos);
+  }
   const auto none = run_command(bin("legate_prof"));
   CHECK(none.status != 0);
   CHECK(none.err.find("A subcommand is required") != std::string::npos);

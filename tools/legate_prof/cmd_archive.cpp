@@ -14,7 +14,7 @@ Command add_archive_command(CLI::App& app) {
       "archive", "Write a self-contained HTML report (DIR/index.html) that opens offline");
   auto files = std::make_shared<std::vector<std::string>>();
   auto dir = std::make_shared<std::string>("legate_prof");
-  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")->required();
+  sub->add_option("files", *files, kRunFilesHelp)->required();
   sub->add_option("-o,--output", *dir, "Directory for index.html")->capture_default_str();
   return {sub, [files, dir] {
             const TraceFiles given = check_trace_files("archive", *files);

@@ -76,7 +76,9 @@ Command add_dump_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "dump", "Print every frame and record of a trace as JSON, one object per line");
   auto o = std::make_shared<DumpOptions>();
-  sub->add_option("file", o->path, "Trace file (legate_<rank>.prof)")->required();
+  sub->add_option("file", o->path,
+                  "One trace file: a Legato trace or a Legion Prof log (the records it becomes)")
+      ->required();
   sub->add_option(
       "--kind", o->kinds,
       "Only records of these kinds (task, meta_task, copy, instance, edge, string, metadata, ...)");

@@ -34,7 +34,7 @@ Command add_findings_command(CLI::App& app) {
   auto thresholds = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);
   auto list = std::make_shared<bool>(false);
-  sub->add_option("files", *files, "Trace files of one run (legate_*.prof, or Legion Prof logs)");
+  sub->add_option("files", *files, kRunFilesHelp);
   sub->add_option("--threshold", *thresholds,
                   "Change a rule's parameter, rule.param=value (repeatable; --list-rules lists "
                   "them with their defaults)");

@@ -190,7 +190,9 @@ Command add_info_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "info", "Summarize traces: run, rank, record counts, time span, sizes, damage");
   auto files = std::make_shared<std::vector<std::string>>();
-  sub->add_option("files", *files, "Trace files (legate_<rank>.prof)")->required();
+  sub->add_option("files", *files,
+                  std::string("Trace files, each summarized on its own: ") + kTraceFilesHelp)
+      ->required();
   return {sub, [files] {
             const TraceFiles given = check_trace_files("info", *files);
             int status = given.all_readable ? kExitOk : kExitIncomplete;

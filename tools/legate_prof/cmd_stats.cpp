@@ -116,7 +116,7 @@ Command add_stats_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto top = std::make_shared<size_t>(30);
   auto json = std::make_shared<bool>(false);
-  sub->add_option("files", *files, "Trace files of one run (legate_*.prof)")->required();
+  sub->add_option("files", *files, kRunFilesHelp)->required();
   sub->add_option("--top", *top, "Show the N kinds with the most total time (0: all)")
       ->capture_default_str();
   sub->add_flag("--json", *json,

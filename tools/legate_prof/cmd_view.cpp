@@ -29,8 +29,7 @@ Command add_view_command(CLI::App& app) {
     std::string range, size = "1600x900";
   };
   auto a = std::make_shared<Args>();
-  sub->add_option("files", a->o.files,
-                  "Trace files of one run (legate_*.prof); none: choose in the window");
+  sub->add_option("files", a->o.files, kRunFilesHelp + "; none: choose in the window");
   sub->add_option("--range", a->range,
                   "First window, START:END from the run's start (e.g. 0:2ms, 1.5ms:3ms, 200us:)");
   sub->add_option("--expand", a->o.expand,

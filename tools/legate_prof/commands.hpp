@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
 
 namespace legato::tools {
 
@@ -24,6 +25,12 @@ inline constexpr const char* kExitStatusHelp =
     "allowed); 1 when a file could not be opened or read, part of one was lost (a corrupt frame, "
     "a file cut inside a frame) or an output could not be written, after showing what could be "
     "read; 2 for a usage error.";
+
+// What a trace file argument takes, for every subcommand's --help.
+inline constexpr const char* kTraceFilesHelp =
+    "Legato traces (legate_*.prof) or Legion Prof logs (legate_*.prof, prof_*.gz; plain or "
+    "gzip), told apart by content";
+inline const std::string kRunFilesHelp = std::string("Trace files of one run: ") + kTraceFilesHelp;
 
 struct Command {
   CLI::App* app;

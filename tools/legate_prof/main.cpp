@@ -1,11 +1,13 @@
-// legate_prof: inspect, view and publish Legato traces (legate_<rank>.prof).
+// legate_prof: inspect, view and publish Legato traces and Legion Prof logs.
 #include <vector>
 
 #include "commands.hpp"
 #include "trace_format/frame.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"legate_prof: inspect Legato traces (legate_<rank>.prof files)"};
+  CLI::App app{
+      "legate_prof: inspect, view and publish the traces of a run: Legato traces "
+      "(legate_<rank>.prof) or Legion Prof logs (legate_<rank>.prof, prof_<node>.gz)"};
   app.set_version_flag("--version", "legate_prof 0.1.0 (trace format " +
                                         std::to_string(legato::trace::kFormatMajor) + "." +
                                         std::to_string(legato::trace::kFormatMinor) + ")");
