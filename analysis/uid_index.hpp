@@ -16,7 +16,6 @@
 #include "analysis/parallel.hpp"
 #include "analysis/profile.hpp"
 #include "legion_import/id_map.hpp"
-#include "trace_format/huge_pages.hpp"
 
 namespace legato::analysis::detail {
 
@@ -29,8 +28,6 @@ struct DuplicateId {
 class IdMap {
  public:
   void add(uint64_t id, uint32_t value) { pairs_.emplace_back(id, value); }
-  // Room for n adds before the first (they then never copy the table).
-  void reserve(size_t n) { reserve_huge(pairs_, pairs_.size() + n); }
   // After the last add. When an id was added twice, the first add wins.
   void build();
   // Instead of add and build: the (id, value) pairs that each(f) gives to

@@ -89,7 +89,7 @@ class Graph {
     const Where* w = where_.find(event);
     if (!w) return Resolved{};
     if (is_item(*w)) return Resolved{item(*w).stop, event, true};
-    if (Memo(event_node(*w)).done()) return Memo(event_node(*w)).resolved();
+    if (const Memo m(event_node(*w)); m.done()) return m.resolved();
     // Iterative depth-first: a node is computed once all its preconditions are.
     stack_.assign(1, {*w, false});
     while (!stack_.empty()) {
