@@ -11,7 +11,11 @@ namespace legato::legion {
 
 namespace {
 
-constexpr size_t kChunk = 64 * 1024;
+// zlib's own buffer, and the decoder's window: a request for twice zlib's
+// buffer or more is read (or inflated) straight into the window, where a
+// smaller one would be copied once more through zlib's buffer.
+constexpr unsigned kGzBuffer = 64 * 1024;
+constexpr size_t kWindow = 512 * 1024;
 constexpr size_t kMaxHeaderLine = 64 * 1024;
 constexpr size_t kMaxHeaderLines = 4096;
 constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
@@ -111,7 +115,7 @@ struct LogReader::Input {
       end -= pos;
       pos = 0;
     }
-    if (buf.size() < std::max(n, kChunk)) buf.resize(std::max(n, kChunk));
+    if (buf.size() < std::max(n, kWindow)) buf.resize(std::max(n, kWindow));
     while (!eof && end < n) {
       const int got = gzread(gz, buf.data() + end, static_cast<unsigned>(buf.size() - end));
       if (got > 0) {
@@ -218,7 +222,7 @@ std::unique_ptr<LogReader> LogReader::open(const std::string& path) {
   auto in = std::make_unique<Input>();
   in->gz = gzopen(path.c_str(), "rb");
   if (!in->gz) throw ImportError(path + ": cannot open");
-  gzbuffer(in->gz, kChunk);
+  gzbuffer(in->gz, kGzBuffer);
   std::unique_ptr<LogReader> r(new LogReader(path, std::move(in)));
   r->compressed_ = gzip;
   r->read_header();
