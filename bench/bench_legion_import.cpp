@@ -246,6 +246,8 @@ void grown_log_a(uint64_t repeats) {
   analysis::Profile p;
   const double load = best_of(3, [&] { p = analysis::load_profile({plain}); });
   result("load_records_per_s", static_cast<double>(records) / load, "records/s");
+  const double load_gz = best_of(3, [&] { p = analysis::load_profile({gz}); });
+  result("load_gzip_records_per_s", static_cast<double>(records) / load_gz, "records/s");
   result("items", static_cast<double>(p.items.size()), "items");
   result("model_bytes_per_record",
          static_cast<double>(p.memory_bytes()) / static_cast<double>(records), "B");

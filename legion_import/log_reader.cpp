@@ -1,21 +1,16 @@
 #include "legion_import/log_reader.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstring>
 
+#include "legion_import/log_input.hpp"
+
 namespace legato::legion {
 
 namespace {
 
-// zlib's own buffer, and the decoder's window: a request for twice zlib's
-// buffer or more is read (or inflated) straight into the window, where a
-// smaller one would be copied once more through zlib's buffer.
-constexpr unsigned kGzBuffer = 64 * 1024;
-constexpr size_t kWindow = 512 * 1024;
 constexpr size_t kMaxHeaderLine = 64 * 1024;
 constexpr size_t kMaxHeaderLines = 4096;
 constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
@@ -91,106 +86,20 @@ const std::string& Record::text(int field) const {
              : texts[static_cast<size_t>(field)];
 }
 
-// The (decompressed) bytes of the file through a window that refills from
-// zlib's gz reader, which passes plain files through unchanged.
-struct LogReader::Input {
-  gzFile gz = nullptr;
-  std::vector<char> buf;
-  size_t pos = 0, end = 0;
-  uint64_t base = 0;  // stream offset of buf[0]
-  bool eof = false;
-  std::string error;  // zlib's reason when the stream ended in an error
-
-  ~Input() {
-    if (gz) gzclose(gz);
-  }
-  uint64_t offset() const { return base + pos; }
-  size_t available() const { return end - pos; }
-  // At least n bytes in the window unless the stream ends first.
-  bool fill(size_t n) {
-    if (available() >= n) return true;
-    if (pos > 0) {
-      std::memmove(buf.data(), buf.data() + pos, available());
-      base += pos;
-      end -= pos;
-      pos = 0;
-    }
-    if (buf.size() < std::max(n, kWindow)) buf.resize(std::max(n, kWindow));
-    while (!eof && end < n) {
-      const int got = gzread(gz, buf.data() + end, static_cast<unsigned>(buf.size() - end));
-      if (got > 0) {
-        end += static_cast<size_t>(got);
-        continue;
-      }
-      eof = true;
-      int code = Z_OK;
-      const char* msg = gzerror(gz, &code);
-      if (got < 0 || (code != Z_OK && code != Z_STREAM_END)) error = msg ? msg : "read error";
-    }
-    return available() >= n;
-  }
-  bool read(void* dst, size_t n) {
-    if (!fill(n)) return false;
-    std::memcpy(dst, buf.data() + pos, n);
-    pos += n;
-    return true;
-  }
-  bool skip(size_t n) {
-    while (n > 0) {
-      if (!fill(1)) return false;
-      const size_t k = std::min(n, available());
-      pos += k;
-      n -= k;
-    }
-    return true;
-  }
-  // Up to and excluding the terminator; false when the stream ends first or
-  // the text passes `limit` bytes (then too_long is set).
-  bool read_until(char terminator, std::string& out, size_t limit, bool& too_long) {
-    out.clear();
-    too_long = false;
-    for (;;) {
-      if (!fill(1)) return false;
-      const char* from = buf.data() + pos;
-      const void* hit = std::memchr(from, terminator, available());
-      const size_t n =
-          hit ? static_cast<size_t>(static_cast<const char*>(hit) - from) : available();
-      if (out.size() + n > limit) {
-        too_long = true;
-        return false;
-      }
-      out.append(from, n);
-      pos += n;
-      if (hit) {
-        ++pos;
-        return true;
-      }
-    }
-  }
-};
-
 FileKind sniff_file(const std::string& path) {
-  unsigned char magic[8] = {0};
-  if (FILE* f = std::fopen(path.c_str(), "rb")) {
-    const size_t n = std::fread(magic, 1, 8, f);
-    std::fclose(f);
-    if (n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) return FileKind::Gzip;
-    if (n == 8 && std::memcmp(magic, "LGTOPROF", 8) == 0) return FileKind::Other;  // Legato's own
-  } else {
-    return FileKind::Other;
-  }
-  gzFile gz = gzopen(path.c_str(), "rb");
-  if (!gz) return FileKind::Other;
   std::string head(kSniffBytes, '\0');
-  const int got = gzread(gz, head.data(), static_cast<unsigned>(head.size()));
-  gzclose(gz);
-  head.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return FileKind::Other;
+  head.resize(std::fread(head.data(), 1, head.size(), f));
+  std::fclose(f);
+  if (head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b') return FileKind::Gzip;
+  if (head.rfind("LGTOPROF", 0) == 0) return FileKind::Other;  // Legato's own
   if (head.rfind("FileType:", 0) == 0) return FileKind::LegionBinary;
   if (head.find("{legion_prof}") != std::string::npos) return FileKind::LegionText;
   return FileKind::Other;
 }
 
-LogReader::LogReader(std::string path, std::unique_ptr<Input> in)
+LogReader::LogReader(std::string path, std::unique_ptr<LogInput> in)
     : path_(std::move(path)), in_(std::move(in)) {}
 LogReader::~LogReader() = default;
 
@@ -199,32 +108,10 @@ uint64_t LogReader::offset() const {
 }
 
 std::unique_ptr<LogReader> LogReader::open(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw ImportError(path + ": cannot open: " + std::strerror(errno));
-  unsigned char magic[2] = {0, 0};
-  const bool gzip = std::fread(magic, 1, 2, f) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-  // The decoded size: a plain file's own; a gzip stream's from its trailer
-  // (ISIZE, the size modulo 4 GiB), trusted up to 16 times the compressed
-  // size (a damaged or hostile trailer only misleads a hint).
-  uint64_t bytes = 0;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long size = std::ftell(f);
-    unsigned char isize[4] = {0, 0, 0, 0};
-    if (size > 0 && !gzip) {
-      bytes = static_cast<uint64_t>(size);
-    } else if (size >= 18 && std::fseek(f, size - 4, SEEK_SET) == 0 &&
-               std::fread(isize, 1, 4, f) == 4) {
-      const uint64_t trailer = isize[0] | isize[1] << 8 | isize[2] << 16 | uint64_t{isize[3]} << 24;
-      bytes = std::min(trailer, static_cast<uint64_t>(size) * 16);
-    }
-  }
-  std::fclose(f);
-  auto in = std::make_unique<Input>();
-  in->gz = gzopen(path.c_str(), "rb");
-  if (!in->gz) throw ImportError(path + ": cannot open");
-  gzbuffer(in->gz, kGzBuffer);
+  auto in = std::make_unique<LogInput>(path);
+  const uint64_t bytes = in->size_hint();
   std::unique_ptr<LogReader> r(new LogReader(path, std::move(in)));
-  r->compressed_ = gzip;
+  r->compressed_ = r->in_->gzip();
   r->read_header();
   r->size_hint_ = bytes > r->header_.size ? bytes - r->header_.size : 0;
   return r;
@@ -251,8 +138,8 @@ void LogReader::read_header() {
         if (!more) break;
         more = in_->read_until('\n', probe, kMaxHeaderLine, too_long);
       }
-      if (!in_->error.empty())
-        throw ImportError(path_ + ":1: the gzip stream cannot be read (" + in_->error + ")");
+      if (!in_->error().empty())
+        throw ImportError(path_ + ":1: " + stream() + " cannot be read (" + in_->error() + ")");
       std::string shown = line.substr(0, 60);
       for (char& c : shown) {
         if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) c = '?';
@@ -261,9 +148,10 @@ void LogReader::read_header() {
     }
     if (!got) {
       throw ImportError(path_ + ":" + std::to_string(number) + ": " +
-                        (too_long              ? "a header line is longer than 64 KiB"
-                         : !in_->error.empty() ? "the stream cannot be read (" + in_->error + ")"
-                                               : std::string("the file ends inside the header")));
+                        (too_long ? "a header line is longer than 64 KiB"
+                         : !in_->error().empty()
+                             ? "the stream cannot be read (" + in_->error() + ")"
+                             : std::string("the file ends inside the header")));
     }
     if (line.empty()) break;
     lines.push_back(line);
@@ -333,11 +221,11 @@ bool LogReader::next(Record& r) {
   r.offset = in_->offset();
   if (!in_->fill(1)) {
     done_ = true;
-    clean_end_ = in_->error.empty();
+    clean_end_ = in_->error().empty();
     if (!clean_end_)
-      stop(at_offset(r.offset) + ": the gzip stream ends early (" + in_->error + "); loaded the " +
-               std::to_string(records_) + " records before it",
-           in_->error.find("unexpected end") == std::string::npos);  // else only cut short
+      stop(at_offset(r.offset) + ": " + stream() + " ends early (" + in_->error() +
+               "); loaded the " + std::to_string(records_) + " records before it",
+           in_->error().find("unexpected end") == std::string::npos);  // else only cut short
     return false;
   }
   unsigned char idb[4];
@@ -359,9 +247,8 @@ bool LogReader::next(Record& r) {
     if (layout->fixed_bytes > 0) {  // no strings: texts are left as they are
       complete = in_->fill(layout->fixed_bytes);
       if (complete) {
-        decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->buf.data() + in_->pos),
-                     r.values.data());
-        in_->pos += layout->fixed_bytes;
+        decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->data()), r.values.data());
+        in_->consume(layout->fixed_bytes);
       }
     } else {
       r.texts.resize(layout->fields.size());
@@ -373,7 +260,7 @@ bool LogReader::next(Record& r) {
     if (done_) return false;  // read_field said why
     const std::string what = layout ? "a " + layout->name + " record" : "a record id";
     stop(at_offset(r.offset) + ": the file is cut off inside " + what +
-             (in_->error.empty() ? "" : " (" + in_->error + ")") + "; loaded the " +
+             (in_->error().empty() ? "" : " (" + in_->error() + ")") + "; loaded the " +
              std::to_string(records_) + " complete records before it",
          false);
     return false;

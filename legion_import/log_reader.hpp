@@ -15,6 +15,8 @@
 
 namespace legato::legion {
 
+class LogInput;
+
 // One decoded record: a value per field of its layout, in header order.
 struct Record {
   const RecordLayout* layout = nullptr;
@@ -68,14 +70,14 @@ class LogReader {
   static constexpr uint32_t kMaxDim = 64;
 
  private:
-  struct Input;
-  LogReader(std::string path, std::unique_ptr<Input> in);
+  LogReader(std::string path, std::unique_ptr<LogInput> in);
   void read_header();
   bool read_field(const FieldLayout& f, size_t k, Record& r);
   void stop(const std::string& problem, bool damage = true);
+  const char* stream() const { return compressed_ ? "the gzip stream" : "the file"; }
 
   std::string path_;
-  std::unique_ptr<Input> in_;
+  std::unique_ptr<LogInput> in_;
   Header header_;
   bool compressed_ = false;
   uint64_t size_hint_ = 0;

@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config ccache
-  libzstd-dev zlib1g-dev libcli11-dev nlohmann-json3-dev catch2
+  libzstd-dev zlib1g-dev libisal-dev libcli11-dev nlohmann-json3-dev catch2
   libimgui-dev libglfw3-dev
   libopenmpi-dev openmpi-bin
   libopen-trace-format2-dev

@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as a Legion Prof log (plain or gzip),
 // through the importer and the profile model, as legate_prof loads one.
-// Seeds: the real logs in tests/legion_import/data/ (run_fuzz.sh).
+// Seeds: the real logs in tests/legion_import/data/, plain and gzip (run_fuzz.sh).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -13,7 +13,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace legato;
-  // The importer reads files (through zlib's gz reader): an in-memory one.
+  // The importer reads files: an in-memory one.
   const int fd = memfd_create("fuzz_legion", 0);
   if (fd < 0) return 0;
   for (size_t done = 0; done < size;) {
