@@ -408,7 +408,7 @@ TEST_CASE("out of memory: the arrays holding the memory when the run failed") {
   CHECK(finding(f, "memory_pressure") == nullptr);
 }
 
-TEST_CASE("findings: thresholds parse with clear errors; JSON carries every finding") {
+TEST_CASE("findings: thresholds parse with clear errors, and JSON carries every finding") {
   Thresholds t;
   CHECK(t.get("tiny_tasks", "max_task_us") == 100);
   CHECK(t.set("tiny_tasks.max_task_us=50").empty());

@@ -70,7 +70,7 @@ TEST_CASE("compact items keep their times exactly, and bind no misaligned refere
   CHECK(uint32_t{pre.item} == 0xfedcba98u);
 }
 
-TEST_CASE("lanes form the node -> kind -> lane tree; overlaps stack into rows", "[analysis]") {
+TEST_CASE("lanes form the node -> kind -> lane tree, and overlaps stack into rows", "[analysis]") {
   TempDir dir;
   {
     SyntheticTrace t(dir.file("legate_0.prof"));
@@ -617,7 +617,7 @@ TEST_CASE("items of 4.3 s and longer keep their exact times", "[analysis]") {
   CHECK(p.stop == 21 * m + (Time{1} << 32) - 1);
 }
 
-TEST_CASE("operations keep their kind, name and provenance; an unknown kind stays unknown",
+TEST_CASE("operations keep their kind, name and provenance, and an unknown kind stays unknown",
           "[analysis]") {
   TempDir dir;
   {

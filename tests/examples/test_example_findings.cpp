@@ -40,8 +40,9 @@ bool names_line(const Finding& f, const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("the chunked update's slice loop is found; the vectorized update is not accused of it",
-          "[examples][findings]") {
+TEST_CASE(
+    "the chunked update's slice loop is found, and the vectorized update is not accused of it",
+    "[examples][findings]") {
   const std::string src = "examples/chunked_update.cpp";
   const std::string mask_get = testing::line_of(src, "sub[gt1] = sub[gt1] + 2.0;");
   const std::string mask_not = testing::line_of(src, "sub[~gt1] = sub[~gt1] - 2.0;");
@@ -68,8 +69,8 @@ TEST_CASE("the chunked update's slice loop is found; the vectorized update is no
 }
 
 TEST_CASE(
-    "the OOM example's memory finding names the stores and lines of its report; the fixes "
-    "make it go away",
+    "the OOM example's memory finding names the stores and lines of its report, and the "
+    "fixes make it go away",
     "[examples][findings][oom]") {
   const std::string src = "examples/oom.cpp";
   TempDir failed_dir;

@@ -12,7 +12,7 @@ using trace::unescape_bytes;
 using trace::testing::load_file;
 using trace::testing::TempDir;
 
-TEST_CASE("escaping keeps UTF-8 and writes every other byte as \\xNN", "[fault][bytes]") {
+TEST_CASE("escaping keeps UTF-8 and writes every other byte as a hex escape", "[fault][bytes]") {
   CHECK(escape_bytes("plain /path é 日本 😀") == "plain /path é 日本 😀");
   CHECK(escape_bytes("a\\b") == "a\\\\b");
   CHECK(escape_bytes("caf\xe9") == "caf\\xe9");

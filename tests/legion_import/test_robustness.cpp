@@ -454,7 +454,7 @@ TEST_CASE("record order does not matter: descriptors, waits and names resolve af
 }
 
 TEST_CASE(
-    "an fevent two items name (a damaged log) is the first's; the later gets an id of its own",
+    "an fevent two items name (a damaged log) is the first's, and the later gets an id of its own",
     "[legion][robust]") {
   TempDir dir;
   LogEditor e(data_file(kA));

@@ -125,7 +125,7 @@ TEST_CASE("an unwritable log directory is refused at start", "[recorder]") {
   CHECK_FALSE(rec::active());
 }
 
-TEST_CASE("start twice is refused; start again after finish writes a new trace", "[recorder]") {
+TEST_CASE("start twice is refused, and start again after finish writes a new trace", "[recorder]") {
   TempDir dir;
   rec::RecorderOptions o = options_in(dir);
   rec::start(o);

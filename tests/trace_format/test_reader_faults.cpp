@@ -94,7 +94,7 @@ TEST_CASE("frame headers that contradict their records: one warning per file, co
   }
 }
 
-TEST_CASE("lost data: corrupt frames and files cut inside a frame; not an unfinished file",
+TEST_CASE("lost data: corrupt frames and files cut inside a frame (not an unfinished file)",
           "[reader][fault]") {
   TempDir dir;
   const std::string path = dir.file("t.prof");
