@@ -189,8 +189,10 @@ Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& o
   if (paths.empty()) throw LoadError("no trace files given (pass legate_*.prof)");
   std::vector<RankTrace> traces(paths.size());
   const unsigned threads = threads_or_cores(options.threads);
-  detail::parallel_for(paths.size(), threads,
-                       [&](unsigned, size_t i) { traces[i] = read_rank_trace(paths[i]); });
+  const bool spare_core = paths.size() < threads;  // fewer files than threads
+  detail::parallel_for(paths.size(), threads, [&](unsigned, size_t i) {
+    traces[i] = read_rank_trace(paths[i], spare_core);
+  });
   legion::unify_runs(traces);  // Legion logs carry no run id
   return build_profile(std::move(traces), threads);
 }

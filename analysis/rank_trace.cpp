@@ -21,9 +21,10 @@ void append(std::vector<R>& to, std::vector<R>& from) {
 
 }  // namespace
 
-RankTrace read_rank_trace(const std::string& path) {
+RankTrace read_rank_trace(const std::string& path, bool spare_core) {
   if (legion::is_legion_log(path))  // told apart by content
-    return legion::import_log(path, legion::Links::WithRun);
+    return legion::import_log(path, legion::Links::WithRun,
+                              spare_core ? legion::Inflate::Ahead : legion::Inflate::Inline);
   RankTrace t;
   t.file = path;
   std::unique_ptr<trace::TraceReader> reader;

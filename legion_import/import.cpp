@@ -14,9 +14,9 @@ bool is_legion_log(const std::string& path) {
   return sniff_file(path) != FileKind::Other;
 }
 
-analysis::RankTrace import_log(const std::string& path, Links links) {
+analysis::RankTrace import_log(const std::string& path, Links links, Inflate inflate) {
   try {
-    const auto reader = LogReader::open(path);
+    const auto reader = LogReader::open(path, inflate);
     Collector collector(reader->header());
     collector.expect(reader->size_hint());
     Record r;

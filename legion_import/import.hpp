@@ -8,6 +8,7 @@
 
 #include "analysis/rank_trace.hpp"
 #include "legion_import/log_data.hpp"
+#include "legion_import/log_input.hpp"
 
 namespace legato::legion {
 
@@ -20,9 +21,12 @@ bool is_legion_log(const std::string& path);
 // damaged one with the records before the damage and a problem naming the
 // byte offset. Its critical-path links come from this file alone
 // (Links::FileAlone), or are left in legion_links for link_runs to resolve
-// with the other nodes of the run (Links::WithRun).
+// with the other nodes of the run (Links::WithRun). Inflate::Ahead gives a
+// gzip file a thread of its own to inflate it, for a core that would
+// otherwise idle.
 enum class Links { FileAlone, WithRun };
-analysis::RankTrace import_log(const std::string& path, Links links = Links::FileAlone);
+analysis::RankTrace import_log(const std::string& path, Links links = Links::FileAlone,
+                               Inflate inflate = Inflate::Inline);
 
 // Resolves the critical path of every run among `traces` whose Legion logs
 // left it pending, over all of the run's files together (an event in one

@@ -7,8 +7,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include "legion_import/header.hpp"
 
@@ -20,6 +26,10 @@ namespace {
 // straight into it.
 constexpr size_t kWindow = 512 * 1024;
 constexpr size_t kCompressedChunk = 256 * 1024;
+// Inflating ahead: blocks of this size, at most this many made and not
+// yet taken (memory stays bounded whatever the decoder's pace).
+constexpr size_t kAheadBlock = 512 * 1024;
+constexpr size_t kAheadBlocks = 4;
 
 std::string inflate_error(int code) {
   switch (code) {
@@ -64,7 +74,23 @@ struct LogInput::Inflater {
   }
 };
 
-LogInput::LogInput(const std::string& path) {
+// The inflating thread and the blocks it hands to the decoder, in order.
+struct LogInput::Ahead {
+  std::mutex m;
+  std::condition_variable cv;
+  std::deque<std::vector<char>> made;    // oldest first
+  std::vector<std::vector<char>> spare;  // taken blocks, for reuse
+  bool done = false;                     // the last block is made; error_ is final
+  bool stop = false;                     // the input is going away
+  // The decoder's side alone: the block it takes bytes from, and whether
+  // it has seen the end.
+  std::vector<char> current;
+  size_t taken = 0;
+  bool finished = false;
+  std::thread thread;
+};
+
+LogInput::LogInput(const std::string& path, Inflate inflate) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw ImportError(path + ": cannot open: " + std::strerror(errno));
   buf_.resize(kWindow);
@@ -88,19 +114,105 @@ LogInput::LogInput(const std::string& path) {
     end_ = got;
   }
   struct stat st {};
-  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return;
-  const auto size = static_cast<uint64_t>(st.st_size);
-  unsigned char isize[4] = {0, 0, 0, 0};
-  if (!gzip_) {
-    size_hint_ = size;
-  } else if (size >= 18 && ::pread(fd_, isize, 4, static_cast<off_t>(size - 4)) == 4) {
-    const uint64_t trailer = isize[0] | isize[1] << 8 | isize[2] << 16 | uint64_t{isize[3]} << 24;
-    size_hint_ = std::min(trailer, size * 16);  // a damaged trailer only misleads a hint
+  if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    const auto size = static_cast<uint64_t>(st.st_size);
+    unsigned char isize[4] = {0, 0, 0, 0};
+    if (!gzip_) {
+      size_hint_ = size;
+    } else if (size >= 18 && ::pread(fd_, isize, 4, static_cast<off_t>(size - 4)) == 4) {
+      const uint64_t trailer = isize[0] | isize[1] << 8 | isize[2] << 16 | uint64_t{isize[3]} << 24;
+      size_hint_ = std::min(trailer, size * 16);  // a damaged trailer only misleads a hint
+    }
+  }
+  if (gzip_ && inflate == Inflate::Ahead) {
+    ahead_ = std::make_unique<Ahead>();
+    try {
+      ahead_->thread = std::thread([this] { run_ahead(); });
+    } catch (const std::system_error&) {  // no thread to be had: inflate inline
+      ahead_.reset();
+    }
   }
 }
 
 LogInput::~LogInput() {
+  if (ahead_) {
+    {
+      const std::lock_guard lock(ahead_->m);
+      ahead_->stop = true;
+    }
+    ahead_->cv.notify_all();
+    ahead_->thread.join();
+  }
   if (fd_ >= 0) ::close(fd_);
+}
+
+const std::string& LogInput::error() const {
+  static const std::string kNone;
+  // With a thread ahead, error_ is its until the decoder has seen the end.
+  return !ahead_ || ahead_->finished ? error_ : kNone;
+}
+
+void LogInput::run_ahead() {
+  Ahead& a = *ahead_;
+  for (bool end = false; !end;) {
+    std::vector<char> block;
+    {
+      std::unique_lock lock(a.m);
+      a.cv.wait(lock, [&] { return a.stop || a.made.size() < kAheadBlocks; });
+      if (a.stop) return;
+      if (!a.spare.empty()) {
+        block = std::move(a.spare.back());
+        a.spare.pop_back();
+      }
+    }
+    size_t got = 0;
+    try {
+      block.resize(kAheadBlock);
+      while (got < block.size()) {
+        const size_t n = produce(block.data() + got, block.size() - got);
+        if (n == 0) break;
+        got += n;
+      }
+      end = got < block.size();
+    } catch (const std::exception& e) {  // bad_alloc
+      error_ = e.what();
+      end = true;
+    }
+    block.resize(got);
+    {
+      const std::lock_guard lock(a.m);
+      if (got > 0) a.made.push_back(std::move(block));
+      a.done = end;
+    }
+    a.cv.notify_all();
+  }
+}
+
+size_t LogInput::next_bytes(char* dst, size_t room) {
+  if (!ahead_) return produce(dst, room);
+  Ahead& a = *ahead_;
+  size_t got = 0;
+  while (got < room && !a.finished) {
+    if (a.taken == a.current.size()) {
+      std::unique_lock lock(a.m);
+      if (a.current.capacity() > 0) a.spare.push_back(std::move(a.current));
+      a.current = {};
+      a.taken = 0;
+      a.cv.wait(lock, [&] { return !a.made.empty() || a.done; });
+      if (a.made.empty()) {
+        a.finished = true;
+        break;
+      }
+      a.current = std::move(a.made.front());
+      a.made.pop_front();
+      a.cv.notify_all();  // room for another block
+    }
+    const size_t n = std::min(room - got, a.current.size() - a.taken);
+    std::memcpy(dst + got, a.current.data() + a.taken, n);
+    a.taken += n;
+    got += n;
+  }
+  return got;
 }
 
 size_t LogInput::read_file(void* dst, size_t room) {
@@ -172,7 +284,7 @@ bool LogInput::fill(size_t n) {
   }
   if (buf_.size() < n) buf_.resize(n);
   while (!eof_ && end_ < n) {
-    const size_t got = produce(buf_.data() + end_, buf_.size() - end_);
+    const size_t got = next_bytes(buf_.data() + end_, buf_.size() - end_);
     if (got > 0) {
       end_ += got;
     } else {

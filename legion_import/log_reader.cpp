@@ -107,8 +107,8 @@ uint64_t LogReader::offset() const {
   return in_->offset();
 }
 
-std::unique_ptr<LogReader> LogReader::open(const std::string& path) {
-  auto in = std::make_unique<LogInput>(path);
+std::unique_ptr<LogReader> LogReader::open(const std::string& path, Inflate inflate) {
+  auto in = std::make_unique<LogInput>(path, inflate);
   const uint64_t bytes = in->size_hint();
   std::unique_ptr<LogReader> r(new LogReader(path, std::move(in)));
   r->compressed_ = r->in_->gzip();

@@ -12,10 +12,9 @@
 #include <vector>
 
 #include "legion_import/header.hpp"
+#include "legion_import/log_input.hpp"
 
 namespace legato::legion {
-
-class LogInput;
 
 // One decoded record: a value per field of its layout, in header order.
 struct Record {
@@ -41,8 +40,10 @@ FileKind sniff_file(const std::string& path);
 class LogReader {
  public:
   // Throws ImportError (naming the file and line) when the file is not a
-  // binary Legion Prof log or its header does not parse.
-  static std::unique_ptr<LogReader> open(const std::string& path);
+  // binary Legion Prof log or its header does not parse. Inflate::Ahead:
+  // a gzip file is inflated on a thread of its own (LogInput).
+  static std::unique_ptr<LogReader> open(const std::string& path,
+                                         Inflate inflate = Inflate::Inline);
   ~LogReader();
   LogReader(const LogReader&) = delete;
   LogReader& operator=(const LogReader&) = delete;

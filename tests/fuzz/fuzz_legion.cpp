@@ -23,7 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   if (legion::is_legion_log(path)) {
-    std::vector<analysis::RankTrace> traces{legion::import_log(path)};
+    // Inflated inline or on a thread of its own (as a load with a spare
+    // core does), by the input's length.
+    const auto inflate = size % 2 ? legion::Inflate::Ahead : legion::Inflate::Inline;
+    std::vector<analysis::RankTrace> traces{
+        legion::import_log(path, legion::Links::FileAlone, inflate)};
     try {
       const analysis::Profile p = analysis::build_profile(std::move(traces));
       (void)p.items.size();

@@ -132,42 +132,63 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
   TempDir dir;
   const auto plain = read_file(data_file(kA));
   const Summary whole = summarize(load_profile({data_file(kA)}));
-  const auto load = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
-    const std::string path = dir.file(name);
-    write_file(path, bytes);
-    return legion::import_log(path);
-  };
-  // Two members, cut inside a record (as `cat a.gz b.gz` joins them).
-  const size_t half = plain.size() / 2 + 3;
-  auto two = gzip(std::vector<uint8_t>(plain.begin(), plain.begin() + half));
-  const auto rest = gzip(std::vector<uint8_t>(plain.begin() + half, plain.end()));
-  two.insert(two.end(), rest.begin(), rest.end());
-  RankTrace t = load("two.gz", two);
-  CHECK(t.records == 2167);
-  CHECK(t.finished_cleanly);
-  CHECK(t.problems.empty());
-  CHECK(summarize(load_profile({dir.file("two.gz")})) == whole);
-  // Bytes after the last member that start no member are ignored (as zlib does).
-  auto tail = gzip(plain);
-  for (const char c : std::string("trailing bytes")) tail.push_back(static_cast<uint8_t>(c));
-  t = load("tail.gz", tail);
-  CHECK(t.records == 2167);
-  CHECK(t.finished_cleanly);
-  // A wrong CRC or length in the trailer: every record, and a warning saying so.
-  for (const size_t from_end : {size_t{6}, size_t{2}}) {
-    auto bad = gzip(plain);
-    bad[bad.size() - from_end] ^= 0xff;
-    t = load("bad.gz", bad);
+  // Inflated inline, and on a thread of its own (as a load with a spare core does).
+  for (const auto inflate : {legion::Inflate::Inline, legion::Inflate::Ahead}) {
+    INFO((inflate == legion::Inflate::Ahead ? "inflated ahead" : "inflated inline"));
+    const auto load = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
+      const std::string path = dir.file(name);
+      write_file(path, bytes);
+      return legion::import_log(path, legion::Links::FileAlone, inflate);
+    };
+    // Two members, cut inside a record (as `cat a.gz b.gz` joins them).
+    const size_t half = plain.size() / 2 + 3;
+    auto two = gzip(std::vector<uint8_t>(plain.begin(), plain.begin() + half));
+    const auto rest = gzip(std::vector<uint8_t>(plain.begin() + half, plain.end()));
+    two.insert(two.end(), rest.begin(), rest.end());
+    RankTrace t = load("two.gz", two);
     CHECK(t.records == 2167);
-    CHECK_FALSE(t.finished_cleanly);
-    CHECK(has_warning(t.problems,
-                      "byte offset 100304: the gzip stream ends early (incorrect data check"));
+    CHECK(t.finished_cleanly);
+    CHECK(t.problems.empty());
+    CHECK(summarize(load_profile({dir.file("two.gz")})) == whole);
+    // Bytes after the last member that start no member are ignored (as zlib does).
+    auto tail = gzip(plain);
+    for (const char c : std::string("trailing bytes")) tail.push_back(static_cast<uint8_t>(c));
+    t = load("tail.gz", tail);
+    CHECK(t.records == 2167);
+    CHECK(t.finished_cleanly);
+    // A wrong CRC or length in the trailer: every record, and a warning saying so.
+    for (const size_t from_end : {size_t{6}, size_t{2}}) {
+      auto bad = gzip(plain);
+      bad[bad.size() - from_end] ^= 0xff;
+      t = load("bad.gz", bad);
+      CHECK(t.records == 2167);
+      CHECK_FALSE(t.finished_cleanly);
+      CHECK(has_warning(t.problems,
+                        "byte offset 100304: the gzip stream ends early (incorrect data check"));
+    }
+    // Cut anywhere: the records before the cut, the same either way.
+    const auto gz = gzip(plain);
+    for (size_t at : {size_t{10}, gz.size() / 3, gz.size() - 4}) {
+      t = load("cut.gz", std::vector<uint8_t>(gz.begin(), gz.begin() + static_cast<long>(at)));
+      const RankTrace inline_t = legion::import_log(dir.file("cut.gz"));
+      CHECK(t.readable == inline_t.readable);
+      CHECK(t.records == inline_t.records);
+      CHECK(t.problems == inline_t.problems);
+    }
+    // Refused at its first line while megabytes more wait to be inflated:
+    // the error, and no thread left behind.
+    std::string other = "FileType: Something\n\n";
+    other.resize(size_t{6} << 20, 'x');
+    t = load("other.gz", gzip(std::vector<uint8_t>(other.begin(), other.end())));
+    CHECK_FALSE(t.readable);
+    REQUIRE_FALSE(t.problems.empty());
+    CHECK_THAT(t.problems[0], Catch::Contains("other.gz:1: not a BinaryLegionProf log"));
+    // Only the magic: a clear error naming the file.
+    t = load("magic.gz", {0x1f, 0x8b});
+    CHECK_FALSE(t.readable);
+    REQUIRE_FALSE(t.problems.empty());
+    CHECK_THAT(t.problems[0], Catch::Contains("magic.gz:1: the gzip stream cannot be read"));
   }
-  // Only the magic: a clear error naming the file.
-  t = load("magic.gz", {0x1f, 0x8b});
-  CHECK_FALSE(t.readable);
-  REQUIRE_FALSE(t.problems.empty());
-  CHECK_THAT(t.problems[0], Catch::Contains("magic.gz:1: the gzip stream cannot be read"));
 }
 
 TEST_CASE("a record kind the importer does not know is skipped and named", "[legion][robust]") {
