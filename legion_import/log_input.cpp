@@ -90,10 +90,20 @@ struct LogInput::Ahead {
   std::thread thread;
 };
 
-LogInput::LogInput(const std::string& path, Inflate inflate) {
+LogInput::LogInput(const std::string& path, Inflate inflate) : buf_(kWindow) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw ImportError(path + ": cannot open: " + std::strerror(errno));
-  buf_.resize(kWindow);
+  try {
+    start(inflate);
+  } catch (...) {  // bad_alloc: the destructor will not run
+    ::close(fd_);
+    throw;
+  }
+}
+
+// After open: which the file is, how big it decodes to, and the inflating
+// thread if it gets one.
+void LogInput::start(Inflate inflate) {
   // The first two bytes say which it is; read (not pread) so that a pipe works.
   unsigned char head[2] = {0, 0};
   size_t got = 0;

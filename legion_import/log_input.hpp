@@ -56,6 +56,7 @@ class LogInput {
   // calls produce (and sets error_ until it is done).
   size_t next_bytes(char* dst, size_t room);
   size_t produce(char* dst, size_t room);
+  void start(Inflate inflate);
   void run_ahead();
   size_t read_file(void* dst, size_t room);
 

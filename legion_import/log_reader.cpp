@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "legion_import/log_input.hpp"
-
 namespace legato::legion {
 
 namespace {
@@ -111,7 +109,6 @@ std::unique_ptr<LogReader> LogReader::open(const std::string& path, Inflate infl
   auto in = std::make_unique<LogInput>(path, inflate);
   const uint64_t bytes = in->size_hint();
   std::unique_ptr<LogReader> r(new LogReader(path, std::move(in)));
-  r->compressed_ = r->in_->gzip();
   r->read_header();
   r->size_hint_ = bytes > r->header_.size ? bytes - r->header_.size : 0;
   return r;

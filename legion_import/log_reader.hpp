@@ -49,7 +49,7 @@ class LogReader {
   LogReader& operator=(const LogReader&) = delete;
 
   const Header& header() const { return header_; }
-  bool compressed() const { return compressed_; }
+  bool compressed() const { return in_->gzip(); }
   // About how many bytes of records follow the header: exact for a plain
   // file, from the gzip trailer for a compressed one; 0 when unknown. A
   // hint for reserving tables, never a limit.
@@ -75,12 +75,11 @@ class LogReader {
   void read_header();
   bool read_field(const FieldLayout& f, size_t k, Record& r);
   void stop(const std::string& problem, bool damage = true);
-  const char* stream() const { return compressed_ ? "the gzip stream" : "the file"; }
+  const char* stream() const { return compressed() ? "the gzip stream" : "the file"; }
 
   std::string path_;
   std::unique_ptr<LogInput> in_;
   Header header_;
-  bool compressed_ = false;
   uint64_t size_hint_ = 0;
   bool done_ = false, clean_end_ = false, damaged_ = false;
   uint64_t records_ = 0;
