@@ -70,8 +70,8 @@ void RuntimeImpl::out_of_memory(const Operation& op, size_t arg, const StoreInst
   if (const uint64_t r = stores_->reduction_bytes(); r > 0) {
     out << "(another " << r << " bytes are in private reduction buffers of running tasks)\n";
   }
-  out << "Every instance also takes " << MemoryPool::kHeaderBytes
-      << " bytes of bookkeeping and is aligned to " << MemoryPool::kAlignment
+  out << "Every instance also takes " << memory.header_bytes()
+      << " bytes of bookkeeping and is aligned to " << memory.alignment()
       << " bytes; the largest free block is " << memory.largest_free() << " bytes. Raise "
       << (memory.on_device()                          ? "--fbmem"
           : memory.kind() == trace::MemKind::ZeroCopy ? "--zcmem"

@@ -16,7 +16,7 @@ struct InstanceHeader {
   uint64_t bytes;
   int64_t lo, hi;
 };
-static_assert(sizeof(InstanceHeader) <= MemoryPool::kHeaderBytes);
+static_assert(sizeof(InstanceHeader) <= MemoryPool::kHostAlignment);
 constexpr uint64_t kHeaderMagic = 0x4c47544f494e5354ULL;  // "LGTOINST"
 
 }  // namespace
@@ -42,7 +42,12 @@ MemoryPool::MemoryPool(uint32_t id, trace::MemKind kind, uint64_t capacity, std:
       base_(base),
       free_(free),
       host_access_(host_access),
-      allocator_(capacity) {}
+      alignment_(kGpuAlignment),
+      allocator_(capacity) {
+  if (reinterpret_cast<uintptr_t>(base) % kGpuAlignment != 0)
+    throw std::logic_error(name_ + ": memory for a GPU pool must be aligned to " +
+                           std::to_string(kGpuAlignment) + " bytes");
+}
 
 MemoryPool::~MemoryPool() {
   if (base_ == nullptr) return;
@@ -55,10 +60,10 @@ MemoryPool::~MemoryPool() {
 
 bool MemoryPool::place(Instance& inst) {
   std::lock_guard lock(mu_);
-  const std::optional<uint64_t> at = allocator_.allocate(footprint(inst.bytes), kAlignment);
+  const std::optional<uint64_t> at = allocator_.allocate(footprint(inst.bytes), alignment_);
   if (!at) return false;
   inst.offset = *at;
-  inst.data = base_ + *at + kHeaderBytes;
+  inst.data = base_ + *at + header_bytes();
   if (host_access_) {
     const InstanceHeader h{kHeaderMagic, inst.uid, inst.bytes, inst.covered.lo, inst.covered.hi};
     std::memcpy(base_ + *at, &h, sizeof h);
