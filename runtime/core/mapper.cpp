@@ -50,23 +50,21 @@ class Mapper {
 
   // The smallest instance in `memory` covering r, or a new one (zero-copy
   // memory that is full sends it to system memory).
-  StoreInstance* instance_for(StoreImpl& store, Range r, size_t arg, MemoryPool& memory) {
-    if (StoreInstance* found = store.smallest_covering(r, &memory)) return found;
+  StoreInstance* instance_for(StoreImpl& store, Range wanted, size_t arg, MemoryPool& memory) {
+    if (StoreInstance* found = store.smallest_covering(wanted, &memory)) return found;
     // The program's stencil hint: the new instance covers the halo too.
-    r = {std::max<int64_t>(0, r.lo - store.halo_low.load(std::memory_order_relaxed)),
-         std::min(store.size, r.hi + store.halo_high.load(std::memory_order_relaxed))};
+    Range r = {std::max<int64_t>(0, wanted.lo - store.halo_low.load(std::memory_order_relaxed)),
+               std::min(store.size, wanted.hi + store.halo_high.load(std::memory_order_relaxed))};
     // On several ranks what a rank touches of a store shifts (halos, shifted
     // views, whole vectors): a new instance spans the ones it overlaps,
     // which take their data to it and are freed once their users are done,
     // and leaves a margin on each side for the next shift, so each rank
     // settles on one instance per region of a store.
-    std::vector<StoreInstance*> replaced;
     if (distributed_) {
-      r = store.retire_overlapping(r, &memory, replaced);
+      r = store.overlapping_span(r, &memory);
       const int64_t margin = r.size() / kMarginDivisor;
-      r = store.retire_overlapping(
-          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)}, &memory,
-          replaced);
+      r = store.overlapping_span(
+          {std::max<int64_t>(0, r.lo - margin), std::min(store.size, r.hi + margin)}, &memory);
     }
     auto inst = std::make_unique<StoreInstance>();
     inst->uid = rt_.new_uid();
@@ -78,13 +76,15 @@ class Mapper {
     inst->op_provenance = op_.where->text;
     inst->create_tick = rec::now();
     if (!memory.place(*inst)) {
-      if (&memory == rt_.gpus().zcmem() && replaced.empty())
-        return instance_for(store, r, arg, rt_.sysmem());
+      // Nothing is retired yet: a full zero-copy memory leaves the instances
+      // there as they are, and the new one goes to system memory.
+      if (&memory == rt_.gpus().zcmem()) return instance_for(store, wanted, arg, rt_.sysmem());
       rt_.out_of_memory(op_, arg, *inst, memory);
     }
     inst->ready_tick = rec::now();
-    StoreInstance* made;
-    made = rt_.stores().add_instance(store, std::move(inst));
+    std::vector<StoreInstance*> replaced;
+    if (distributed_) store.retire_overlapping(r, &memory, replaced);
+    StoreInstance* made = rt_.stores().add_instance(store, std::move(inst));
     for (StoreInstance* old : replaced) {
       make_valid(store, made, old->covered);
       store.valid.for_each(old->covered, [&](Range, ValidState& v) {
@@ -385,6 +385,24 @@ class Mapper {
     s.valid.assign(r, held_by(fill.dst, op_.work[0]));
   }
 
+  // A store's collection frees every instance of it, replaced ones too. The
+  // dependence analysis orders it after the tasks and copies of the program
+  // that use the store; it must also wait for what mapping made that no
+  // such item waits for: a replaced instance's data moving to the instance
+  // that replaced it, sends to other ranks, copies still writing.
+  void map_collect() {
+    std::shared_ptr<Item> collect;
+    for (auto& w : op_.work) {
+      if (std::dynamic_pointer_cast<CollectItem>(w)) collect = w;
+    }
+    if (!collect) return;
+    rt_.stores().for_each_instance(*op_.collected, [&](const StoreInstance& inst) {
+      for (const auto& u : inst.users) collect->add_precondition(u, trace::EdgeKind::Instance);
+      for (const auto& w : inst.writes)
+        collect->add_precondition(w.item, trace::EdgeKind::Instance);
+    });
+  }
+
   void run() {
     switch (op_.kind) {
       case trace::OpKind::Task:
@@ -396,14 +414,17 @@ class Mapper {
       case trace::OpKind::Fill:
         map_fill();
         break;
+      case trace::OpKind::Collect:
+        map_collect();
+        break;
       default:
-        break;  // collection: nothing to place
+        break;
     }
-    // Replaced instances go once everything using them is done.
+    // Replaced instances go once everything using them is done. Their users
+    // stay noted for the store's collection, which may come first.
     for (const auto& [store, old] : retired_) {
       auto free = std::make_shared<CollectItem>(rt_.new_uid(), self_, shared_store(store), old);
       for (const auto& u : old->users) free->add_precondition(u, trace::EdgeKind::Instance);
-      old->users.clear();
       created_.push_back(free);
     }
     // Other ranks wrote these: what this rank has of them is out of date.

@@ -29,24 +29,31 @@ StoreInstance* StoreImpl::smallest_covering(Range r, const MemoryPool* memory) c
   return best;
 }
 
-Range StoreImpl::retire_overlapping(Range r, const MemoryPool* memory,
-                                    std::vector<StoreInstance*>& retired) {
+Range StoreImpl::overlapping_span(Range r, const MemoryPool* memory) const {
   for (bool grew = true; grew;) {
     grew = false;
-    for (auto it = by_lo_.begin(); it != by_lo_.end();) {
-      StoreInstance* inst = it->second;
-      if (inst->memory != memory || !inst->covered.overlaps(r)) {
-        ++it;
-        continue;
-      }
-      r = {std::min(r.lo, inst->covered.lo), std::max(r.hi, inst->covered.hi)};
-      inst->retired = true;
-      retired.push_back(inst);
-      it = by_lo_.erase(it);
-      grew = true;
+    for (const auto& [lo, inst] : by_lo_) {
+      if (inst->memory != memory || !inst->covered.overlaps(r)) continue;
+      const Range wider{std::min(r.lo, inst->covered.lo), std::max(r.hi, inst->covered.hi)};
+      grew = grew || wider != r;
+      r = wider;
     }
   }
   return r;
+}
+
+void StoreImpl::retire_overlapping(Range r, const MemoryPool* memory,
+                                   std::vector<StoreInstance*>& retired) {
+  for (auto it = by_lo_.begin(); it != by_lo_.end();) {
+    StoreInstance* inst = it->second;
+    if (inst->memory != memory || !inst->covered.overlaps(r)) {
+      ++it;
+      continue;
+    }
+    inst->retired = true;
+    retired.push_back(inst);
+    it = by_lo_.erase(it);
+  }
 }
 
 bool StoreImpl::take_instance(StoreInstance* inst, std::unique_ptr<StoreInstance>& out) {

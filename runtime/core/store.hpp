@@ -90,9 +90,11 @@ class StoreImpl {
   // instances that start within the longest instance's length before r can
   // cover it, so a store with many small instances stays cheap to search.
   StoreInstance* smallest_covering(Range r, const MemoryPool* memory) const;
-  // Widens r to span every instance in `memory` that overlaps it, marks
-  // those retired and stops offering them; returns them in `retired`.
-  Range retire_overlapping(Range r, const MemoryPool* memory, std::vector<StoreInstance*>& retired);
+  // r widened until it spans every instance in `memory` that overlaps it.
+  Range overlapping_span(Range r, const MemoryPool* memory) const;
+  // Marks every instance in `memory` that overlaps r retired and stops
+  // offering it; returns them in `retired`.
+  void retire_overlapping(Range r, const MemoryPool* memory, std::vector<StoreInstance*>& retired);
   // Frees one instance (a retired one, once its users are done) unless the
   // store's collection took it already; true if it was still there.
   bool take_instance(StoreInstance* inst, std::unique_ptr<StoreInstance>& out);

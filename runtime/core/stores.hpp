@@ -45,6 +45,13 @@ class Stores {
     std::lock_guard stores_lock(stores_mu_);
     for (const StoreImpl* s : live_) f(*s);
   }
+  // Calls f(const StoreInstance&) for every instance of the store, replaced
+  // ones not freed yet too, with instances locked.
+  template <class F>
+  void for_each_instance(const StoreImpl& store, F f) const {
+    std::lock_guard lock(instances_mu_);
+    for (const auto& inst : store.instances) f(*inst);
+  }
   // Records every live instance as alive at the end (the trace is finished
   // before shutdown: out of memory, a crash).
   void record_live_instances() const;
