@@ -206,6 +206,8 @@ void RuntimeImpl::store_released(const std::shared_ptr<StoreImpl>& store) {
 
 void RuntimeImpl::shutdown() {
   window_->fence();
+  // The program's work is done: what follows is the runtime's.
+  const rec::Tick program_done = rec::now();
   // Stores the program still holds: their instances go now.
   for (StoreImpl* s : stores_->live()) stores_->release_instances(*s);
   pipeline_->stop();
@@ -215,15 +217,22 @@ void RuntimeImpl::shutdown() {
   copy_.reset();
   fill_.reset();
   gpus_->stop();
-  record_top_level_task();
+  record_top_level_task(program_done);
 }
 
-void RuntimeImpl::record_top_level_task() {
+void RuntimeImpl::record_top_level_task(rec::Tick program_done) {
   if (!profiling_) return;
-  const rec::Tick stop = rec::now();
   rec::record(trace::TaskRecord{top_uid_, 0, io_lane_, TaskRegistry::kTopLevelTask, 1,
-                                rec::stamp(top_start_tick_), rec::stamp(stop),
+                                rec::stamp(top_start_tick_), rec::stamp(program_done),
                                 rec::stamp(top_start_tick_), rec::stamp(top_start_tick_)});
+  // Freeing what the program left, stopping the threads and collecting the
+  // GPUs' activity (tens of ms with CUPTI) is the runtime's work after the
+  // program's, not the top-level task's.
+  static const uint32_t kName = rec::intern("Runtime Shutdown");
+  const rec::Tick stop = rec::now();
+  rec::record(trace::MetaTaskRecord{new_uid(), io_lane_, kName, 0, rec::stamp(program_done),
+                                    rec::stamp(stop), rec::stamp(program_done),
+                                    rec::stamp(program_done)});
 }
 
 }  // namespace legato::rt

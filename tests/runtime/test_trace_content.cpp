@@ -129,4 +129,11 @@ TEST_CASE("a profiled run records every lane, with consistent references and tim
     CHECK(t.start >= top->start);
     CHECK(t.stop <= top->stop);
   }
+  // The runtime's shutdown follows it there, as runtime work of its own.
+  CHECK(meta["Runtime Shutdown"] == 1);
+  for (const auto& m : r.get<trace::MetaTaskRecord>()) {
+    if (strings[m.meta_kind] != "Runtime Shutdown") continue;
+    CHECK(m.processor == top->processor);
+    CHECK(m.start == top->stop);
+  }
 }
