@@ -217,10 +217,10 @@ void RuntimeImpl::shutdown() {
   copy_.reset();
   fill_.reset();
   gpus_->stop();
-  record_top_level_task(program_done);
+  record_top_level_task_and_shutdown(program_done);
 }
 
-void RuntimeImpl::record_top_level_task(rec::Tick program_done) {
+void RuntimeImpl::record_top_level_task_and_shutdown(rec::Tick program_done) {
   if (!profiling_) return;
   rec::record(trace::TaskRecord{top_uid_, 0, io_lane_, TaskRegistry::kTopLevelTask, 1,
                                 rec::stamp(top_start_tick_), rec::stamp(program_done),

@@ -103,7 +103,7 @@ class RuntimeImpl {
 
  private:
   void start_network(uint32_t sysmem_id);
-  void record_top_level_task(rec::Tick program_done);
+  void record_top_level_task_and_shutdown(rec::Tick program_done);
 
   const Config config_;
   const bool profiling_;
