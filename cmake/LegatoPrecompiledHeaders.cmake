@@ -11,12 +11,21 @@
 # With ccache a compile that uses a precompiled header is cached only under
 # the sloppiness below (the launcher sets it in CMakeLists.txt).
 
+# GCC builds use them (LEGATO_PRECOMPILED_HEADERS); other compilers parse
+# every header in every source.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  set(LEGATO_PRECOMPILED_HEADERS ON)
+else()
+  set(LEGATO_PRECOMPILED_HEADERS OFF)
+endif()
+
 # Once std::string comes from a precompiled header, GCC (12 to 14 at least)
 # stops treating the copies inside its operator+ on a temporary as system
 # header code and reports them as out of bounds, which they are not: those
 # checks (array-bounds, stringop-overflow, stringop-overread) are off for C++
-# in GCC builds. AddressSanitizer checks every access at run time.
-if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+# where the headers are precompiled. AddressSanitizer checks every access at
+# run time.
+if(LEGATO_PRECOMPILED_HEADERS)
   target_compile_options(legato_warnings INTERFACE
     "$<$<COMPILE_LANGUAGE:CXX>:-Wno-array-bounds;-Wno-stringop-overflow;-Wno-stringop-overread>")
 endif()
@@ -54,6 +63,9 @@ endfunction()
 # Gives every library and program that has none yet the project's
 # precompiled header (called after all targets are defined).
 function(legato_use_precompiled_headers)
+  if(NOT LEGATO_PRECOMPILED_HEADERS)
+    return()
+  endif()
   legato_pch_owner(legato_pch HEADERS ${LEGATO_PCH_HEADERS})
   legato_pch_owner(legato_pch_pic HEADERS ${LEGATO_PCH_HEADERS})
   set_target_properties(legato_pch_pic PROPERTIES POSITION_INDEPENDENT_CODE ON)
