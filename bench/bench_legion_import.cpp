@@ -10,7 +10,9 @@
 //    Beside the load, a Legato trace of as many records and ranks
 //    (run_trace.hpp) loaded in turn with it: legato_load_records_per_s_same_run
 //    and legion_over_legato_load, which tell a slow moment of the machine
-//    from a slow importer.
+//    from a slow importer; the best load's user and system CPU time
+//    (legion_load_user_s, legion_load_system_s), which tell the loader's
+//    own work from the price of the fresh pages it fills.
 // 2. A log grown from the real log A of tests/legion_import/data: its
 //    timeline records (tasks, meta tasks, mapper and runtime calls, prof
 //    tasks, waits, instances, operations and the event graph) repeated with
@@ -21,6 +23,7 @@
 #include <sys/resource.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -144,6 +147,27 @@ uint64_t decode(const std::string& path) {
   return reader->records();
 }
 
+// One call's wall time and the CPU time of all the process's threads in it.
+struct Spent {
+  double wall = 0, user = 0, sys = 0;
+};
+
+double cpu_seconds(const timeval& t) {
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+}
+
+template <class F>
+Spent spent(F&& f) {
+  rusage a{}, b{};
+  getrusage(RUSAGE_SELF, &a);
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  const double wall = seconds_since(t0);
+  getrusage(RUSAGE_SELF, &b);
+  return Spent{wall, cpu_seconds(b.ru_utime) - cpu_seconds(a.ru_utime),
+               cpu_seconds(b.ru_stime) - cpu_seconds(a.ru_stime)};
+}
+
 double peak_rss_mb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -184,21 +208,36 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   const bench::RunTrace legato = bench::write_run_trace(
       (dir / "legato").string(), bench::ops_for_records(records, static_cast<int>(nodes)),
       static_cast<int>(nodes));
-  double loads[3], legato_best = 1e30;
-  for (double& load : loads) {
-    load = best_of(1, [&] { p = analysis::load_profile(files); });
-    legato_best =
-        std::min(legato_best, best_of(1, [&] { (void)analysis::load_profile(legato.files); }));
+  // Each load's CPU time beside its wall time: the system time is the
+  // fresh pages the load fills, and on a VM whose host takes back freed
+  // memory (free page reporting) it swings with the host, not the loader.
+  Spent loads[3], legato_loads[3];
+  for (int i = 0; i < 3; ++i) {
+    loads[i] = spent([&] { p = analysis::load_profile(files); });
+    legato_loads[i] = spent([&] { (void)analysis::load_profile(legato.files); });
+    std::printf(
+        "# load %d: Legion log %.3f s (user %.2f s, system %.2f s), Legato trace %.3f s "
+        "(user %.2f s, system %.2f s)\n",
+        i + 1, loads[i].wall, loads[i].user, loads[i].sys, legato_loads[i].wall,
+        legato_loads[i].user, legato_loads[i].sys);
   }
-  const double first_two = std::min(loads[0], loads[1]);
-  const double all = std::min(first_two, loads[2]);
+  const auto fastest = [](const Spent* s, int n) {
+    return *std::min_element(s, s + n,
+                             [](const Spent& a, const Spent& b) { return a.wall < b.wall; });
+  };
+  const Spent best = fastest(loads, 3), legato_best_load = fastest(legato_loads, 3);
+  const double first_two = fastest(loads, 2).wall, all = best.wall,
+               legato_best = legato_best_load.wall;
   result("legion_load_records_per_s", static_cast<double>(written) / all, "records/s");
+  result("legion_load_user_s", best.user, "s");
+  result("legion_load_system_s", best.sys, "s");
   std::printf("# best of the first two loads: %.4g records/s\n",
               static_cast<double>(written) / first_two);
   const double legato_rate = static_cast<double>(legato.records) / legato_best;
   std::printf("# the same-size Legato trace: %llu records in %d files\n",
               static_cast<unsigned long long>(legato.records), static_cast<int>(nodes));
   result("legato_load_records_per_s_same_run", legato_rate, "records/s");
+  result("legato_load_system_s_same_run", legato_best_load.sys, "s");
   result("legion_over_legato_load", static_cast<double>(written) / all / legato_rate, "x");
   if (!p.warnings.empty()) std::printf("# warning: %s\n", p.warnings.front().c_str());
   std::printf("# %zu items, %zu waits, %zu lanes\n", p.items.size(), p.waits.size(),
