@@ -10,6 +10,7 @@
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
 #include "analysis/parallel.hpp"
+#include "legion_import/log_data.hpp"
 
 namespace legato::analysis::detail {
 
@@ -52,39 +53,60 @@ void Builder::links() {
     uint32_t item, pre;
     uint8_t kind;
   };
-  for (size_t r = 0; r < traces_.size(); ++r)
-    offset[r + 1] = offset[r] + traces_[r].all.get<trace::EdgeRecord>().size();
+  // A rank's edges: its edge records, then the links of a Legion log's
+  // critical path, resolved in place (legion::PathInputs).
+  const auto legion_links = [&](size_t r) -> const legion::PathInputs* {
+    const auto& in = traces_[r].legion_links;
+    return in && in->resolved ? in.get() : nullptr;
+  };
+  for (size_t r = 0; r < traces_.size(); ++r) {
+    const legion::PathInputs* in = legion_links(r);
+    offset[r + 1] = offset[r] + traces_[r].all.get<trace::EdgeRecord>().size() +
+                    (in ? in->items.size() : 0);
+  }
   std::vector<Edge> edges;
   reserve_huge(edges, offset.back());
   edges.resize(offset.back());
   std::vector<uint64_t> dangling(traces_.size(), 0), self(traces_.size(), 0);
   std::vector<std::string> self_example(traces_.size());
   parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
-    const auto& records = traces_[r].all.get<trace::EdgeRecord>();
     Edge* out = edges.data() + offset[r];
     // Counted in locals: the ranks' counters share cache lines.
     size_t count = 0, lost = 0;
+    const auto add = [&](Uid from, Uid to, trace::EdgeKind kind) {
+      const uint32_t a = item(from), b = item(to);
+      if (a == kNone || b == kNone) {
+        ++lost;
+      } else if (a == b) {  // an item cannot wait for itself: a damaged record
+        if (self[r]++ == 0) self_example[r] = "uid " + std::to_string(from) + ", " + describe(p_, a);
+      } else {
+        out[count++] = Edge{a, b, static_cast<uint8_t>(kind)};
+      }
+    };
+    const auto& records = traces_[r].all.get<trace::EdgeRecord>();
     for (size_t k = 0; k < records.size(); ++k) {
       if (k + kAhead < records.size()) {
         item_of_uid_.prefetch(records[k + kAhead].item);
         item_of_uid_.prefetch(records[k + kAhead].precondition);
       }
-      const trace::EdgeRecord& e = records[k];
-      const uint32_t a = item(e.item), b = item(e.precondition);
-      if (a == kNone || b == kNone) {
-        ++lost;
-        continue;
+      add(records[k].item, records[k].precondition, records[k].edge_kind);
+    }
+    if (const legion::PathInputs* in = legion_links(r)) {
+      const size_t links = in->items.size();
+      for (size_t k = 0; k < links; ++k) {
+        if (k + kAhead < links && in->precondition(k + kAhead) != 0) {
+          item_of_uid_.prefetch(in->uids[k + kAhead]);
+          item_of_uid_.prefetch(in->precondition(k + kAhead));
+        }
+        if (in->precondition(k) == 0) continue;
+        add(in->uids[k], in->precondition(k),
+            in->from_graph(k) ? trace::EdgeKind::Data : trace::EdgeKind::Control);
       }
-      if (a == b) {  // an item cannot wait for itself: a damaged record
-        if (self[r]++ == 0)
-          self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
-        continue;
-      }
-      out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
     }
     kept[r] = count;
     dangling[r] = lost;
   });
+  for (RankTrace& t : traces_) t.legion_links.reset();
   close_up(edges);
   // Where each item's edges begin (kept per block of kPreBlock items).
   std::vector<uint32_t> next;

@@ -35,7 +35,9 @@ struct RankTrace {
   std::vector<std::pair<size_t, uint32_t>> wait_notes;
   // A Legion log read with its critical path left to resolve with the other
   // nodes of its run (legion::link_runs, which build_profile calls): events
-  // of one node's file are often triggered by items in another's.
+  // of one node's file are often triggered by items in another's. Once
+  // resolved, it holds the file's links, which the model reads as it reads
+  // edge records.
   std::shared_ptr<legion::PathInputs> legion_links;
 };
 

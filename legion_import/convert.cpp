@@ -379,7 +379,10 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
     d.nodes = 1;
   }
   detail::Converter(d, t).run();
-  if (links == Links::FileAlone) detail::resolve_links({&t});
+  if (links == Links::FileAlone) {
+    detail::resolve_links({&t});
+    detail::write_links(t);
+  }
 
   trace::RunInfo& run = t.run;
   run.rank = d.node;

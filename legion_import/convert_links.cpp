@@ -381,24 +381,37 @@ void Converter::links() {
   t_.legion_links = std::move(path_);
 }
 
-// One edge per item: the item that determined its start (LEGION_FORMAT.md §7),
-// over the event graphs of all the files together.
+// One link per item: the item that determined its start (LEGION_FORMAT.md
+// §7), over the event graphs of all the files together, kept in place in
+// each file's path inputs (PathInputs::set_link). The steps never read an
+// item's creator and critical event again once it is resolved.
 void resolve_links(const std::vector<analysis::RankTrace*>& files) {
   std::vector<PathInputs*> inputs;
   for (const analysis::RankTrace* t : files) inputs.push_back(t->legion_links.get());
-  for (analysis::RankTrace* t : files) {
-    auto& edges = t->all.get<trace::EdgeRecord>();
-    reserve_huge(edges, edges.size() + t->legion_links->items.size());
-  }
   critical_path_steps(inputs, [&](size_t file, size_t k, const PathStep& step) {
-    const Uid uid = inputs[file]->uids[k];
-    if (uid == 0 || step.fevent == 0) return;
-    const Uid pre = event_uid(step.fevent);
-    if (pre == uid) return;
-    files[file]->all.get<trace::EdgeRecord>().push_back(trace::EdgeRecord{
-        uid, pre, step.from_critical ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+    PathInputs& in = *inputs[file];
+    const Uid uid = in.uids[k];
+    const Uid pre = step.fevent == 0 ? 0 : event_uid(step.fevent);
+    in.set_link(k, uid == 0 || pre == uid ? 0 : pre, step.from_critical);
   });
-  for (analysis::RankTrace* t : files) t->legion_links.reset();
+  for (PathInputs* in : inputs) {
+    HugeVector<EventNode>().swap(in->events);
+    in->resolved = true;
+  }
+}
+
+void write_links(analysis::RankTrace& t) {
+  if (!t.legion_links || !t.legion_links->resolved) return;
+  const PathInputs& in = *t.legion_links;
+  auto& edges = t.all.get<trace::EdgeRecord>();
+  reserve_huge(edges, edges.size() + in.items.size());
+  for (size_t k = 0; k < in.items.size(); ++k) {
+    if (in.precondition(k) == 0) continue;
+    edges.push_back(trace::EdgeRecord{
+        in.uids[k], in.precondition(k),
+        in.from_graph(k) ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+  }
+  t.legion_links.reset();
 }
 
 }  // namespace legato::legion::detail

@@ -32,9 +32,13 @@ inline std::string hex(uint64_t v) {
   return std::string(buf, write_hex(buf, v));
 }
 
-// Adds the critical-path edges of files whose links are pending, resolved
-// over all of them together.
+// Resolves the critical path of files whose links are pending, over all of
+// them together: each item's link is kept in its file's legion_links
+// (PathInputs::resolved), where the model reads it.
 void resolve_links(const std::vector<analysis::RankTrace*>& files);
+// A file's resolved links as edge records (what a Legato trace holds), for
+// a trace read alone; frees its legion_links.
+void write_links(analysis::RankTrace& t);
 
 class Converter {
  public:

@@ -30,8 +30,10 @@ analysis::RankTrace import_log(const std::string& path, Links links = Links::Fil
 
 // Resolves the critical path of every run among `traces` whose Legion logs
 // left it pending, over all of the run's files together (an event in one
-// node's log is often triggered by an item in another's), and adds each
-// file's links to it. Traces without pending links are left alone.
+// node's log is often triggered by an item in another's), and keeps each
+// file's links in its legion_links, resolved, where build_profile's model
+// reads them (an edge record each, for a Legato trace). Traces without
+// pending links are left alone.
 void link_runs(std::vector<analysis::RankTrace>& traces);
 
 // The conversion step alone (import_log = LogReader + Collector + this).

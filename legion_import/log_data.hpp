@@ -133,18 +133,34 @@ struct EventNode {
   uint64_t pre[4] = {0, 0, 0, 0};
 };
 
-// An item that owns its completion event (fevent).
+// An item that owns its completion event (fevent). Once its step on the
+// critical path is resolved, nothing reads its creator and critical event
+// again: they hold its link instead (PathInputs::resolved).
 struct TimedItem {
   uint64_t fevent = 0, creator = 0, critical = 0;
   uint64_t create = 0, stop = 0;
 };
 
 // What one file contributes to its run's critical path: its items (with the
-// uid each became, 0 for one not drawn) and its event graph.
+// uid each became, 0 for one not drawn) and its event graph. Resolving the
+// path (detail::resolve_links) frees the graph and keeps each item's link
+// in place of its creator and critical event, so that the model reads the
+// links where they are instead of from a table of edge records.
 struct PathInputs {
   HugeVector<TimedItem> items;
   HugeVector<uint64_t> uids;
   HugeVector<EventNode> events;
+  bool resolved = false;
+
+  // After resolution: the uid of item k's precondition on the path (0: none,
+  // or the item is not drawn), and whether the event graph gave it (an
+  // EdgeKind::Data link; else its creator did, EdgeKind::Control).
+  uint64_t precondition(size_t k) const { return items[k].creator; }
+  bool from_graph(size_t k) const { return items[k].critical != 0; }
+  void set_link(size_t k, uint64_t precondition, bool from_graph) {
+    items[k].creator = precondition;
+    items[k].critical = from_graph ? 1 : 0;
+  }
 };
 
 // Where a converted processor item is: an index into ItemTables::tasks, or

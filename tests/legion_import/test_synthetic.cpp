@@ -501,6 +501,35 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   }
 }
 
+// The loader reads a run's links where the critical path left them
+// (legion::PathInputs); a log imported alone writes them as edge records,
+// as `legate_prof info` and `dump` read them. Both give the model the same
+// preconditions.
+TEST_CASE("a log's links are the same read in place or as edge records", "[legion][writer]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  write_synthetic_run(dir.path().string(), 2, 3000, false);
+  for (const std::string& file : {f.node1, dir.file("prof_0.prof"), dir.file("prof_1.prof")}) {
+    INFO(file);
+    const Profile in_place = load_profile({file});
+    std::vector<RankTrace> alone;
+    alone.push_back(legion::import_log(file));
+    const size_t records = alone.front().all.get<trace::EdgeRecord>().size();
+    CHECK(alone.front().legion_links == nullptr);
+    const Profile from_records = build_profile(std::move(alone));
+    CHECK(in_place.pre.size() <= records);  // less those naming another node's items
+    REQUIRE(in_place.pre.size() > 10);
+    CHECK(in_place.pre_block == from_records.pre_block);
+    REQUIRE(in_place.pre.size() == from_records.pre.size());
+    size_t differ = 0;
+    for (size_t k = 0; k < in_place.pre.size(); ++k) {
+      const Precondition &a = in_place.pre[k], &b = from_records.pre[k];
+      differ += a.item != b.item || a.kind != b.kind || a.at != b.at;
+    }
+    CHECK(differ == 0);
+  }
+}
+
 // The event graphs of a run's files are resolved together: node 1's GPU
 // task waited on a merge whose latest precondition node 0's GPU task
 // triggered, so that remote task is its critical predecessor (as legion_prof
