@@ -61,8 +61,8 @@ void Builder::links() {
   };
   for (size_t r = 0; r < traces_.size(); ++r) {
     const legion::PathInputs* in = legion_links(r);
-    offset[r + 1] = offset[r] + traces_[r].all.get<trace::EdgeRecord>().size() +
-                    (in ? in->items.size() : 0);
+    offset[r + 1] =
+        offset[r] + traces_[r].all.get<trace::EdgeRecord>().size() + (in ? in->items.size() : 0);
   }
   std::vector<Edge> edges;
   reserve_huge(edges, offset.back());
@@ -78,7 +78,8 @@ void Builder::links() {
       if (a == kNone || b == kNone) {
         ++lost;
       } else if (a == b) {  // an item cannot wait for itself: a damaged record
-        if (self[r]++ == 0) self_example[r] = "uid " + std::to_string(from) + ", " + describe(p_, a);
+        if (self[r]++ == 0)
+          self_example[r] = "uid " + std::to_string(from) + ", " + describe(p_, a);
       } else {
         out[count++] = Edge{a, b, static_cast<uint8_t>(kind)};
       }

@@ -407,9 +407,9 @@ void write_links(analysis::RankTrace& t) {
   reserve_huge(edges, edges.size() + in.items.size());
   for (size_t k = 0; k < in.items.size(); ++k) {
     if (in.precondition(k) == 0) continue;
-    edges.push_back(trace::EdgeRecord{
-        in.uids[k], in.precondition(k),
-        in.from_graph(k) ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+    edges.push_back(
+        trace::EdgeRecord{in.uids[k], in.precondition(k),
+                          in.from_graph(k) ? trace::EdgeKind::Data : trace::EdgeKind::Control});
   }
   t.legion_links.reset();
 }
