@@ -73,15 +73,15 @@ void Builder::links() {
     Edge* out = edges.data() + offset[r];
     // Counted in locals: the ranks' counters share cache lines.
     size_t count = 0, lost = 0;
-    const auto add = [&](Uid from, Uid to, trace::EdgeKind kind) {
-      const uint32_t a = item(from), b = item(to);
+    const auto add = [&](const trace::EdgeRecord& e) {
+      const uint32_t a = item(e.item), b = item(e.precondition);
       if (a == kNone || b == kNone) {
         ++lost;
       } else if (a == b) {  // an item cannot wait for itself: a damaged record
         if (self[r]++ == 0)
-          self_example[r] = "uid " + std::to_string(from) + ", " + describe(p_, a);
+          self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
       } else {
-        out[count++] = Edge{a, b, static_cast<uint8_t>(kind)};
+        out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
       }
     };
     const auto& records = traces_[r].all.get<trace::EdgeRecord>();
@@ -90,7 +90,7 @@ void Builder::links() {
         item_of_uid_.prefetch(records[k + kAhead].item);
         item_of_uid_.prefetch(records[k + kAhead].precondition);
       }
-      add(records[k].item, records[k].precondition, records[k].edge_kind);
+      add(records[k]);
     }
     if (const legion::PathInputs* in = legion_links(r)) {
       const size_t links = in->items.size();
@@ -99,9 +99,7 @@ void Builder::links() {
           item_of_uid_.prefetch(in->uids[k + kAhead]);
           item_of_uid_.prefetch(in->precondition(k + kAhead));
         }
-        if (in->precondition(k) == 0) continue;
-        add(in->uids[k], in->precondition(k),
-            in->from_graph(k) ? trace::EdgeKind::Data : trace::EdgeKind::Control);
+        if (in->precondition(k) != 0) add(in->link(k));
       }
     }
     kept[r] = count;

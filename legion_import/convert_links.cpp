@@ -406,10 +406,7 @@ void write_links(analysis::RankTrace& t) {
   auto& edges = t.all.get<trace::EdgeRecord>();
   reserve_huge(edges, edges.size() + in.items.size());
   for (size_t k = 0; k < in.items.size(); ++k) {
-    if (in.precondition(k) == 0) continue;
-    edges.push_back(
-        trace::EdgeRecord{in.uids[k], in.precondition(k),
-                          in.from_graph(k) ? trace::EdgeKind::Data : trace::EdgeKind::Control});
+    if (in.precondition(k) != 0) edges.push_back(in.link(k));
   }
   t.legion_links.reset();
 }

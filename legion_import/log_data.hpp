@@ -153,10 +153,14 @@ struct PathInputs {
   bool resolved = false;
 
   // After resolution: the uid of item k's precondition on the path (0: none,
-  // or the item is not drawn), and whether the event graph gave it (an
-  // EdgeKind::Data link; else its creator did, EdgeKind::Control).
+  // or the item is not drawn), and its link as an edge record (Data where
+  // the event graph gave it, Control where its creator did).
   uint64_t precondition(size_t k) const { return items[k].creator; }
-  bool from_graph(size_t k) const { return items[k].critical != 0; }
+  trace::EdgeRecord link(size_t k) const {
+    return trace::EdgeRecord{
+        uids[k], items[k].creator,
+        items[k].critical != 0 ? trace::EdgeKind::Data : trace::EdgeKind::Control};
+  }
   void set_link(size_t k, uint64_t precondition, bool from_graph) {
     items[k].creator = precondition;
     items[k].critical = from_graph ? 1 : 0;
