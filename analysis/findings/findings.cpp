@@ -310,19 +310,13 @@ Findings find(const Profile& p, const Thresholds& t) {
   out.span = ctx.span;
   using Rule = void (*)(findings::Context&);
   static constexpr Rule kRules[] = {
-      findings::tiny_tasks,
-      findings::runtime_bound,
-      findings::blocked_top_level,
-      findings::idle_processors,
-      findings::load_imbalance,
-      findings::micro_copies,
-      findings::index_copies,
-      findings::dep_part_churn,
-      findings::memory_pressure,
-      findings::duplicate_instances,
-      findings::temporaries,
-      findings::out_of_memory,
-      findings::critical_path_breakdown,
+      findings::tiny_tasks,        findings::runtime_bound,
+      findings::blocked_top_level, findings::idle_processors,
+      findings::load_imbalance,    findings::micro_copies,
+      findings::index_copies,      findings::dep_part_churn,
+      findings::memory_pressure,   findings::duplicate_instances,
+      findings::temporaries,       findings::out_of_memory,
+      findings::shared_gpu,        findings::critical_path_breakdown,
   };
   for (Rule r : kRules) r(ctx);
   findings::merge_nodes(p, out.findings);

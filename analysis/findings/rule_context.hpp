@@ -180,5 +180,6 @@ void memory_pressure(Context& ctx);
 void duplicate_instances(Context& ctx);
 void temporaries(Context& ctx);
 void out_of_memory(Context& ctx);
+void shared_gpu(Context& ctx);
 
 }  // namespace legato::analysis::findings

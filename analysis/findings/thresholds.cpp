@@ -37,6 +37,8 @@ const std::vector<RuleInfo>& rules() {
        "large arrays that live only briefly: results of expressions that out= could reuse"},
       {"out_of_memory", "Out of memory",
        "a run that failed to allocate: the ramp before it and the arrays holding the memory"},
+      {"shared_gpu", "Ranks share a GPU without MPS",
+       "ranks of a run on one GPU without CUDA MPS, which runs one rank's work at a time"},
   };
   return list;
 }

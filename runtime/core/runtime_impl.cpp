@@ -17,6 +17,7 @@
 #include "runtime/core/workers.hpp"
 #include "runtime/memory/pool.hpp"
 #include "runtime/ranks/comm.hpp"
+#include "runtime/ranks/gpu_sharing.hpp"
 #include "runtime/ranks/nccl_collectives.hpp"
 #include "runtime/ranks/network.hpp"
 
@@ -168,6 +169,7 @@ void RuntimeImpl::start_network(uint32_t sysmem_id) {
   const int me = comm::rank(), ranks = comm::size();
   std::vector<uint32_t> from(static_cast<size_t>(ranks), 0);
   uint32_t allreduce = 0;
+  if (gpus_->count() > 0) check_gpu_sharing(*gpus_);
   std::unique_ptr<GpuCollectives> collectives =
       gpus_->count() > 0 ? GpuCollectives::start(*gpus_) : nullptr;
   if (profiling_) {

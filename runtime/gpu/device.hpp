@@ -28,6 +28,10 @@ void synchronize(Stream s, const std::string& what);
 bool idle(Stream s, const std::string& what);
 // The device's PCI bus id ("0000:3b:00.0"): the same GPU under any numbering.
 std::string pci_bus_id(int device);
+// Whether contexts made on the device go through CUDA's Multi-Process
+// Service (cudaDevAttrMpsEnabled), which runs several processes' kernels
+// side by side; without it the GPU runs one process's context at a time.
+bool mps_enabled(int device);
 
 // Device memory (cudaMalloc) and pinned host memory mapped into every
 // device's address space (cudaHostAlloc, portable and mapped).

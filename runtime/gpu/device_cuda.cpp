@@ -49,6 +49,13 @@ std::string pci_bus_id(int device) {
   return id;
 }
 
+bool mps_enabled(int device) {
+  int on = 0;
+  check(cudaDeviceGetAttribute(&on, cudaDevAttrMpsEnabled, device),
+        "cudaDeviceGetAttribute(cudaDevAttrMpsEnabled)");
+  return on != 0;
+}
+
 std::byte* device_alloc(uint64_t bytes, int device) {
   void* p = nullptr;
   check(cudaMalloc(&p, bytes),

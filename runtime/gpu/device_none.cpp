@@ -25,6 +25,9 @@ bool idle(Stream, const std::string&) {
 std::string pci_bus_id(int) {
   no_cuda();
 }
+bool mps_enabled(int) {
+  no_cuda();
+}
 std::byte* device_alloc(uint64_t, int) {
   no_cuda();
 }

@@ -5,10 +5,9 @@
 #include <set>
 #include <stdexcept>
 
-#include <unistd.h>
-
 #include "runtime/core/gpus.hpp"
 #include "runtime/ranks/comm.hpp"
+#include "runtime/ranks/gpu_sharing.hpp"
 
 namespace legato::rt {
 namespace {
@@ -21,9 +20,7 @@ NcclAnswer answer(const GpuProcessor& gpu, std::unique_ptr<gpu::Nccl>& nccl) {
   nccl = gpu::Nccl::load(&problem);
   if (!nccl) return {false, problem};
   try {
-    char host[256] = {};
-    gethostname(host, sizeof(host) - 1);
-    return {true, std::string(host) + " " + gpu::pci_bus_id(gpu.device)};
+    return {true, gpu_identity(gpu.device)};
   } catch (const gpu::DeviceError& e) {
     return {false, e.what()};
   }

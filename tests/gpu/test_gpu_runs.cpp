@@ -6,11 +6,13 @@
 // sharing one GPU; nonzero, gathers and scatters on the GPU, and an index
 // out of bounds reported there as on CPUs. Needs a GPU: without one it says why and is skipped.
 #define CATCH_CONFIG_RUNNER
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <regex>
 
+#include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 #include "runtime/gpu/probe.hpp"
 #include "tools/run_command.hpp"
@@ -239,10 +241,12 @@ TEST_CASE("an index out of bounds stops a gather or scatter run on the GPU", "[g
 }
 
 TEST_CASE("four ranks share one GPU", "[gpu]") {
+  TempDir dir;
   const auto r = testing::run_command(
       testing::bin("legate") +
-      " --ranks-per-node 4 --launcher mpirun --cpus 1 --utility 1 --gpus 1 --fbmem 1024 " +
-      testing::bin("cg") + " -n 30 --check");
+      " --ranks-per-node 4 --launcher mpirun --cpus 1 --utility 1 --gpus 1 --fbmem 1024 "
+      "--profile --profile-report 0 --logdir " +
+      dir.path().string() + " " + testing::bin("cg") + " -n 30 --check");
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   size_t passes = 0;
@@ -251,6 +255,33 @@ TEST_CASE("four ranks share one GPU", "[gpu]") {
   CHECK(passes == 4);
   // NCCL takes one rank per GPU: results are combined over MPI, and rank 0 says why.
   CHECK_THAT(r.err, Catch::Contains("combined over MPI, not NCCL: rank 1 shares its GPU"));
+  // Every rank records the GPU it shares, and whether MPS was on; without
+  // MPS rank 0 warns once and the findings name it.
+  std::vector<std::string> files;
+  for (int rank = 0; rank < 4; ++rank)
+    files.push_back(dir.file("legate_" + std::to_string(rank) + ".prof"));
+  const analysis::Profile p = analysis::load_profile(files);
+  REQUIRE(p.ranks.size() == 4);
+  nlohmann::json mps;
+  for (const analysis::RankInfo& rank : p.ranks) {
+    const nlohmann::json& s = rank.metadata.at("gpu_sharing");
+    REQUIRE(s.size() == 1);
+    CHECK(s[0]["ranks"] == nlohmann::json::array({0, 1, 2, 3}));
+    mps = s[0]["mps"];
+  }
+  REQUIRE(mps.is_boolean());
+  const analysis::Findings f = analysis::find(p);
+  const bool found = std::any_of(f.findings.begin(), f.findings.end(),
+                                 [](const analysis::Finding& x) { return x.rule == "shared_gpu"; });
+  const std::string warning = "ranks 0, 1, 2 and 3 share one GPU";
+  if (mps == false) {
+    CHECK_THAT(r.err, Catch::Contains(warning) && Catch::Contains("without CUDA MPS"));
+    CHECK(r.err.find(warning) == r.err.rfind(warning));  // once
+    CHECK(found);
+  } else {
+    CHECK_THAT(r.err, !Catch::Contains(warning));
+    CHECK_FALSE(found);
+  }
 }
 
 TEST_CASE("four ranks on one GPU gather and scatter the CPU's results", "[gpu]") {
