@@ -28,11 +28,11 @@ const Tasks& tasks() {
     t.reduce = register_task("ScalarUnaryRedTask", reduce_task, LEGATO_GPU_VARIANT(reduce_gpu));
     t.dot = register_task("DotTask", dot_task, LEGATO_GPU_VARIANT(dot_gpu));
     t.matvec = register_task("MatVecMulTask", matvec_task, LEGATO_GPU_VARIANT(matvec_gpu));
-    t.arange = register_task("ArangeTask", arange_task);
+    t.arange = register_task("ArangeTask", arange_task, LEGATO_GPU_VARIANT(arange_gpu));
     t.eye = register_task("EyeTask", eye_task);
     t.diag_set = register_task("DiagTask", diag_set_task);
     t.diag_get = register_task("DiagExtractTask", diag_get_task);
-    t.random = register_task("RandTask", random_task);
+    t.random = register_task("RandTask", random_task, LEGATO_GPU_VARIANT(random_gpu));
     t.readback = register_task("ReadbackTask", readback_task);
     t.upload = register_task("UploadTask", upload_task);
     t.scalar = register_task("ScalarBinaryOpTask", scalar_op_task);

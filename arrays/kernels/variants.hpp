@@ -1,6 +1,7 @@
 // The task bodies of the array library, as CPU/CUDA pairs per concept:
-// elementwise_{cpu.cpp,cuda.cu}, reduce_*, index_* (nonzero), create_cpu.cpp
-// (CPU only). registry.cpp registers them with the runtime.
+// elementwise_{cpu.cpp,cuda.cu}, reduce_*, index_* (nonzero), create_*
+// (arange and random numbers on both; eye and diagonals CPU only).
+// registry.cpp registers them with the runtime.
 //
 // A CUDA variant (CUDA builds only) takes the same stores, scalars and futures
 // as its CPU variant and gives the same results: bit for bit for the
@@ -48,8 +49,7 @@ void reduce_gpu(TaskContext& ctx);
 void dot_gpu(TaskContext& ctx);
 void matvec_gpu(TaskContext& ctx);
 void nonzero_gpu(TaskContext& ctx);
-
-// The random number the Generator gives element i of draw `stream` with `seed`.
-uint64_t random_bits(uint64_t seed, uint64_t stream, uint64_t i);
+void arange_gpu(TaskContext& ctx);
+void random_gpu(TaskContext& ctx);
 
 }  // namespace legato::rt::kernels

@@ -195,6 +195,32 @@ void test_fill(const Device& d, Rng& rng) {
   }
 }
 
+// ArangeTask and RandTask (element mode only, as the library launches them):
+// the same bits, with values whose products round (a fused multiply-add
+// would differ) and seeds and draws far from 0.
+void test_create(const Device& d, Rng& rng) {
+  for (const Geometry& g : geometries()) {
+    if (g.row_mode) continue;
+    for (DType t : kTypes) {
+      if (t != DType::Bool) {  // a bool arange past 1 does not convert
+        Case c{"ArangeTask " + type_name(t) + " " + g.name(), g};
+        add_shaped(c, t, Values::General, rng);
+        const bool fl = is_float(t);
+        c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(fl ? 0.1 : -5.0),
+                     Scalar(fl ? 0.37 : 3.0)};
+        compare(c, arange_task, arange_gpu, d);
+      }
+      for (const int64_t seed : {int64_t{0}, int64_t{12345}, int64_t{-7}}) {
+        Case c{"RandTask " + type_name(t) + " seed " + std::to_string(seed) + " " + g.name(), g};
+        add_shaped(c, t, Values::General, rng);
+        c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(seed),
+                     Scalar(static_cast<int64_t>(rng.next() % 1000))};
+        compare(c, random_task, random_gpu, d);
+      }
+    }
+  }
+}
+
 // The sum of the magnitudes of the terms (the scale of a float sum's error).
 double magnitude(const Case& c, bool products) {
   double m = 0;
@@ -405,6 +431,7 @@ int main() {
   test_where(d, rng);
   test_putmask(d, rng);
   test_fill(d, rng);
+  test_create(d, rng);
   test_reduce(d, rng);
   test_dot(d, rng);
   test_matvec(d, rng);

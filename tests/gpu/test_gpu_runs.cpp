@@ -49,8 +49,9 @@ std::vector<double> numbers(const std::string& out, const std::string& pattern) 
 
 constexpr size_t kNoNoise = ~size_t{0};
 
-// What the copies on channel lanes moved into the framebuffer ("zcmem to
-// fbmem0") and out of it ("fbmem0 to sysmem"), and how many moved nothing.
+// What the copies on channel lanes moved into the framebuffer ("sysmem to
+// fbmem0", "zcmem to fbmem0") and out of it ("fbmem0 to sysmem"), and how
+// many moved nothing.
 struct FramebufferTraffic {
   uint64_t in = 0, out = 0;
   size_t empty = 0;
@@ -149,8 +150,18 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
   CHECK(items[analysis::LaneKind::GpuHost] > 10);
   CHECK(items[analysis::LaneKind::GpuDevice] >= items[analysis::LaneKind::GpuHost]);
   CHECK(items[analysis::LaneKind::Framebuffer] > 0);
-  CHECK(traffic.in > 0);    // random inputs made on the CPU go to the GPU
-  CHECK(traffic.out == 0);  // the checksum is a sum's value, not an array read back
+  // The random inputs are made on the GPU (RandTask's CUDA variant), so
+  // nothing moves into the framebuffer, and the checksum is a sum's value,
+  // not an array read back.
+  CHECK(traffic.in == 0);
+  CHECK(traffic.out == 0);
+  size_t random_on_gpu = 0, random_elsewhere = 0;
+  for (const analysis::Lane& lane : p.lanes)
+    for (uint32_t i = lane.begin; i < lane.end; ++i)
+      if (p.items[i].kind == analysis::ItemKind::Task && p.label(i) == "RandTask")
+        ++(lane.kind == analysis::LaneKind::GpuHost ? random_on_gpu : random_elsewhere);
+  CHECK(random_on_gpu >= 2);  // x and y
+  CHECK(random_elsewhere == 0);
 
   // Every kernel is tied to a task on the GPU Host lane and runs within it.
   const nlohmann::json& activity = p.ranks.at(0).metadata.at("gpu_activity");
