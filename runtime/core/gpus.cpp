@@ -132,12 +132,20 @@ void Gpus::record_device_copy(const trace::CopyRecord& r) {
 }
 
 void Gpus::stop() {
-  if (gpus_.empty()) return;
+  stop_workers();
+  collect_activity();
+  release();
+}
+
+void Gpus::stop_workers() {
   for (auto& p : gpus_) {
     p->host.reset();
     p->copier.reset();
   }
-  if (collector_) {
+}
+
+void Gpus::collect_activity() {
+  if (collector_ && !gpus_.empty()) {
     sample_clock();
     const gpu::Collector::Result got = collector_->finish([this](uint32_t device) {
       for (auto& p : gpus_) {
@@ -168,6 +176,9 @@ void Gpus::stop() {
                    static_cast<unsigned long long>(got.dropped));
     }
   }
+}
+
+void Gpus::release() {
   for (auto& p : gpus_) {
     gpu::destroy_stream(p->resources.stream);
     gpu::destroy_stream(p->copy_stream);

@@ -52,7 +52,11 @@ class Gpus {
   void start(const Config& config, bool profiling, const LaneFn& lane, const MemoryFn& memory);
   // Waits for the workers, records what CUPTI saw (kernels, device copy
   // times) and frees the GPUs' memory. The pools must hold no instance.
+  // The same as its three steps in order, which shutdown times one by one.
   void stop();
+  void stop_workers();      // waits for the host and copy workers
+  void collect_activity();  // records what CUPTI saw
+  void release();           // frees streams, scratch and the pools; count() is then 0
   ~Gpus();
 
   size_t count() const { return gpus_.size(); }

@@ -208,33 +208,51 @@ void RuntimeImpl::store_released(const std::shared_ptr<StoreImpl>& store) {
 
 void RuntimeImpl::shutdown() {
   window_->fence();
-  // The program's work is done: what follows is the runtime's.
+  // The program's work is done: what follows is the runtime's, timed step
+  // by step.
   const rec::Tick program_done = rec::now();
-  // Stores the program still holds: their instances go now.
-  for (StoreImpl* s : stores_->live()) stores_->release_instances(*s);
-  pipeline_->stop();
-  network_->stop();
-  cpus_.clear();
-  dp_.reset();
-  copy_.reset();
-  fill_.reset();
-  gpus_->stop();
-  record_top_level_task_and_shutdown(program_done);
+  std::vector<ShutdownStep> steps;
+  const auto step = [&steps](const char* name, const auto& work) {
+    const rec::Tick start = rec::now();
+    work();
+    steps.push_back({name, start, rec::now()});
+  };
+  step("Free Leftover Instances", [this] {  // of stores the program still holds
+    for (StoreImpl* s : stores_->live()) stores_->release_instances(*s);
+  });
+  step("Stop Runtime Threads", [this] {
+    pipeline_->stop();
+    network_->stop();
+    cpus_.clear();
+    dp_.reset();
+    copy_.reset();
+    fill_.reset();
+    gpus_->stop_workers();
+  });
+  if (gpus_->count() > 0) {
+    step("Collect GPU Activity", [this] { gpus_->collect_activity(); });
+    step("Free GPU Memory", [this] { gpus_->release(); });
+  }
+  record_top_level_task_and_shutdown(program_done, steps);
 }
 
-void RuntimeImpl::record_top_level_task_and_shutdown(rec::Tick program_done) {
+void RuntimeImpl::record_top_level_task_and_shutdown(rec::Tick program_done,
+                                                     const std::vector<ShutdownStep>& steps) {
   if (!profiling_) return;
   rec::record(trace::TaskRecord{top_uid_, 0, io_lane_, TaskRegistry::kTopLevelTask, 1,
                                 rec::stamp(top_start_tick_), rec::stamp(program_done),
                                 rec::stamp(top_start_tick_), rec::stamp(top_start_tick_)});
   // Freeing what the program left, stopping the threads and collecting the
   // GPUs' activity (tens of ms with CUPTI) is the runtime's work after the
-  // program's, not the top-level task's.
+  // program's, not the top-level task's: one meta-task over all of it, and
+  // one inside it per step.
+  const auto record = [this](uint32_t name, rec::Tick start, rec::Tick stop) {
+    rec::record(trace::MetaTaskRecord{new_uid(), io_lane_, name, 0, rec::stamp(start),
+                                      rec::stamp(stop), rec::stamp(start), rec::stamp(start)});
+  };
   static const uint32_t kName = rec::intern("Runtime Shutdown");
-  const rec::Tick stop = rec::now();
-  rec::record(trace::MetaTaskRecord{new_uid(), io_lane_, kName, 0, rec::stamp(program_done),
-                                    rec::stamp(stop), rec::stamp(program_done),
-                                    rec::stamp(program_done)});
+  record(kName, program_done, rec::now());
+  for (const ShutdownStep& s : steps) record(rec::intern(s.name), s.start, s.stop);
 }
 
 }  // namespace legato::rt

@@ -103,7 +103,13 @@ class RuntimeImpl {
 
  private:
   void start_network(uint32_t sysmem_id);
-  void record_top_level_task_and_shutdown(rec::Tick program_done);
+  // A step of shutdown() and when it ran.
+  struct ShutdownStep {
+    const char* name;
+    rec::Tick start, stop;
+  };
+  void record_top_level_task_and_shutdown(rec::Tick program_done,
+                                          const std::vector<ShutdownStep>& steps);
 
   const Config config_;
   const bool profiling_;

@@ -163,6 +163,22 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
   CHECK(random_on_gpu >= 2);  // x and y
   CHECK(random_elsewhere == 0);
 
+  // The shutdown's GPU steps, inside it on the IO lane.
+  std::map<std::string, std::pair<analysis::Time, analysis::Time>> shutdown;
+  for (const analysis::Lane& lane : p.lanes) {
+    if (lane.kind != analysis::LaneKind::Io) continue;
+    for (uint32_t i = lane.begin; i < lane.end; ++i)
+      if (p.items[i].kind == analysis::ItemKind::MetaTask)
+        shutdown[p.label(i)] = {p.items[i].start, p.items[i].stop()};
+  }
+  REQUIRE(shutdown.count("Runtime Shutdown") == 1);
+  for (const char* step : {"Stop Runtime Threads", "Collect GPU Activity", "Free GPU Memory"}) {
+    INFO(step);
+    REQUIRE(shutdown.count(step) == 1);
+    CHECK(shutdown[step].first >= shutdown["Runtime Shutdown"].first);
+    CHECK(shutdown[step].second <= shutdown["Runtime Shutdown"].second);
+  }
+
   // Every kernel is tied to a task on the GPU Host lane and runs within it.
   const nlohmann::json& activity = p.ranks.at(0).metadata.at("gpu_activity");
   INFO(activity.dump());

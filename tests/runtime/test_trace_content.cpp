@@ -129,11 +129,27 @@ TEST_CASE("a profiled run records every lane, with consistent references and tim
     CHECK(t.start >= top->start);
     CHECK(t.stop <= top->stop);
   }
-  // The runtime's shutdown follows it there, as runtime work of its own.
+  // The runtime's shutdown follows it there, as runtime work of its own,
+  // with its steps inside it in order (a run without GPUs has no GPU steps).
   CHECK(meta["Runtime Shutdown"] == 1);
-  for (const auto& m : r.get<trace::MetaTaskRecord>()) {
-    if (strings[m.meta_kind] != "Runtime Shutdown") continue;
-    CHECK(m.processor == top->processor);
-    CHECK(m.start == top->stop);
+  CHECK(meta["Free Leftover Instances"] == 1);
+  CHECK(meta["Stop Runtime Threads"] == 1);
+  CHECK(meta.count("Collect GPU Activity") == 0);
+  CHECK(meta.count("Free GPU Memory") == 0);
+  const auto meta_named = [&](const std::string& name) {
+    for (const auto& m : r.get<trace::MetaTaskRecord>())
+      if (strings[m.meta_kind] == name) return m;
+    FAIL("no meta-task " << name);
+    return trace::MetaTaskRecord{};
+  };
+  const trace::MetaTaskRecord shutdown = meta_named("Runtime Shutdown");
+  const trace::MetaTaskRecord freeing = meta_named("Free Leftover Instances");
+  const trace::MetaTaskRecord stopping = meta_named("Stop Runtime Threads");
+  CHECK(shutdown.processor == top->processor);
+  CHECK(shutdown.start == top->stop);
+  for (const auto& m : {freeing, stopping}) {
+    CHECK(m.processor == shutdown.processor);
+    CHECK((shutdown.start <= m.start && m.stop <= shutdown.stop));
   }
+  CHECK(freeing.stop <= stopping.start);
 }
