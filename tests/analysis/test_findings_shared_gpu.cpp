@@ -90,7 +90,7 @@ TEST_CASE("shared_gpu: two ranks on one GPU without MPS, their tasks against the
   CHECK_FALSE(skipped(f));
 }
 
-TEST_CASE("shared_gpu: silent with MPS, or when unknown; says so when the trace does not tell",
+TEST_CASE("shared_gpu: silent with MPS or when unknown, and says so when the trace does not tell",
           "[findings]") {
   for (const nlohmann::json& mps : {nlohmann::json(true), nlohmann::json(nullptr)}) {
     TempDir dir;
