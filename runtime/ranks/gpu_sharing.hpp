@@ -49,8 +49,9 @@ std::vector<SharedGpu> shared_gpus(const std::vector<std::vector<RankGpu>>& rank
 
 // Collective: every rank of a run with GPUs calls it. Each rank records the
 // shared GPUs it uses in its trace's metadata ("gpu_sharing", when
-// profiling); the lowest rank of each GPU shared without MPS warns on
-// stderr with what to do.
+// profiling; an empty list when it shares none, so tools can tell "none"
+// from "not recorded"); the lowest rank of each GPU shared without MPS
+// warns on stderr with what to do.
 void check_gpu_sharing(Gpus& gpus);
 
 }  // namespace legato::rt
