@@ -85,10 +85,16 @@ std::vector<SharedGpu> shared_gpus(const std::vector<std::vector<RankGpu>>& rank
 }
 
 void check_gpu_sharing(Gpus& gpus) {
+  // Nothing here may throw before the exchange: the other ranks wait in it.
   std::vector<RankGpu> mine;
   for (size_t i = 0; i < gpus.count(); ++i) {
     const int device = gpus.at(i).device;
-    RankGpu g{gpu_identity(device), std::nullopt};
+    RankGpu g;
+    try {
+      g.gpu = gpu_identity(device);
+    } catch (const gpu::DeviceError&) {
+      continue;  // a GPU CUDA cannot name cannot be matched with other ranks'
+    }
     try {
       g.mps = gpu::mps_enabled(device);
     } catch (const gpu::DeviceError&) {
