@@ -64,14 +64,16 @@ void shared_gpu(Context& ctx) {
              "several ranks with GPUs)");
   }
   for (const Shared& g : groups) {
-    std::vector<uint32_t> host_lanes, lanes, tasks, loaded;
+    std::vector<uint32_t> host_lanes, device_lanes, lanes, tasks, loaded;
     for (uint32_t r : g.ranks) {
       const auto h = lanes_of(p, r, {LaneKind::GpuHost});
       if (h.empty()) continue;
       loaded.push_back(r);
+      const auto d = lanes_of(p, r, {LaneKind::GpuDevice});
       host_lanes.insert(host_lanes.end(), h.begin(), h.end());
-      const auto both = lanes_of(p, r, {LaneKind::GpuHost, LaneKind::GpuDevice});
-      lanes.insert(lanes.end(), both.begin(), both.end());
+      device_lanes.insert(device_lanes.end(), d.begin(), d.end());
+      lanes.insert(lanes.end(), h.begin(), h.end());
+      lanes.insert(lanes.end(), d.begin(), d.end());
     }
     if (loaded.empty()) continue;  // none of its ranks' files was given
     Time t0 = INT64_MAX, t1 = INT64_MIN, task_time = 0, kernel_time = 0;
@@ -85,10 +87,9 @@ void shared_gpu(Context& ctx) {
         t1 = std::max<Time>(t1, it.stop());
       }
     }
-    for (uint32_t l : lanes)
-      if (p.lanes[l].kind == LaneKind::GpuDevice)
-        for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
-          if (p.items[i].kind == ItemKind::GpuKernel) kernel_time += p.items[i].duration();
+    for (uint32_t l : device_lanes)
+      for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
+        if (p.items[i].kind == ItemKind::GpuKernel) kernel_time += p.items[i].duration();
     if (tasks.empty()) continue;
     Time busy = 0;
     for (uint32_t l : host_lanes) busy += lane_busy(ctx, l, t0, t1, TopLevel::Counted);

@@ -1,7 +1,5 @@
 // Kernels that make data: arange, eye, diagonals, random numbers (arange and
 // random numbers also in create_cuda.cu).
-#include <cmath>
-
 #include "arrays/kernels/cpu_support.hpp"
 #include "arrays/kernels/random_bits.hpp"
 #include "arrays/kernels/variants.hpp"

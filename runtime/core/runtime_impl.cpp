@@ -169,9 +169,11 @@ void RuntimeImpl::start_network(uint32_t sysmem_id) {
   const int me = comm::rank(), ranks = comm::size();
   std::vector<uint32_t> from(static_cast<size_t>(ranks), 0);
   uint32_t allreduce = 0;
-  if (gpus_->count() > 0) check_gpu_sharing(*gpus_);
-  std::unique_ptr<GpuCollectives> collectives =
-      gpus_->count() > 0 ? GpuCollectives::start(*gpus_) : nullptr;
+  std::unique_ptr<GpuCollectives> collectives;
+  if (gpus_->count() > 0) {
+    check_gpu_sharing(*gpus_);
+    collectives = GpuCollectives::start(*gpus_);
+  }
   if (profiling_) {
     for (int p = 0; p < ranks; ++p) {
       if (p == me) continue;
