@@ -36,6 +36,7 @@ void free_pinned(std::byte* p) {
 
 void Gpus::start(const Config& config, bool profiling, const LaneFn& lane, const MemoryFn& memory) {
   if (config.gpus == 0) return;
+  gpu::prefer_eager_module_loading();
   if (profiling) {
     std::string problem;
     collector_ = gpu::Collector::start(&problem);

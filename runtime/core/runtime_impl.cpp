@@ -39,6 +39,11 @@ RuntimeImpl::RuntimeImpl(Config c)
       network_(std::make_unique<Network>()),
       gpus_(std::make_unique<Gpus>()) {
   rec::select_tick_source();  // the same clock with or without a trace
+  // Starting up is the runtime's work before the program's, timed step by
+  // step like shutdown (making GPU contexts and loading their kernels can
+  // take hundreds of ms).
+  const rec::Tick startup_begin = rec::now();
+  std::vector<RuntimeStep> startup;
   // Lanes: from the recorder when profiling, otherwise plain local ids.
   uint32_t local = 1;
   const auto lane = [&](trace::ProcKind kind, uint32_t index, const std::string& name) {
@@ -63,21 +68,20 @@ RuntimeImpl::RuntimeImpl(Config c)
     rec::add_task_kind(TaskRegistry::kTopLevelTask, "TopLevelTask");
     rec::add_variant(TaskRegistry::kTopLevelTask, 1, trace::ProcKind::Io, "TopLevelTask");
   }
-  for (size_t i = 0; i < cpu_lanes.size(); ++i)
-    cpus_.push_back(std::make_unique<Worker>("legato-c" + std::to_string(i), cpu_lanes[i]));
-  dp_ = std::make_unique<Worker>("legato-dp0", dp_lane);
-  copy_ = std::make_unique<Worker>("legato-copy", 0);
-  fill_ = std::make_unique<Worker>("legato-fill", 0);
-  gpus_->start(
-      config_, profiling_,
-      [&](trace::ProcKind kind, uint32_t index, const std::string& name, uint32_t peer) {
-        return profiling_ ? rec::add_processor(kind, index, name, peer)
-                          : trace::make_resource_id(0, local++);
-      },
-      [&](trace::MemKind kind, uint64_t capacity, const std::string& name) {
-        return profiling_ ? rec::add_memory(kind, capacity, name)
-                          : trace::make_resource_id(0, local++);
-      });
+  if (config_.gpus > 0) {
+    timed_step(startup, "Start GPUs", [&] {
+      gpus_->start(
+          config_, profiling_,
+          [&](trace::ProcKind kind, uint32_t index, const std::string& name, uint32_t peer) {
+            return profiling_ ? rec::add_processor(kind, index, name, peer)
+                              : trace::make_resource_id(0, local++);
+          },
+          [&](trace::MemKind kind, uint64_t capacity, const std::string& name) {
+            return profiling_ ? rec::add_memory(kind, capacity, name)
+                              : trace::make_resource_id(0, local++);
+          });
+    });
+  }
   // The channels copies and fills use, registered in a stable order.
   channel(*sysmem_, *sysmem_);
   fill_channel(*sysmem_);
@@ -91,8 +95,15 @@ RuntimeImpl::RuntimeImpl(Config c)
     channel(fb, fb);
     fill_channel(fb);
   }
-  pipeline_->start(*this, utility_lanes);
-  if (comm::size() > 1) start_network(sysmem_id);
+  timed_step(startup, "Start Runtime Threads", [&] {
+    for (size_t i = 0; i < cpu_lanes.size(); ++i)
+      cpus_.push_back(std::make_unique<Worker>("legato-c" + std::to_string(i), cpu_lanes[i]));
+    dp_ = std::make_unique<Worker>("legato-dp0", dp_lane);
+    copy_ = std::make_unique<Worker>("legato-copy", 0);
+    fill_ = std::make_unique<Worker>("legato-fill", 0);
+    pipeline_->start(*this, utility_lanes);
+  });
+  if (comm::size() > 1) timed_step(startup, "Start Network", [&] { start_network(sysmem_id); });
 
   if (profiling_) {
     // If the trace is finished before shutdown (out of memory, a crash),
@@ -105,6 +116,7 @@ RuntimeImpl::RuntimeImpl(Config c)
   window_ = std::make_unique<OperationWindow>(static_cast<uint64_t>(config_.window_size),
                                               profiling_, top_uid_);
   top_start_tick_ = rec::now();
+  record_runtime_work("Runtime Startup", startup_begin, top_start_tick_, startup);
   if (profiling_) {
     rec::record(trace::OperationRecord{top_uid_, 0, trace::OpKind::Task,
                                        TaskRegistry::kTopLevelTask, rec::intern("TopLevelTask"),
@@ -213,16 +225,11 @@ void RuntimeImpl::shutdown() {
   // The program's work is done: what follows is the runtime's, timed step
   // by step.
   const rec::Tick program_done = rec::now();
-  std::vector<ShutdownStep> steps;
-  const auto step = [&steps](const char* name, const auto& work) {
-    const rec::Tick start = rec::now();
-    work();
-    steps.push_back({name, start, rec::now()});
-  };
-  step("Free Leftover Instances", [this] {  // of stores the program still holds
+  std::vector<RuntimeStep> steps;
+  timed_step(steps, "Free Leftover Instances", [this] {  // of stores the program still holds
     for (StoreImpl* s : stores_->live()) stores_->release_instances(*s);
   });
-  step("Stop Runtime Threads", [this] {
+  timed_step(steps, "Stop Runtime Threads", [this] {
     pipeline_->stop();
     network_->stop();
     cpus_.clear();
@@ -232,29 +239,29 @@ void RuntimeImpl::shutdown() {
     gpus_->stop_workers();
   });
   if (gpus_->count() > 0) {
-    step("Collect GPU Activity", [this] { gpus_->collect_activity(); });
-    step("Free GPU Memory", [this] { gpus_->release(); });
+    timed_step(steps, "Collect GPU Activity", [this] { gpus_->collect_activity(); });
+    timed_step(steps, "Free GPU Memory", [this] { gpus_->release(); });
   }
-  record_top_level_task_and_shutdown(program_done, steps);
-}
-
-void RuntimeImpl::record_top_level_task_and_shutdown(rec::Tick program_done,
-                                                     const std::vector<ShutdownStep>& steps) {
-  if (!profiling_) return;
-  rec::record(trace::TaskRecord{top_uid_, 0, io_lane_, TaskRegistry::kTopLevelTask, 1,
-                                rec::stamp(top_start_tick_), rec::stamp(program_done),
-                                rec::stamp(top_start_tick_), rec::stamp(top_start_tick_)});
+  if (profiling_) {
+    rec::record(trace::TaskRecord{top_uid_, 0, io_lane_, TaskRegistry::kTopLevelTask, 1,
+                                  rec::stamp(top_start_tick_), rec::stamp(program_done),
+                                  rec::stamp(top_start_tick_), rec::stamp(top_start_tick_)});
+  }
   // Freeing what the program left, stopping the threads and collecting the
   // GPUs' activity (tens of ms with CUPTI) is the runtime's work after the
-  // program's, not the top-level task's: one meta-task over all of it, and
-  // one inside it per step.
-  const auto record = [this](uint32_t name, rec::Tick start, rec::Tick stop) {
-    rec::record(trace::MetaTaskRecord{new_uid(), io_lane_, name, 0, rec::stamp(start),
-                                      rec::stamp(stop), rec::stamp(start), rec::stamp(start)});
+  // program's, not the top-level task's.
+  record_runtime_work("Runtime Shutdown", program_done, rec::now(), steps);
+}
+
+void RuntimeImpl::record_runtime_work(const char* name, rec::Tick start, rec::Tick stop,
+                                      const std::vector<RuntimeStep>& steps) {
+  if (!profiling_) return;
+  const auto record = [this](const char* what, rec::Tick from, rec::Tick to) {
+    rec::record(trace::MetaTaskRecord{new_uid(), io_lane_, rec::intern(what), 0, rec::stamp(from),
+                                      rec::stamp(to), rec::stamp(from), rec::stamp(from)});
   };
-  static const uint32_t kName = rec::intern("Runtime Shutdown");
-  record(kName, program_done, rec::now());
-  for (const ShutdownStep& s : steps) record(rec::intern(s.name), s.start, s.stop);
+  record(name, start, stop);
+  for (const RuntimeStep& s : steps) record(s.name, s.start, s.stop);
 }
 
 }  // namespace legato::rt

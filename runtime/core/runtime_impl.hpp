@@ -103,13 +103,21 @@ class RuntimeImpl {
 
  private:
   void start_network(uint32_t sysmem_id);
-  // A step of shutdown() and when it ran.
-  struct ShutdownStep {
+  // A step of the runtime's own work at startup or shutdown, and when it ran.
+  struct RuntimeStep {
     const char* name;
     rec::Tick start, stop;
   };
-  void record_top_level_task_and_shutdown(rec::Tick program_done,
-                                          const std::vector<ShutdownStep>& steps);
+  template <class Work>
+  static void timed_step(std::vector<RuntimeStep>& steps, const char* name, const Work& work) {
+    const rec::Tick start = rec::now();
+    work();
+    steps.push_back({name, start, rec::now()});
+  }
+  // The runtime's work from start to stop on the IO lane: one meta-task
+  // named `name`, and one inside it per step.
+  void record_runtime_work(const char* name, rec::Tick start, rec::Tick stop,
+                           const std::vector<RuntimeStep>& steps);
 
   const Config config_;
   const bool profiling_;

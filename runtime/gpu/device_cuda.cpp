@@ -2,6 +2,8 @@
 // itself at the first call).
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
+
 #include "runtime/gpu/device.hpp"
 
 namespace legato::rt::gpu {
@@ -17,6 +19,10 @@ cudaStream_t stream(Stream s) {
 }
 
 }  // namespace
+
+void prefer_eager_module_loading() {
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);  // 0: a value already set stays
+}
 
 void set_device(int device) {
   check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");

@@ -9,6 +9,7 @@ namespace {
 }
 }  // namespace
 
+void prefer_eager_module_loading() {}
 void set_device(int) {
   no_cuda();
 }

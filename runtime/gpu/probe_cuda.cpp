@@ -2,12 +2,14 @@
 // itself, so binaries still start where there is none).
 #include <cuda_runtime_api.h>
 
+#include "runtime/gpu/device.hpp"
 #include "runtime/gpu/probe.hpp"
 
 namespace legato::rt::gpu {
 
 Probe probe() {
   Probe p;
+  prefer_eager_module_loading();  // this is often the first CUDA call
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {

@@ -163,20 +163,25 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
   CHECK(random_on_gpu >= 2);  // x and y
   CHECK(random_elsewhere == 0);
 
-  // The shutdown's GPU steps, inside it on the IO lane.
-  std::map<std::string, std::pair<analysis::Time, analysis::Time>> shutdown;
+  // The startup's and the shutdown's GPU steps, inside them on the IO lane.
+  std::map<std::string, std::pair<analysis::Time, analysis::Time>> runtime_work;
   for (const analysis::Lane& lane : p.lanes) {
     if (lane.kind != analysis::LaneKind::Io) continue;
     for (uint32_t i = lane.begin; i < lane.end; ++i)
       if (p.items[i].kind == analysis::ItemKind::MetaTask)
-        shutdown[p.label(i)] = {p.items[i].start, p.items[i].stop()};
+        runtime_work[p.label(i)] = {p.items[i].start, p.items[i].stop()};
   }
-  REQUIRE(shutdown.count("Runtime Shutdown") == 1);
-  for (const char* step : {"Stop Runtime Threads", "Collect GPU Activity", "Free GPU Memory"}) {
-    INFO(step);
-    REQUIRE(shutdown.count(step) == 1);
-    CHECK(shutdown[step].first >= shutdown["Runtime Shutdown"].first);
-    CHECK(shutdown[step].second <= shutdown["Runtime Shutdown"].second);
+  const std::map<std::string, std::vector<std::string>> steps = {
+      {"Runtime Startup", {"Start GPUs", "Start Runtime Threads"}},
+      {"Runtime Shutdown", {"Stop Runtime Threads", "Collect GPU Activity", "Free GPU Memory"}}};
+  for (const auto& [whole, parts] : steps) {
+    REQUIRE(runtime_work.count(whole) == 1);
+    for (const std::string& step : parts) {
+      INFO(whole << ": " << step);
+      REQUIRE(runtime_work.count(step) == 1);
+      CHECK(runtime_work[step].first >= runtime_work[whole].first);
+      CHECK(runtime_work[step].second <= runtime_work[whole].second);
+    }
   }
 
   // Every kernel is tied to a task on the GPU Host lane and runs within it.

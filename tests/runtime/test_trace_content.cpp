@@ -129,8 +129,13 @@ TEST_CASE("a profiled run records every lane, with consistent references and tim
     CHECK(t.start >= top->start);
     CHECK(t.stop <= top->stop);
   }
-  // The runtime's shutdown follows it there, as runtime work of its own,
-  // with its steps inside it in order (a run without GPUs has no GPU steps).
+  // The runtime's startup comes before it there and its shutdown follows
+  // it, each as runtime work of its own with its steps inside it in order
+  // (a run without GPUs or other ranks has no steps for them).
+  CHECK(meta["Runtime Startup"] == 1);
+  CHECK(meta["Start Runtime Threads"] == 1);
+  CHECK(meta.count("Start GPUs") == 0);
+  CHECK(meta.count("Start Network") == 0);
   CHECK(meta["Runtime Shutdown"] == 1);
   CHECK(meta["Free Leftover Instances"] == 1);
   CHECK(meta["Stop Runtime Threads"] == 1);
@@ -152,4 +157,11 @@ TEST_CASE("a profiled run records every lane, with consistent references and tim
     CHECK((shutdown.start <= m.start && m.stop <= shutdown.stop));
   }
   CHECK(freeing.stop <= stopping.start);
+  const trace::MetaTaskRecord startup = meta_named("Runtime Startup");
+  const trace::MetaTaskRecord threads = meta_named("Start Runtime Threads");
+  CHECK(startup.processor == top->processor);
+  CHECK(startup.stop == top->start);
+  CHECK(startup.start < startup.stop);
+  CHECK(threads.processor == startup.processor);
+  CHECK((startup.start <= threads.start && threads.stop <= startup.stop));
 }
