@@ -42,6 +42,7 @@ ItemDetails details(const Profile& p, uint32_t item) {
   d.item = item;
   d.kind = it.kind;
   d.name = p.label(item);
+  if (it.kind == ItemKind::GpuKernel) d.signature = p.str(p.kernel_signature(it.name));
   const uint32_t l = p.lane_of(item);
   if (l != kNone) {
     d.lane = p.lanes[l].name + " (node " + std::to_string(p.lanes[l].rank) + ")";

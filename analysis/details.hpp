@@ -22,7 +22,8 @@ struct ItemDetails {
   uint32_t item = kNone;
   ItemKind kind = ItemKind::Task;
   std::string name;
-  std::string lane;  // "c0 (node 0)"
+  std::string signature;  // a GPU kernel's whole signature, when its name is short
+  std::string lane;       // "c0 (node 0)"
   uint32_t rank = 0;
   std::string operation;   // the operation's name, e.g. "add"
   uint64_t op_id = 0;      // its id in its rank's sequence (a Legion log's op_id)

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "analysis/builder.hpp"
+#include "analysis/kernel_names.hpp"
 #include "analysis/parallel.hpp"
 #include "analysis/units.hpp"
 #include "legion_import/import.hpp"
@@ -182,6 +183,7 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
   b.links();  // after errors: a failed run explains its missing items
   b.tree();
   b.undefined_strings();
+  shorten_kernel_names(p);
   return p;
 }
 

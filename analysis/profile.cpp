@@ -118,6 +118,12 @@ uint32_t Profile::wait_note(const Wait* w) const {
   return it != wait_notes.end() && it->first == k ? it->second : 0;
 }
 
+uint32_t Profile::kernel_signature(uint32_t name) const {
+  const auto it = std::lower_bound(kernel_signatures.begin(), kernel_signatures.end(),
+                                   std::make_pair(name, 0u));
+  return it != kernel_signatures.end() && it->first == name ? it->second : 0;
+}
+
 Time Profile::busy_between(uint32_t begin, uint32_t end) const {
   const auto prefix = [&](uint32_t x) {
     Time sum = busy_blocks[x / 16];
@@ -134,6 +140,7 @@ size_t Profile::memory_bytes() const {
              pre.capacity() * sizeof(Precondition) + pre_block.capacity() * sizeof(uint32_t) +
              busy_blocks.capacity() * sizeof(Time) + fold_blocks.capacity() * sizeof(float) +
              errors.capacity() * sizeof(ErrorMark) + wait_notes.capacity() * sizeof(wait_notes[0]) +
+             kernel_signatures.capacity() * sizeof(kernel_signatures[0]) +
              timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);
   for (const auto& s : strings) n += sizeof(std::string) + s.capacity();
   for (const auto& l : lanes) n += sizeof(Lane) + l.rows.capacity() * sizeof(Row);

@@ -278,6 +278,9 @@ struct Profile {
   // Text some waits carry (an imported Legion log's backtrace of where the
   // item waited): wait index and string, sorted by wait index.
   std::vector<std::pair<uint32_t, uint32_t>> wait_notes;
+  // GPU kernels named by their short names (kernel_names.hpp): short name
+  // and whole signature, as string ids, sorted by short name.
+  std::vector<std::pair<uint32_t, uint32_t>> kernel_signatures;
   std::vector<RankInfo> ranks;
   std::vector<ErrorMark> errors;
   std::vector<std::string> warnings;  // problems found while loading, one line each
@@ -328,6 +331,8 @@ struct Profile {
   Time create_of(uint32_t item) const;
   // The waits of an item, in time order.
   std::pair<const Wait*, const Wait*> waits_of(uint32_t item) const;
+  // The whole signature of a kernel named `name` by its short name, 0 for none.
+  uint32_t kernel_signature(uint32_t name) const;
   // The string id of a wait's note (wait_notes), 0 for none.
   uint32_t wait_note(const Wait* w) const;
   // Total duration of items [begin, end) (contiguous indices), in O(1).

@@ -101,6 +101,7 @@ nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
               {"lanes", std::move(lanes)},
               {"ops", std::move(ops)},
               {"wait_notes", p.wait_notes},
+              {"kernel_signatures", p.kernel_signatures},
               {"errors", errors}};
   if (!findings.is_null()) out["findings"] = findings;
   return out;

@@ -91,6 +91,7 @@ void App::details_window() {
   if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 170);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    if (!d.signature.empty()) field("signature", d.signature);
     field("lane", d.lane);
     if (!d.operation.empty()) field("operation", d.operation);
     if (!d.operation.empty()) field("op id", std::to_string(d.op_id));

@@ -38,7 +38,8 @@ class Profile {
     const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + n)));
     Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds,
                          edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes, ops: h.ops,
-                         errors: h.errors, findings: h.findings || null});
+                         errors: h.errors, findings: h.findings || null,
+                         kernelSignatures: new Map(h.kernel_signatures || [])});  // short name -> signature
     let count = 0;
     for (const lane of this.lanes) {
       lane.begin = count;

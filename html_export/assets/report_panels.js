@@ -185,6 +185,8 @@ class Panels {
     const time = (k, t) => row(k, rel(t), t - p.run.start), span = (k, ns) => row(k, formatNs(ns), ns);
     const lane = p.lanes[p.laneOf[i]];
     row('kind', p.itemKinds[p.kind[i]]);
+    const signature = p.kernelSignatures.get(p.name[i]);
+    if (signature) row('signature', p.strings[signature]);
     row('lane', `${lane.name} (node ${lane.rank})`);
     if (p.op[i] >= 0) {
       const op = p.ops[p.op[i]];

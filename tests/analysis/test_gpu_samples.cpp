@@ -71,6 +71,16 @@ void check_kernels(const analysis::Profile& p) {
     const analysis::Item& t = p.items[task];
     CHECK(analysis::Time{k.start} + slack >= analysis::Time{t.start});
     CHECK(k.stop() <= t.stop() + slack);
+    // Shown by its short name ("binary_kernel<double, double, AddOp>"),
+    // with CUPTI's whole signature kept for the details.
+    const std::string name = p.label(i);
+    INFO(name);
+    CHECK(name.find('(') == std::string::npos);
+    CHECK(name.find("::") == std::string::npos);
+    CHECK(name.find("_kernel") != std::string::npos);
+    const std::string signature = p.str(p.kernel_signature(k.name));
+    CHECK(signature.find(name.substr(0, name.find('<'))) != std::string::npos);
+    CHECK(signature.back() == ')');
   }
   CHECK(kernels > 0);
 }

@@ -336,3 +336,40 @@ TEST_CASE("a memory whose size the trace does not give shows its utilization as 
   CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
              Catch::Contains("unknown (the trace gives no size for these memories)"));
 }
+
+TEST_CASE("a GPU kernel is shown by its short name, its signature in its details",
+          "[browser][kernels]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const std::string signature =
+      "void legato::rt::kernels::(anonymous namespace)::dot_kernel<double, double>("
+      "legato::rt::kernels::cuda::Shape, double const*, double const*, double*)";
+  {
+    // A synthetic trace written through the writer API (nothing ran).
+    analysis::testing::SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto host = t.processor(trace::ProcKind::GpuHost, 0, "g0h");
+    const auto device = t.processor(trace::ProcKind::GpuDevice, 0, "g0d");
+    const auto task = t.task(host, t.task_kind("DotTask"), 0, 1000000);
+    t.writer().add(
+        trace::GpuKernelRecord{task, device, t.writer().intern(signature), 0, 200000, 800000});
+    t.finish();
+  }
+  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  uint32_t kernel = analysis::kNone;
+  for (uint32_t i = 0; i < profile.items.size(); ++i)
+    if (profile.items[i].kind == analysis::ItemKind::GpuKernel) kernel = i;
+  REQUIRE(kernel != analysis::kNone);
+  const auto report = html::write_report(profile, dir.file("out"));
+  chrome.open_file(report.path);
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(kernel) + "); 0");
+  CHECK(chrome.eval("document.querySelector('#popup h3').textContent") ==
+        "dot_kernel<double, double>");
+  CHECK(chrome.eval("[...document.querySelectorAll('#popup tr')].filter((r) => "
+                    "r.cells[0].textContent === 'signature').map((r) => "
+                    "r.cells[1].textContent)") == nlohmann::json::array({signature}));
+}

@@ -1,5 +1,6 @@
 // legate_prof stats FILE...: per-kind statistics and utilization per kind and
 // node, from the profile model.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -50,9 +51,15 @@ void print_stats(const Profile& p, size_t top) {
     }
   }
   const auto stats = kind_stats(p);
+  // The kind column fits the longest name shown, up to kMaxName characters.
+  constexpr size_t kMinName = 30, kMaxName = 60;
+  size_t width = kMinName;
+  for (size_t k = 0; k < stats.size() && k < top; ++k)
+    width = std::max(width, std::min(stats[k].name.size(), kMaxName));
   std::cout << "\n"
-            << padded("kind", 32) << padded("what", 14) << right("count", 10) << right("total", 13)
-            << right("mean", 13) << right("min", 13) << right("max", 13) << "\n";
+            << padded("kind", width + 2) << padded("what", 14) << right("count", 10)
+            << right("total", 13) << right("mean", 13) << right("min", 13) << right("max", 13)
+            << "\n";
   const auto t = [](double ns) { return " " + right(human_ns(ns), 12); };
   size_t shown = 0;
   for (const auto& s : stats) {
@@ -60,8 +67,8 @@ void print_stats(const Profile& p, size_t top) {
       std::cout << "  ... " << stats.size() - top << " more kinds (--top 0 shows all)\n";
       break;
     }
-    std::string name = s.name.size() > 30 ? s.name.substr(0, 29) + "~" : s.name;
-    std::cout << padded(name, 32) << padded(std::string(to_string(s.kind)), 14)
+    std::string name = s.name.size() > width ? s.name.substr(0, width - 1) + "~" : s.name;
+    std::cout << padded(name, width + 2) << padded(std::string(to_string(s.kind)), 14)
               << " " + right(grouped(s.count), 9) << t(static_cast<double>(s.total)) << t(s.mean())
               << t(static_cast<double>(s.min)) << t(static_cast<double>(s.max));
     if (s.bytes) std::cout << "  " << human_bytes(static_cast<double>(s.bytes));
