@@ -37,9 +37,12 @@ Context::Context(const Profile& prof, const Thresholds& th)
     if (it.kind == ItemKind::MetaTask && it.op != kNone) op_runtime[it.op] += it.duration();
   std::unordered_map<uint32_t, std::vector<std::pair<Time, Time>>> running;
   std::unordered_map<uint32_t, uint32_t> rank_of_program;  // top-level operation -> node
+  Time program_start = INT64_MAX, program_stop = INT64_MIN;
   for (const Lane& lane : p.lanes) {
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (p.items[i].kind != ItemKind::Task || !top_level(i)) continue;
+      program_start = std::min(program_start, Time{p.items[i].start});
+      program_stop = std::max(program_stop, p.items[i].stop());
       rank_of_program[p.items[i].op] = lane.rank;
       if (programs_[lane.rank].item == kNone) programs_[lane.rank].item = i;
       auto& spans = running[lane.rank];
@@ -53,6 +56,11 @@ Context::Context(const Profile& prof, const Thresholds& th)
     }
   }
   for (auto& [rank, spans] : running) programs_[rank].running = Spans(std::move(spans));
+  // Costs are shares of the program's time, from its start to its end on
+  // the last node: the runtime's startup and shutdown around it (seconds
+  // on a GPU, where making contexts and freeing the framebuffer take that)
+  // are not the program's to fix.
+  if (program_stop > program_start) span = program_stop - program_start;
   for (const Operation& op : p.operations)
     if (const auto it = rank_of_program.find(op.parent); it != rank_of_program.end())
       ++programs_[it->second].operations;

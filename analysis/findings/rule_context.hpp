@@ -27,7 +27,10 @@ struct Context {
   Context(const Profile& p, const Thresholds& t);
   const Profile& p;
   const Thresholds& t;
-  Time span = 0;  // the run's span (at least 1 ns)
+  // The program's span (its top-level tasks' first start to last stop), or
+  // the run's where no top-level task is known; at least 1 ns. Costs are
+  // shares of it.
+  Time span = 0;
   // Operations that issued others and have no parent: the program's
   // top-level task(s).
   std::vector<uint8_t> top_level_op;  // per operation

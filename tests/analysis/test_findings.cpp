@@ -93,6 +93,31 @@ TEST_CASE("tiny tasks: fires on many short tasks, names their line, holds its th
   CHECK(finding(run(dir, {"tiny_tasks.max_task_us=5.001"}), "tiny_tasks") != nullptr);
 }
 
+TEST_CASE("findings: costs are shares of the program's time, not the runtime's around it") {
+  TempDir dir;
+  const trace::Time cost = 735'000;  // as in the case above
+  for (const trace::Time runtime : {trace::Time{0}, trace::Time{98'000'000}}) {
+    {
+      SyntheticTrace t(dir.file("legate_0.prof"));
+      Program prog(t, 2'000'000);
+      tasks(t, prog, 4, 200, 5'000, 20'000);
+      // The runtime's startup and shutdown around the program, 49 ms each.
+      if (runtime > 0) {
+        t.meta(prog.io, "Runtime Startup", -runtime / 2, 0);
+        t.meta(prog.io, "Runtime Shutdown", 2'000'000, 2'000'000 + runtime / 2);
+      }
+      t.finish();
+    }
+    INFO("runtime work around the program: " << runtime << " ns");
+    const Findings f = run(dir);
+    const Finding* tiny = finding(f, "tiny_tasks");
+    REQUIRE(tiny != nullptr);
+    CHECK(tiny->cost == cost);
+    CHECK(tiny->cost_share == Approx(cost / 2e6));
+    CHECK(tiny->severity == Severity::High);
+  }
+}
+
 TEST_CASE("tiny tasks: silent on long tasks") {
   TempDir dir;
   {
