@@ -34,6 +34,14 @@ std::string plural_kind(LaneKind k) {
   }
 }
 
+// "the 4 CPUs", "the GPU host thread".
+std::string counted_kind(LaneKind k, Time n) {
+  std::string kinds = plural_kind(k);
+  if (n != 1) return "the " + std::to_string(n) + " " + kinds;
+  kinds.pop_back();  // every plural of plural_kind ends in its "s"
+  return "the " + kinds;
+}
+
 constexpr std::string_view kWholeArrayFix =
     "Work on whole arrays instead of slices in a loop: one operation over N elements is a few "
     "large tasks, one per processor, instead of one task (and one round of runtime work) per "
@@ -89,9 +97,11 @@ void tiny_tasks(Context& ctx) {
       Finding f;
       f.rule = "tiny_tasks";
       f.cost = std::max<Time>(0, idle / n);
-      f.cost_basis = "the time the " + std::to_string(n) + " " + plural_kind(kind) +
-                     " sat idle between the first and the last tiny task (idle processor time / " +
-                     std::to_string(n) + ")";
+      f.cost_basis = "the time " + counted_kind(kind, n) +
+                     (n == 1 ? " sat idle between the first and the last tiny task"
+                             : " sat idle between the first and the last tiny task (idle "
+                               "processor time / " +
+                                   std::to_string(n) + ")");
       const Time med = median(durations);
       const double per_task = static_cast<double>(runtime) / static_cast<double>(tiny.size());
       f.title = "Many tiny " + std::string(want == ItemKind::GpuKernel ? "GPU kernels" : "tasks") +

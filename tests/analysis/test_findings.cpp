@@ -118,6 +118,25 @@ TEST_CASE("findings: costs are shares of the program's time, not the runtime's a
   }
 }
 
+TEST_CASE("tiny tasks: the cost says how many processors sat idle, in words that fit one") {
+  for (const int cpus : {1, 4}) {
+    TempDir dir;
+    {
+      SyntheticTrace t(dir.file("legate_0.prof"));
+      Program prog(t, 20'000'000);
+      tasks(t, prog, cpus, 200, 5'000, 20'000);
+      t.finish();
+    }
+    const Findings f = run(dir);
+    const Finding* tiny = finding(f, "tiny_tasks");
+    REQUIRE(tiny != nullptr);
+    CHECK(tiny->cost_basis ==
+          (cpus == 1 ? "the time the CPU sat idle between the first and the last tiny task"
+                     : "the time the 4 CPUs sat idle between the first and the last tiny task "
+                       "(idle processor time / 4)"));
+  }
+}
+
 TEST_CASE("tiny tasks: silent on long tasks") {
   TempDir dir;
   {
