@@ -75,6 +75,7 @@ void shorten_kernel_names(Profile& p) {
   // The distinct names of kernels, then the short name of each.
   std::unordered_map<uint32_t, uint32_t> renamed;  // name id -> short name id
   for (const Lane& lane : p.lanes) {
+    if (lane.kind != LaneKind::GpuDevice) continue;  // where kernels are
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (p.items[i].kind == ItemKind::GpuKernel) renamed.emplace(uint32_t{p.items[i].name}, 0u);
     }
@@ -93,7 +94,9 @@ void shorten_kernel_names(Profile& p) {
     p.kernel_signatures.emplace_back(id, names.front());
   }
   std::sort(p.kernel_signatures.begin(), p.kernel_signatures.end());
+  if (p.kernel_signatures.empty()) return;
   for (const Lane& lane : p.lanes) {
+    if (lane.kind != LaneKind::GpuDevice) continue;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       Item& it = p.items[i];
       if (it.kind != ItemKind::GpuKernel) continue;

@@ -168,6 +168,19 @@ uint32_t RuntimeImpl::fill_channel(const MemoryPool& dst) {
   return id;
 }
 
+uint32_t RuntimeImpl::network_channel(int from, uint32_t src, const std::string& src_name,
+                                      const MemoryPool& dst) {
+  if (!profiling_) return 0;
+  std::lock_guard lock(channels_mu_);
+  uint32_t& id = channels_[{src, dst.id()}];  // src names its rank
+  if (id == 0) {
+    id = rec::add_channel(trace::ChannelKind::Network, src, dst.id(),
+                          "node " + std::to_string(from) + " " + src_name + " to node " +
+                              std::to_string(comm::rank()) + " " + dst.name());
+  }
+  return id;
+}
+
 bool RuntimeImpl::on_gpus(const Operation& op) const {
   if (gpus_->count() == 0 || op.kind != trace::OpKind::Task) return false;
   if (op.task_kind == nullptr || !op.task_kind->gpu) return false;
@@ -176,10 +189,9 @@ bool RuntimeImpl::on_gpus(const Operation& op) const {
 }
 
 void RuntimeImpl::start_network(uint32_t sysmem_id) {
-  // Channels into this rank's memory, one per peer, named by node as the
-  // report and viewer name nodes.
-  const int me = comm::rank(), ranks = comm::size();
-  std::vector<uint32_t> from(static_cast<size_t>(ranks), 0);
+  // The all-reduce channel; transfers' channels are registered as they come
+  // (network_channel), named by node as the report and viewer name nodes.
+  const int ranks = comm::size();
   uint32_t allreduce = 0;
   std::unique_ptr<GpuCollectives> collectives;
   if (gpus_->count() > 0) {
@@ -187,19 +199,13 @@ void RuntimeImpl::start_network(uint32_t sysmem_id) {
     collectives = GpuCollectives::start(*gpus_);
   }
   if (profiling_) {
-    for (int p = 0; p < ranks; ++p) {
-      if (p == me) continue;
-      from[static_cast<size_t>(p)] = rec::add_channel(
-          trace::ChannelKind::Network, sysmem_id, sysmem_id,
-          "node " + std::to_string(p) + " sysmem to node " + std::to_string(me) + " sysmem");
-    }
     const uint32_t memory = collectives ? collectives->memory_id() : sysmem_id;
     allreduce = rec::add_channel(
         trace::ChannelKind::Network, memory, memory,
         "all-reduce over " + std::to_string(ranks) + " nodes" +
             (collectives ? " (" + collectives->description() + ")" : std::string()));
   }
-  network_->start(std::move(from), allreduce, std::move(collectives));
+  network_->start(allreduce, std::move(collectives));
 }
 
 void RuntimeImpl::submit(std::shared_ptr<Operation> op) {

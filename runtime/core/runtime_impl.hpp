@@ -95,6 +95,10 @@ class RuntimeImpl {
   // (registered on first use; 0 when not profiling).
   uint32_t channel(const MemoryPool& src, const MemoryPool& dst);
   uint32_t fill_channel(const MemoryPool& dst);
+  // The network channel of transfers from rank `from`, read there from its
+  // memory `src` (resource id) named `src_name`, into dst here.
+  uint32_t network_channel(int from, uint32_t src, const std::string& src_name,
+                           const MemoryPool& dst);
 
   // Runs of several ranks: transfers and collectives are numbered in
   // program order, alike on every rank (the analysis takes them).

@@ -42,8 +42,9 @@ uint64_t TransferItem::bytes() const {
 
 void TransferItem::record_trace() {
   if (sending()) return;  // one transfer, one record: the receiver's
-  record_copy(*this, op_uid, runtime().network().channel_from(from), trace::CopyKind::Copy, bytes(),
-              0, instance->uid);
+  record_copy(*this, op_uid,
+              runtime().network_channel(from, source_memory, source_name, *instance->memory),
+              trace::CopyKind::Copy, bytes(), 0, instance->uid);
 }
 
 AllreduceItem::AllreduceItem(std::shared_ptr<Operation> o, uint64_t seq)

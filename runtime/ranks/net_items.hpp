@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "runtime/core/work_item.hpp"
 
@@ -36,6 +37,9 @@ class TransferItem final : public NetItem {
   const size_t arg;  // the operation's argument it serves
   const uint64_t sequence;
   StoreInstance* instance = nullptr;  // read from (sender) or written (receiver), set by mapping
+  // Receiver: the sender's memory (resource id and name), from its header.
+  uint32_t source_memory = 0;
+  std::string source_name;
   bool sending() const;
   uint64_t bytes() const;
 

@@ -9,6 +9,7 @@
 
 #include "recorder/recorder.hpp"
 #include "runtime/core/errors.hpp"
+#include "runtime/memory/pool.hpp"
 #include "runtime/ranks/comm.hpp"
 #include "runtime/ranks/mpi_allreduce.hpp"
 
@@ -32,10 +33,18 @@ int tag_of(uint64_t sequence) {
 
 }  // namespace
 
+// What a transfer's sender sends ahead of its data, with the same tag (so
+// it arrives first): the memory it reads from, for the receiver's trace.
+struct TransferHeader {
+  uint32_t memory = 0;  // resource id
+  char name[28] = {};   // NUL-terminated
+};
+
 struct Network::Exchange {
   std::shared_ptr<NetItem> item;
   TransferItem* transfer = nullptr;  // or an all-reduce
-  bool probing = false;              // a receive waiting for the sender's first message
+  bool probing = false;              // a receive waiting for the sender's header
+  TransferHeader header;             // a send's, until it completes
   std::vector<MPI_Request> requests;
   Scalar in, out;       // all-reduce values
   bool on_gpu = false;  // an all-reduce through NCCL
@@ -83,9 +92,7 @@ Network::~Network() {
   stop();
 }
 
-void Network::start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel,
-                    std::unique_ptr<GpuCollectives> gpu) {
-  channels_from_ = std::move(channels_from);
+void Network::start(uint32_t allreduce_channel, std::unique_ptr<GpuCollectives> gpu) {
   allreduce_channel_ = allreduce_channel;
   gpu_ = std::move(gpu);
   thread_ = std::thread([this] {
@@ -120,6 +127,14 @@ void Network::accept(std::shared_ptr<NetItem> item) {
     x->transfer = t;
     if (t->sending()) {
       t->begin();
+      const MemoryPool& from = *t->instance->memory;
+      x->header.memory = from.id();
+      std::snprintf(x->header.name, sizeof x->header.name, "%s", from.name().c_str());
+      MPI_Request r = MPI_REQUEST_NULL;
+      const int rc = MPI_Isend(&x->header, sizeof x->header, MPI_BYTE, t->to, tag_of(t->sequence),
+                               MPI_COMM_WORLD, &r);
+      if (rc != MPI_SUCCESS) failed(*t->op, transfer_text(*t), rc);
+      x->requests.push_back(r);
       post(*t, x->requests);
     } else {
       x->probing = true;  // posted when the sender's message arrives: that is its start
@@ -178,6 +193,13 @@ bool Network::progress() {
       // Ready when the sender's data is there (it waited for the sender's
       // producers, recorded as its preconditions on that rank).
       x.transfer->ready_tick = rec::now();
+      TransferHeader h;
+      const int got = MPI_Recv(&h, sizeof h, MPI_BYTE, x.transfer->from,
+                               tag_of(x.transfer->sequence), MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (got != MPI_SUCCESS) failed(*x.transfer->op, transfer_text(*x.transfer), got);
+      h.name[sizeof h.name - 1] = '\0';
+      x.transfer->source_memory = h.memory;
+      x.transfer->source_name = h.name;
       x.transfer->begin();
       post(*x.transfer, x.requests);
       x.probing = false;

@@ -20,15 +20,12 @@ class Network {
  public:
   Network();
   ~Network();
-  // Starts the thread (runs of several ranks). Channel ids: one per peer
-  // rank (from that rank's system memory to this one's), and the all-reduce
-  // channel. With `gpu`, all-reduces go through NCCL, one at a time.
-  void start(std::vector<uint32_t> channels_from, uint32_t allreduce_channel,
-             std::unique_ptr<GpuCollectives> gpu = nullptr);
+  // Starts the thread (runs of several ranks), with the all-reduce's
+  // channel id. With `gpu`, all-reduces go through NCCL, one at a time.
+  void start(uint32_t allreduce_channel, std::unique_ptr<GpuCollectives> gpu = nullptr);
   void stop();
   bool running() const { return thread_.joinable(); }
   void push(std::shared_ptr<NetItem> item);
-  uint32_t channel_from(int rank) const { return channels_from_.at(static_cast<size_t>(rank)); }
   uint32_t allreduce_channel() const { return allreduce_channel_; }
 
  private:
@@ -43,7 +40,6 @@ class Network {
   std::deque<std::shared_ptr<NetItem>> incoming_;
   bool stopping_ = false;
   std::thread thread_;
-  std::vector<uint32_t> channels_from_;
   uint32_t allreduce_channel_ = 0;
   // Network thread only.
   std::vector<std::unique_ptr<Exchange>> active_;
