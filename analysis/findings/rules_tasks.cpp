@@ -98,10 +98,8 @@ void tiny_tasks(Context& ctx) {
       f.rule = "tiny_tasks";
       f.cost = std::max<Time>(0, idle / n);
       f.cost_basis = "the time " + counted_kind(kind, n) +
-                     (n == 1 ? " sat idle between the first and the last tiny task"
-                             : " sat idle between the first and the last tiny task (idle "
-                               "processor time / " +
-                                   std::to_string(n) + ")");
+                     " sat idle between the first and the last tiny task" +
+                     (n == 1 ? "" : " (idle processor time / " + std::to_string(n) + ")");
       const Time med = median(durations);
       const double per_task = static_cast<double>(runtime) / static_cast<double>(tiny.size());
       f.title = "Many tiny " + std::string(want == ItemKind::GpuKernel ? "GPU kernels" : "tasks") +

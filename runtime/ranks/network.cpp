@@ -31,14 +31,14 @@ int tag_of(uint64_t sequence) {
   return static_cast<int>(sequence % static_cast<uint64_t>(upper));
 }
 
-}  // namespace
-
 // What a transfer's sender sends ahead of its data, with the same tag (so
 // it arrives first): the memory it reads from, for the receiver's trace.
 struct TransferHeader {
   uint32_t memory = 0;  // resource id
   char name[28] = {};   // NUL-terminated
 };
+
+}  // namespace
 
 struct Network::Exchange {
   std::shared_ptr<NetItem> item;
