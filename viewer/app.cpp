@@ -568,6 +568,7 @@ nlohmann::json App::state() const {
                      {"text", analysis::describe(p, x.item)}});
     j["selected"] = {{"item", d.item},
                      {"name", d.name},
+                     {"signature", d.signature},
                      {"lane", d.lane},
                      {"operation", d.operation},
                      {"op_id", d.op_id},

@@ -1,9 +1,10 @@
 // A whole viewer App, headless, driven by scripted mouse and key input on a
 // synthetic trace (written through the writer API; nothing ran) with known
-// answers: selection and details, the critical-path link and chain, back,
-// zoom keys and undo, wheel, drag to pan, right-drag to zoom into a range,
-// folding by label, tooltips, merged boxes, search, the error banner, and
-// opening files from the open box after a failed load.
+// answers: selection and details (a GPU kernel's short name and signature),
+// the critical-path link and chain, back, zoom keys and undo, wheel, drag to
+// pan, right-drag to zoom into a range, folding by label, tooltips, merged
+// boxes, search, the error banner, and opening files from the open box
+// after a failed load.
 #include <filesystem>
 
 #include <catch2/catch.hpp>
@@ -90,6 +91,33 @@ TEST_CASE("an item's details give the runtime work done for its operation", "[vi
   REQUIRE(st.contains("selected"));
   CHECK(st["selected"]["operation_runtime"] == 1000);
   CHECK(st["selected"]["runtime_overhead"] == 500);  // two point tasks share it
+}
+
+TEST_CASE("a GPU kernel shows its short name, and its signature in the details", "[viewer]") {
+  TempDir dir;
+  const std::string signature =
+      "void legato::rt::kernels::(anonymous namespace)::binary_kernel<double, double, "
+      "legato::rt::kernels::(anonymous namespace)::AddOp>(legato::rt::kernels::cuda::Shape, "
+      "double*, long)";
+  {
+    analysis::testing::SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto host = t.processor(trace::ProcKind::GpuHost, 0, "g0h");
+    const auto device = t.processor(trace::ProcKind::GpuDevice, 0, "g0d");
+    const auto task = t.task(host, t.task_kind("BinaryOpTask"), 0, 100'000);
+    t.writer().add(
+        trace::GpuKernelRecord{task, device, t.writer().intern(signature), 0, 20'000, 80'000});
+    t.finish();
+  }
+  Session s(dir.file("legate_0.prof"));
+  // Its box names it by its short name.
+  const json hovered = s.run("hover " + s.xy(50'000, "g0d") + "\nwait 1\n");
+  CHECK_THAT(hovered["tooltip"].get<std::string>(),
+             Catch::StartsWith("binary_kernel<double, double, AddOp> (GPU kernel) on g0d"));
+  // Its details give the whole signature too.
+  const json st = s.run("select binary_kernel\nwait 1\n");
+  REQUIRE(st.contains("selected"));
+  CHECK(st["selected"]["name"] == "binary_kernel<double, double, AddOp>");
+  CHECK(st["selected"]["signature"] == signature);
 }
 
 TEST_CASE("selecting a task shows its details and following the critical path moves the view",
