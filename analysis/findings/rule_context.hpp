@@ -78,7 +78,7 @@ struct Context {
   mutable bool chain_done_ = false;
 };
 
-// Severity from the share of the run a finding costs: high from 20%,
+// Severity from the share of the program's time a finding costs: high from 20%,
 // medium from 5%, low from 1%, info below.
 Severity severity_of_share(double share);
 

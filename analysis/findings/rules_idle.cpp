@@ -181,7 +181,8 @@ void idle_processors(Context& ctx) {
                      " with every " + std::string(to_string(kind)) +
                      " idle, between the first and the last of their tasks";
       f.title = "Every " + std::string(to_string(kind)) + " idle for " +
-                short_percent(ctx.share(idle)) + " of the run" + where_node(p, node.rank);
+                short_percent(ctx.share(idle)) + " of the program's time" +
+                where_node(p, node.rank);
       f.summary = "The " + std::to_string(lanes.size()) + " " + std::string(to_string(kind)) +
                   " lanes were all idle in " + grouped(gaps.size()) +
                   (gaps.size() == 1 ? " window, " : " windows, ") +

@@ -10,10 +10,10 @@ function formatShare(f) {
   return pct >= 10 || pct === 0 ? `${pct.toFixed(0)}%` : `${pct.toFixed(1)}%`;
 }
 
-// "119 ms (85% of the run)", "8.0 MiB", both, or '' (critical_path has none).
+// "119 ms (85% of the program's time)", "8.0 MiB", both, or '' (critical_path has none).
 function findingCost(f) {
   const parts = [];
-  if (f.cost_ns > 0) parts.push(`${formatNs(f.cost_ns)} (${formatShare(f.cost_share)} of the run)`);
+  if (f.cost_ns > 0) parts.push(`${formatNs(f.cost_ns)} (${formatShare(f.cost_share)} of the program's time)`);
   if (f.bytes > 0) parts.push(formatBytes(f.bytes));
   return parts.join(', ');
 }
@@ -24,6 +24,7 @@ class FindingsPanel {
     const data = this.p.findings || {findings: [], not_checked: []};
     this.list = data.findings || [];
     this.skipped = data.not_checked || [];
+    this.note = data.note || '';  // what the shares are of, when the runtime took much of the trace
     // What belongs() needs, as sets.
     for (const f of this.list) {
       f.itemSet = new Set(f.items.map((x) => x.item));
@@ -48,7 +49,8 @@ class FindingsPanel {
       const bySeverity = {};
       for (const f of this.list) bySeverity[f.severity] = (bySeverity[f.severity] || 0) + 1;
       const tally = Object.keys(SEVERITY_ORDER).filter((s) => bySeverity[s]).map((s) => `${bySeverity[s]} ${s}`);
-      count.textContent = `${this.list.length} (${tally.join(', ')}); click one to show it on the timeline`;
+      count.textContent = `${this.list.length} (${tally.join(', ')}); click one to show it on the timeline` +
+          (this.note ? `. ${this.note}` : '');
       this.list.forEach((f, k) => rows.append(this.row(f, k)));
     }
     const skipped = document.getElementById('findings-skipped');

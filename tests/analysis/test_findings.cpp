@@ -115,6 +115,12 @@ TEST_CASE("findings: costs are shares of the program's time, not the runtime's a
     CHECK(tiny->cost == cost);
     CHECK(tiny->cost_share == Approx(cost / 2e6));
     CHECK(tiny->severity == Severity::High);
+    // The text says what the shares are of when the runtime took most of the trace.
+    const std::string text = findings_text(load_profile({dir.file("legate_0.prof")}), f);
+    CHECK((text.rfind("The program ran 2 ms of the trace's 100 ms", 0) == 0) == (runtime > 0));
+    CHECK(findings_json(load_profile({dir.file("legate_0.prof")}), f)["note"]
+              .get<std::string>()
+              .empty() == (runtime == 0));
   }
 }
 

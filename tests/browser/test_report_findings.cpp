@@ -74,7 +74,7 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
   CHECK(chrome.eval("legatoReport.findings.list[0].rule") == found.findings[0].rule);
   CHECK(chrome.eval("legatoReport.findings.list.some((f) => f.rule === 'tiny_tasks')") == true);
   CHECK_THAT(chrome.eval("document.getElementById('findings').textContent").get<std::string>(),
-             Catch::Contains("of the run)") && Catch::Contains("tiny.py:7"));
+             Catch::Contains("of the program's time)") && Catch::Contains("tiny.py:7"));
   // The timeline starts below the findings on the first screen.
   CHECK(chrome.eval("document.getElementById('view').getBoundingClientRect().top < 300") == true);
   // The memory is folded to its avg line; the CPUs' lanes are shown.

@@ -41,7 +41,7 @@ TEST_CASE("clicking a finding zooms to it, unfolds its lanes and outlines its it
   const int k = index_of(st, "tiny_tasks");
   REQUIRE(k >= 0);
   const json f = st["findings"][k];
-  CHECK(f["cost"].get<std::string>().find("of the run") != std::string::npos);
+  CHECK(f["cost"].get<std::string>().find("of the program's time") != std::string::npos);
   CHECK(st["finding"] == -1);
   CHECK(st["outlined"].empty());
   // Memories start folded to their avg line; everything else is unfolded.
