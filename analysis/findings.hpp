@@ -74,6 +74,10 @@ struct Findings {
   std::vector<Finding> findings;  // most severe, then most costly, first
   std::vector<Skipped> skipped;
   Time span = 0;  // the program's time, which the shares are of (Context::span)
+  // "The program ran 20.6 ms of the trace's 87.3 ms (...); shares are of the
+  // program's time." where the runtime's starting and stopping took a tenth
+  // of the trace or more, else "".
+  std::string note;
 };
 
 // The rules' parameters: id "rule.param", default, unit and meaning. What
@@ -112,10 +116,6 @@ std::string finding_where(const Profile& p, const Finding& f);
 // "119 ms (85% of the program's time)", and/or bytes; "" for what is not a cost.
 std::string finding_cost(const Finding& f);
 
-// "The program ran 20.6 ms of the trace's 87.3 ms (...); shares are of the
-// program's time." where the runtime's starting and stopping took a tenth
-// of the trace or more, else "".
-std::string program_time_note(const Profile& p, const Findings& f);
 // For scripts and the report: every finding with numbers, items and lines.
 nlohmann::json findings_json(const Profile& p, const Findings& f);
 // For the terminal: the findings, most costly first.

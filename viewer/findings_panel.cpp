@@ -122,8 +122,7 @@ void App::findings_pane(float height) {
   if (ImGui::SmallButton("Hide")) show_findings_ = false;
   remember_control("hide-findings");
   ImGui::Separator();
-  if (const std::string note = analysis::program_time_note(*profile_, findings_); !note.empty())
-    ImGui::TextDisabled("%s", note.c_str());
+  if (!findings_.note.empty()) ImGui::TextDisabled("%s", findings_.note.c_str());
   ImGui::BeginChild("list");
   // Columns: severity, title, cost and where, as wide as the widest of each.
   float sev_w = 0, title_w = 0, cost_w = 0;
@@ -279,7 +278,7 @@ void App::findings_state(nlohmann::json& j) const {
   }
   j["findings_ready"] = findings_ready_;
   j["findings"] = list;
-  j["findings_note"] = analysis::program_time_note(p, findings_);
+  j["findings_note"] = findings_.note;
   nlohmann::json skipped = nlohmann::json::array();
   for (const analysis::Skipped& s : findings_.skipped)
     skipped.push_back({{"rule", s.rule}, {"reason", s.reason}});

@@ -3,6 +3,7 @@
 
 #include "analysis/details.hpp"
 #include "analysis/findings/rule_context.hpp"
+#include "analysis/units.hpp"
 
 namespace legato::analysis {
 
@@ -333,6 +334,12 @@ Findings find(const Profile& p, const Thresholds& t) {
                            "the trace names no lines of the program (no operation carries a "
                            "provenance), so findings give no lines"});
   for (Finding& f : out.findings) f.cost_share = ctx.share(f.cost);
+  if (const Time trace = p.stop - p.start; ctx.span < trace - trace / 10) {
+    out.note = "The program ran " + short_ns(static_cast<double>(ctx.span)) + " of the trace's " +
+               short_ns(static_cast<double>(trace)) +
+               " (the rest is the runtime starting and stopping); shares are of the program's "
+               "time.";
+  }
   std::stable_sort(out.findings.begin(), out.findings.end(),
                    [](const Finding& a, const Finding& b) {
                      if (a.severity != b.severity) return a.severity > b.severity;

@@ -40,17 +40,9 @@ std::string finding_cost(const Finding& f) {
   return out;
 }
 
-std::string program_time_note(const Profile& p, const Findings& all) {
-  const Time trace = p.stop - p.start;
-  if (all.span >= trace - trace / 10) return "";
-  return "The program ran " + short_ns(static_cast<double>(all.span)) + " of the trace's " +
-         short_ns(static_cast<double>(trace)) +
-         " (the rest is the runtime starting and stopping); shares are of the program's time.";
-}
-
 std::string findings_text(const Profile& p, const Findings& all) {
   std::ostringstream out;
-  if (const std::string note = program_time_note(p, all); !note.empty()) out << note << "\n";
+  if (!all.note.empty()) out << all.note << "\n";
   if (all.findings.empty()) out << "No findings: no rule saw a pattern that costs this run.\n";
   int n = 0;
   for (const Finding& f : all.findings) {
@@ -133,10 +125,7 @@ nlohmann::json findings_json(const Profile& p, const Findings& all) {
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const Skipped& s : all.skipped) skipped.push_back({{"rule", s.rule}, {"reason", s.reason}});
-  return {{"findings", list},
-          {"not_checked", skipped},
-          {"span_ns", all.span},
-          {"note", program_time_note(p, all)}};
+  return {{"findings", list}, {"not_checked", skipped}, {"span_ns", all.span}, {"note", all.note}};
 }
 
 }  // namespace legato::analysis
