@@ -97,29 +97,58 @@ uint32_t Converter::new_str(std::string_view s) {
 void Converter::survey() {
   const ItemTables& items = d_.items;
   task_of_op_.reserve(d_.multi_tasks.size() + items.tasks.size());
+  // Ops and keys are spread over their tables: each slot is loaded kAhead
+  // records before it is read.
+  constexpr size_t kAhead = 8;
   IdSet ids;
-  for (const trace::TaskRecord& t : items.tasks) {
+  for (size_t k = 0; k < items.tasks.size(); ++k) {
+    if (k + kAhead < items.tasks.size()) task_of_op_.prefetch(items.tasks[k + kAhead].op);
+    const trace::TaskRecord& t = items.tasks[k];
     task_of_op_.try_emplace(t.op, t.task_kind);
     if (ids.insert(t.task_kind)) task_ids_.push_back(t.task_kind);
   }
   IdSet waited;
   waited.reserve(d_.waits.size());
-  for (const WaitInfo& w : d_.waits) waited.insert(wait_key(w.meta, w.op, w.meta ? w.kind : 0));
-  for (size_t k = 0; k < items.path_keys.size(); ++k) {
-    if (!waited.contains(items.path_keys[k])) continue;
+  // Few items are waited on: a filter of the waits' keys, small enough for
+  // a core's cache, passes those (and about 3% of the others) to the set;
+  // a passing item's slot, path entry and record are loaded kAhead items
+  // before they are read.
+  IdFilter maybe_waited(32 * d_.waits.size());
+  for (const WaitInfo& w : d_.waits) {
+    const uint64_t key = wait_key(w.meta, w.op, w.meta ? w.kind : 0);
+    waited.insert(key);
+    maybe_waited.add(key);
+  }
+  const auto prefetch_record = [&](const auto& r) {
+    __builtin_prefetch(&r);
+    __builtin_prefetch(&r.stop);  // the fields read may lie on two lines
+  };
+  const size_t n = items.path_keys.size();
+  for (size_t k = 0; k < n; ++k) {
+    if (const size_t a = k + kAhead; a < n && maybe_waited.maybe(items.path_keys[a])) {
+      waited.prefetch(items.path_keys[a]);
+      __builtin_prefetch(&items.path.items[a].fevent);
+      const ItemRef ref = items.path_refs[a];
+      if (ref & kMetaRef) {
+        prefetch_record(items.metas[ref & ~kMetaRef]);
+      } else {
+        prefetch_record(items.tasks[ref]);
+      }
+    }
+    if (!maybe_waited.maybe(items.path_keys[k]) || !waited.contains(items.path_keys[k])) continue;
     const ItemRef ref = items.path_refs[k];
     const uint64_t fevent = items.path.items[k].fevent;
     if (!(ref & kMetaRef)) {
       const trace::TaskRecord& t = items.tasks[ref];
       candidates_.push_back(Candidate{t.op, 0, false, static_cast<uint64_t>(t.start),
-                                      static_cast<uint64_t>(t.stop), fevent, ref});
+                                      static_cast<uint64_t>(t.stop), fevent, ref, t.processor});
       continue;
     }
     // Meta tasks and messages: the others own no event.
     const trace::MetaTaskRecord& m = items.metas[ref & ~kMetaRef];
     candidates_.push_back(Candidate{m.op, static_cast<uint32_t>(items.name_of(m).kind), true,
                                     static_cast<uint64_t>(m.start), static_cast<uint64_t>(m.stop),
-                                    fevent, ref});
+                                    fevent, ref, m.processor});
   }
 }
 
@@ -235,7 +264,10 @@ void Converter::operations() {
   };
   std::unordered_map<uint32_t, KindName> kinds;
   std::unordered_map<uint32_t, uint32_t> task_names, provenances;
-  for (const auto& o : d_.ops) {
+  constexpr size_t kAhead = 8;  // operations between a slot's prefetch and its lookup
+  for (size_t k = 0; k < d_.ops.size(); ++k) {
+    if (k + kAhead < d_.ops.size()) task_of_op.prefetch(d_.ops[k + kAhead].op);
+    const OpInfo& o = d_.ops[k];
     trace::OperationRecord r;
     r.uid = o.op;
     r.parent = o.parent == kNoParent ? 0 : o.parent;
@@ -309,14 +341,13 @@ void Converter::items() {
   }
   // An fevent is one item's: a later item naming it again (a damaged log)
   // gets a uid of its own, as do copies naming it (channels()).
-  seen_events_.reserve(items.path.items.size() + d_.channel_items.size());
-  constexpr size_t kAhead = 8;
-  bool repeated = false;
   const size_t n = items.path.items.size();
-  for (size_t k = 0; k < n; ++k) {
-    if (k + kAhead < n) seen_events_.prefetch(items.path.items[k + kAhead].fevent);
-    const uint64_t fevent = items.path.items[k].fevent;
-    if (fevent == 0 || seen_events_.insert(fevent)) continue;
+  repeated_events_ = repeated_ids(n + d_.channel_items.size(), [&](size_t k) {
+    return k < n ? items.path.items[k].fevent : d_.channel_items[k - n].fevent;
+  });
+  bool repeated = false;
+  for (const size_t k : repeated_events_) {
+    if (k >= n) break;
     repeated = true;
     items.path.uids[k] = items.uid(items.path_refs[k]) = synthetic_uid();
   }

@@ -62,11 +62,12 @@ std::string readable_backtrace(const std::string& text) {
   return out;
 }
 
-// Orders InstRef pointers by fevent, and finds an fevent among them.
-struct ByFevent {
-  bool operator()(const InstRef* a, const InstRef* b) const { return a->fevent < b->fevent; }
-  bool operator()(const InstRef* r, uint64_t fevent) const { return r->fevent < fevent; }
-  bool operator()(uint64_t fevent, const InstRef* r) const { return fevent < r->fevent; }
+// An InstRef's fevent and its index in LogData::inst_refs: sorted, an
+// fevent's refs in record order.
+struct RefAt {
+  uint64_t fevent;
+  size_t index;
+  auto operator<=>(const RefAt&) const = default;
 };
 
 }  // namespace
@@ -118,7 +119,16 @@ void Converter::waits() {
   });
   // The candidate that each wait blocked (SIZE_MAX: none of this file, left out).
   std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
-  IdMap<size_t> owners;  // fevent -> candidate, of the items that waited
+  // fevent -> the candidate, of the items that waited, and its processor
+  // (candidates are fewer than 2^32: tasks and meta tasks are each under 2^31).
+  struct Owner {
+    uint32_t candidate, processor;
+  };
+  IdMap<Owner> owners;
+  // Few calls belong to an item that waited: a filter of those items'
+  // fevents, small enough for a core's cache, passes their calls (and
+  // about 3% of the others) to the map.
+  IdFilter maybe_owned(32 * d_.waits.size());
   ItemTables& items = d_.items;
   auto first = cands.begin(), last = cands.begin();
   for (const Waited& wk : by_key) {
@@ -143,8 +153,11 @@ void Converter::waits() {
     if (best == cands.end()) continue;
     owner_of[wk.wait] = static_cast<size_t>(best - cands.begin());
     // Only the item that owns its fevent (calls nest in that one).
-    if (best->fevent != 0 && items.uid(best->item) == event_uid(best->fevent))
-      owners.try_emplace(best->fevent, owner_of[wk.wait]);
+    if (best->fevent != 0 && items.uid(best->item) == event_uid(best->fevent)) {
+      owners.try_emplace(best->fevent,
+                         Owner{static_cast<uint32_t>(owner_of[wk.wait]), best->processor});
+      maybe_owned.add(best->fevent);
+    }
   }
   // The calls of those items, grouped by item, by start (the longer of two
   // that start together first: it holds the other).
@@ -155,11 +168,23 @@ void Converter::waits() {
   };
   std::vector<Nested> calls;
   if (owners.size() > 0) {
-    for (const ItemTables::Call& c : items.calls) {
-      const size_t* owner = owners.find(c.fevent);
-      const trace::MetaTaskRecord& m = items.metas[c.meta];
-      if (owner && items.processor(cands[*owner].item) == m.processor) {
-        calls.push_back(Nested{*owner, static_cast<uint64_t>(m.start),
+    // A call that passes the filter has its slot and record loaded kAhead
+    // calls before they are read.
+    constexpr size_t kAhead = 8;
+    const size_t n = items.calls.size();
+    for (size_t k = 0; k < n; ++k) {
+      if (const size_t a = k + kAhead; a < n && maybe_owned.maybe(items.calls[a].fevent)) {
+        owners.prefetch(items.calls[a].fevent);
+        const trace::MetaTaskRecord& m = items.metas[items.calls[a].meta];
+        __builtin_prefetch(&m.start);  // start and stop may lie on two lines
+        __builtin_prefetch(&m.stop);
+      }
+      if (!maybe_owned.maybe(items.calls[k].fevent)) continue;
+      const ItemTables::Call& c = items.calls[k];
+      const Owner* owner = owners.find(c.fevent);
+      if (owner && owner->processor == c.processor) {
+        const trace::MetaTaskRecord& m = items.metas[c.meta];
+        calls.push_back(Nested{owner->candidate, static_cast<uint64_t>(m.start),
                                static_cast<uint64_t>(m.stop), kMetaRef | c.meta});
       }
     }
@@ -316,13 +341,17 @@ trace::ChannelKind Converter::copy_channel_kind(uint64_t src, uint64_t dst) cons
 void Converter::channels() {
   reserve_huge(out<trace::CopyRecord>(), d_.channel_items.size());
   // Each copy's CopyInstInfo / FillInstInfo records, by fevent, in record order.
-  std::vector<const InstRef*> refs;
-  refs.reserve(d_.inst_refs.size());
-  for (const InstRef& r : d_.inst_refs) refs.push_back(&r);
-  std::stable_sort(refs.begin(), refs.end(), ByFevent{});
+  std::vector<RefAt> refs(d_.inst_refs.size());
+  for (size_t k = 0; k < refs.size(); ++k) refs[k] = RefAt{d_.inst_refs[k].fevent, k};
+  std::sort(refs.begin(), refs.end());
   bool dep_lane = false;
-  for (const ChannelItem& c : d_.channel_items) {
-    const bool first = c.fevent != 0 && seen_events_.insert(c.fevent);
+  const size_t items = path_->items.size();  // repeated_events_' positions of channel items
+  auto repeat = std::lower_bound(repeated_events_.begin(), repeated_events_.end(), items);
+  for (size_t k = 0; k < d_.channel_items.size(); ++k) {
+    const ChannelItem& c = d_.channel_items[k];
+    const bool repeated = repeat != repeated_events_.end() && *repeat == items + k;
+    repeat += repeated;
+    const bool first = c.fevent != 0 && !repeated;
     const Uid uid = first ? event_uid(c.fevent) : synthetic_uid();
     if (c.type == ChannelItem::DepPart) {
       const uint32_t lane = trace::make_resource_id(node_, kDepPartLane);
@@ -337,11 +366,12 @@ void Converter::channels() {
       channel_uids_.push_back(uid);
       continue;
     }
-    const auto [from, to] = std::equal_range(refs.begin(), refs.end(), c.fevent, ByFevent{});
+    const auto from = std::lower_bound(refs.begin(), refs.end(), RefAt{c.fevent, 0});
     Uid item_uid = uid;
     const InstRef* prev = nullptr;
-    for (auto ref = from; ref != to; ++ref) {
-      const InstRef* r = *ref;
+    auto ref = from;
+    for (; ref != refs.end() && ref->fevent == c.fevent; ++ref) {
+      const InstRef* r = &d_.inst_refs[ref->index];
       if (prev && !r->indirect && !prev->indirect && r->src == prev->src && r->dst == prev->dst)
         continue;  // the same run
       prev = r;
@@ -364,7 +394,7 @@ void Converter::channels() {
       out<trace::CopyRecord>().push_back(cr);
       item_uid = synthetic_uid();
     }
-    channel_uids_.push_back(from == to ? 0 : uid);  // not drawn without its memories
+    channel_uids_.push_back(from == ref ? 0 : uid);  // not drawn without its memories
   }
 }
 

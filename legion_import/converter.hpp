@@ -70,6 +70,7 @@ class Converter {
     bool meta;
     uint64_t start, stop, fevent;
     ItemRef item;
+    uint32_t processor;  // its record's
   };
   void survey();
 
@@ -118,7 +119,10 @@ class Converter {
   std::vector<uint32_t> task_ids_;  // of the tasks, unique
   IdMap<uint32_t> task_of_op_;      // op -> task_id: the first task naming it
   HugeVector<Candidate> candidates_;
-  IdSet seen_events_;                 // fevents that gave an item its uid
+  // Positions of items' fevents that an earlier item owns: of the items
+  // that own their event (ItemTables::path), then of d_.channel_items
+  // (their size on).
+  std::vector<size_t> repeated_events_;
   std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
   std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn
   // (copy kind, src, dst): a gather or scatter between two memories is not

@@ -23,48 +23,34 @@ struct Resolved {
 // true for all of them and for about a tenth of the other ids.
 class LookedUp {
  public:
-  explicit LookedUp(const std::vector<PathInputs*>& files) {
-    // At most this many are looked up, about a bit each: in a Legate run
-    // a fifth of those ids are distinct, so about a tenth of the bits are
-    // set, and a 10 M-record run's bits fit in a core's L2 cache (2 MiB),
-    // which matters more than letting fewer ids pass.
-    size_t lookups = 0;
+  // At most this many are looked up, about a bit each: in a Legate run a
+  // fifth of those ids are distinct, so about a tenth of the bits are set,
+  // and a 10 M-record run's bits fit in a core's L2 cache (2 MiB), which
+  // matters more than letting fewer ids pass.
+  explicit LookedUp(const std::vector<PathInputs*>& files) : filter_(lookups(files)) {
     for (const PathInputs* f : files) {
-      lookups += f->items.size() + 4 * f->events.size();
       ids_ += f->items.size() + f->events.size();
-    }
-    const size_t bits = std::bit_ceil(std::max<size_t>(4096, lookups));
-    shift_ = 64 - std::countr_zero(bits);
-    bits_.assign(bits / 64, 0);
-    for (const PathInputs* f : files) {
-      for (const TimedItem& it : f->items) set(it.critical);
+      for (const TimedItem& it : f->items) filter_.add(it.critical);
       for (const EventNode& e : f->events) {
-        for (uint64_t p : e.pre) set(p);
+        for (uint64_t p : e.pre) filter_.add(p);
       }
     }
   }
-  bool maybe(uint64_t id) const {
-    const size_t b = bit(id);
-    return id != 0 && (bits_[b / 64] >> (b % 64)) & 1;
-  }
+  bool maybe(uint64_t id) const { return filter_.maybe(id); }
   // About how many of the files' items' and event records' ids pass maybe().
   size_t expected() const {
-    size_t set = 0;
-    for (uint64_t w : bits_) set += static_cast<size_t>(std::popcount(w));
-    const double others = static_cast<double>(set) / static_cast<double>(bits_.size() * 64);
+    const size_t set = filter_.bits_set();
+    const double others = static_cast<double>(set) / static_cast<double>(filter_.bits());
     return set + static_cast<size_t>(others * static_cast<double>(ids_));
   }
 
  private:
-  size_t bit(uint64_t id) const {
-    return static_cast<size_t>((id * 0xD6E8FEB86659FD93ull) >> shift_);
+  static size_t lookups(const std::vector<PathInputs*>& files) {
+    size_t n = 0;
+    for (const PathInputs* f : files) n += f->items.size() + 4 * f->events.size();
+    return n;
   }
-  void set(uint64_t id) {
-    const size_t b = bit(id);
-    if (id != 0) bits_[b / 64] |= uint64_t{1} << (b % 64);
-  }
-  std::vector<uint64_t> bits_;
-  int shift_ = 0;
+  IdFilter filter_;
   size_t ids_ = 0;  // the files' items and event records
 };
 

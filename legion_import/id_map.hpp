@@ -4,8 +4,13 @@
 // addressing in one array of (key, value) slots, so a lookup is a multiply
 // and, almost always, one cache line. Key 0 (an empty slot in the array) is
 // kept beside it. IdSet is the same table without values: 8 bytes a slot.
+// IdFilter is a bit per hash, for a loop over many ids of which few are in
+// a map: small enough to stay in a core's cache, it passes those few (and
+// some others) to the map's lookup.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -101,5 +106,64 @@ class IdSet {
   struct Nothing {};
   IdMap<Nothing> map_;
 };
+
+// One bit per hash of an id: maybe(id) holds for every id added, and for
+// about the share of bits set among the others. Id 0 is never added.
+class IdFilter {
+ public:
+  // At least `bits` bits (a power of two, 4096 or more).
+  explicit IdFilter(size_t bits) {
+    bits = std::bit_ceil(std::max<size_t>(4096, bits));
+    shift_ = 64 - std::countr_zero(bits);
+    words_.assign(bits / 64, 0);
+  }
+  void add(uint64_t id) {
+    const size_t b = bit(id);
+    if (id != 0) words_[b / 64] |= uint64_t{1} << (b % 64);
+  }
+  bool maybe(uint64_t id) const {
+    const size_t b = bit(id);
+    return id != 0 && (words_[b / 64] >> (b % 64)) & 1;
+  }
+  size_t bits() const { return words_.size() * 64; }
+  size_t bits_set() const {
+    size_t n = 0;
+    for (uint64_t w : words_) n += static_cast<size_t>(std::popcount(w));
+    return n;
+  }
+
+ private:
+  size_t bit(uint64_t id) const {
+    return static_cast<size_t>((id * 0xD6E8FEB86659FD93ull) >> shift_);
+  }
+  std::vector<uint64_t> words_;
+  int shift_ = 64;
+};
+
+// The positions of a sequence of n ids (id(k) for k < n; 0s skipped)
+// whose id an earlier position holds, ascending. For millions of distinct
+// ids with rare repeats: a first pass marks the bits (hashes) that two ids
+// or more share, so that only those ids, about one in eight, go through an
+// exact set.
+template <class Id>
+std::vector<size_t> repeated_ids(size_t n, const Id& id) {
+  IdFilter once(8 * n), twice(8 * n);
+  for (size_t k = 0; k < n; ++k) {
+    const uint64_t v = id(k);
+    if (once.maybe(v)) {
+      twice.add(v);
+    } else {
+      once.add(v);
+    }
+  }
+  std::vector<size_t> repeats;
+  IdSet seen;
+  seen.reserve(n / 4);
+  for (size_t k = 0; k < n; ++k) {
+    const uint64_t v = id(k);
+    if (twice.maybe(v) && !seen.insert(v)) repeats.push_back(k);
+  }
+  return repeats;
+}
 
 }  // namespace legato::legion

@@ -62,7 +62,7 @@ void ItemTables::add(const ProcItem& it, uint32_t node) {
     return;
   }
   if (is_call(it.source) && it.fevent != 0)
-    calls.push_back(Call{it.fevent, static_cast<uint32_t>(metas.size())});
+    calls.push_back(Call{it.fevent, static_cast<uint32_t>(metas.size()), proc});
   // legion_prof's check: a message's spawn is stamped on the sending node.
   if (it.source == Source::Message && it.extra != 0) {
     ++messages;

@@ -189,7 +189,8 @@ class ItemTables {
   // A call with an fevent: it nests in the item that owns that event.
   struct Call {
     uint64_t fevent;
-    uint32_t meta;  // index into metas
+    uint32_t meta;       // index into metas
+    uint32_t processor;  // its record's
   };
 
   std::vector<trace::TaskRecord> tasks;         // task_kind: the task id

@@ -6,6 +6,7 @@
 // critical-path links between nodes. The real logs have none of these.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 #include "analysis/utilization.hpp"
 #include "gpu_run_fixture.hpp"
 #include "legion_import/import.hpp"
+#include "legion_import/legato_ids.hpp"
 #include "legion_import/log_reader.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -548,4 +550,39 @@ TEST_CASE("a critical precondition from another node's file", "[legion][writer]"
   REQUIRE(pre.size() == 1);
   CHECK(alone.items[pre[0].first].start < 21500);
   CHECK(p.items[remote].start == 13500);
+}
+
+TEST_CASE("a copy naming a task's fevent (a damaged log) keeps its own id", "[legion][writer]") {
+  TempDir dir;
+  const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
+  const RankTrace before = legion::import_log(f.node0);
+  // Node 0's first copy (fevent 20) made to name cpu_task op 10's (fevent 2).
+  LogEditor e(f.node0);
+  size_t edited = 0;
+  for (auto& r : e.records) {
+    if ((r.kind == "CopyInfo" || r.kind == "CopyInstInfo") && r.get("fevent") == event_id(0, 20)) {
+      r.set("fevent", event_id(0, 2));
+      ++edited;
+    }
+  }
+  REQUIRE(edited == 2);
+  const std::string path = dir.file("copy_names_task_event.prof");
+  write_file(path, e.encode());
+  const RankTrace t = legion::import_log(path);
+  const Uid task_uid = legion::event_uid(event_id(0, 2));
+  size_t tasks_with_it = 0;
+  for (const auto& r : t.all.get<trace::TaskRecord>()) tasks_with_it += r.uid == task_uid;
+  CHECK(tasks_with_it == 1);
+  const auto& copies = t.all.get<trace::CopyRecord>();
+  REQUIRE(copies.size() == before.all.get<trace::CopyRecord>().size());
+  std::set<Uid> uids;
+  for (const auto& c : copies) {
+    CHECK(c.uid != task_uid);
+    uids.insert(c.uid);
+  }
+  CHECK(uids.size() == copies.size());
+  // The other copies keep the ids of their own events.
+  CHECK(uids.count(legion::event_uid(event_id(0, 21))) == 1);
+  const Profile p = load_profile({path, f.node1});
+  for (const auto& w : p.warnings) CHECK(w.find("reuse the uid") == std::string::npos);
 }
