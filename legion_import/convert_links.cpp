@@ -345,11 +345,12 @@ void Converter::channels() {
   for (size_t k = 0; k < refs.size(); ++k) refs[k] = RefAt{d_.inst_refs[k].fevent, k};
   std::sort(refs.begin(), refs.end());
   bool dep_lane = false;
-  const size_t items = path_->items.size();  // repeated_events_' positions of channel items
-  auto repeat = std::lower_bound(repeated_events_.begin(), repeated_events_.end(), items);
+  // Channel item k is position first_channel + k of repeated_events_.
+  const size_t first_channel = path_->items.size();
+  auto repeat = std::lower_bound(repeated_events_.begin(), repeated_events_.end(), first_channel);
   for (size_t k = 0; k < d_.channel_items.size(); ++k) {
     const ChannelItem& c = d_.channel_items[k];
-    const bool repeated = repeat != repeated_events_.end() && *repeat == items + k;
+    const bool repeated = repeat != repeated_events_.end() && *repeat == first_channel + k;
     repeat += repeated;
     const bool first = c.fevent != 0 && !repeated;
     const Uid uid = first ? event_uid(c.fevent) : synthetic_uid();

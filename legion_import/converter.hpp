@@ -119,9 +119,9 @@ class Converter {
   std::vector<uint32_t> task_ids_;  // of the tasks, unique
   IdMap<uint32_t> task_of_op_;      // op -> task_id: the first task naming it
   HugeVector<Candidate> candidates_;
-  // Positions of items' fevents that an earlier item owns: of the items
-  // that own their event (ItemTables::path), then of d_.channel_items
-  // (their size on).
+  // Positions whose fevent an earlier position names, ascending, over the
+  // items that own their event (ItemTables::path) followed by
+  // d_.channel_items (positions from the path's size on).
   std::vector<size_t> repeated_events_;
   std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
   std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn
