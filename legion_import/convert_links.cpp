@@ -175,9 +175,7 @@ void Converter::waits() {
     for (size_t k = 0; k < n; ++k) {
       if (const size_t a = k + kAhead; a < n && maybe_owned.maybe(items.calls[a].fevent)) {
         owners.prefetch(items.calls[a].fevent);
-        const trace::MetaTaskRecord& m = items.metas[items.calls[a].meta];
-        __builtin_prefetch(&m.start);  // start and stop may lie on two lines
-        __builtin_prefetch(&m.stop);
+        prefetch_record(items.metas[items.calls[a].meta]);
       }
       if (!maybe_owned.maybe(items.calls[k].fevent)) continue;
       const ItemTables::Call& c = items.calls[k];
