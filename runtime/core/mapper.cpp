@@ -463,7 +463,7 @@ class Mapper {
 
 void RuntimeImpl::map(Operation& op) {
   Mapper(*this, op).run();
-  window_->item_finished(op);  // the mapping guard
+  window_->item_finished(op, op.mapping_uid);  // the mapping guard
 }
 
 }  // namespace legato::rt

@@ -53,13 +53,13 @@ void OperationWindow::wait_for_outstanding(uint64_t at_most) {
   top_waiting_ = false;
 }
 
-void OperationWindow::item_finished(Operation& op) {
+void OperationWindow::item_finished(Operation& op, trace::Uid item) {
   if (op.outstanding.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
   bool wake;
   {
     std::lock_guard lock(mu_);
     ++completed_;
-    last_completed_item_ = op.uid;
+    last_completed_item_ = item;
     // Wake the top level only when what it waits for has come.
     wake = top_waiting_ && submitted_ - completed_ <= resume_at_;
     if (wake) resumable_tick_ = rec::now();

@@ -25,8 +25,10 @@ class OperationWindow {
   // Counts an operation in; a full window first blocks the program until a
   // quarter of it has drained.
   void enter();
-  // Called as each of op's items finishes (and once for its mapping).
-  void item_finished(Operation& op);
+  // Called as each of op's items finishes (and once for its mapping, item
+  // being the mapping's meta-task): the item that finishes the operation
+  // is what a wait for the window to drain waited for.
+  void item_finished(Operation& op, trace::Uid item);
   // Blocks the top-level task until at most `at_most` operations are unfinished.
   void wait_for_outstanding(uint64_t at_most);
   void fence() { wait_for_outstanding(0); }
@@ -45,7 +47,7 @@ class OperationWindow {
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t submitted_ = 0, completed_ = 0;
-  trace::Uid last_completed_item_ = 0;
+  trace::Uid last_completed_item_ = 0;  // the item that finished the last operation
   bool top_waiting_ = false;
   uint64_t resume_at_ = 0;    // the top level resumes at this many unfinished
   rec::Tick resumable_tick_;  // when it could resume

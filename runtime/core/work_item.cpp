@@ -12,7 +12,7 @@ WorkItem::WorkItem(trace::Uid uid, std::shared_ptr<Operation> o)
 
 void WorkItem::retire() {
   std::shared_ptr<Operation> o = std::move(op);
-  runtime().window().item_finished(*o);
+  runtime().window().item_finished(*o, uid());
 }
 
 }  // namespace legato::rt

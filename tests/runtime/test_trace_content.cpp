@@ -115,7 +115,12 @@ TEST_CASE("a profiled run records every lane, with consistent references and tim
   }
   CHECK(r.get<trace::InstanceRecord>().size() >= 2);
   CHECK(r.get<trace::WaitRecord>().size() >= 2);  // the two get() calls and the final fence
-  for (const auto& w : r.get<trace::WaitRecord>()) CHECK((w.start <= w.ready && w.ready <= w.end));
+  // Each wait names the item whose completion ended it: a future's
+  // producer; for the final fence, the item that finished the last operation.
+  for (const auto& w : r.get<trace::WaitRecord>()) {
+    CHECK((w.start <= w.ready && w.ready <= w.end));
+    CHECK(items.count(w.event) == 1);
+  }
   for (const auto& e : r.get<trace::EdgeRecord>()) {
     CHECK(items.count(e.item) == 1);
     CHECK(items.count(e.precondition) == 1);
@@ -164,4 +169,35 @@ TEST_CASE("a profiled run records every lane, with consistent references and tim
   CHECK(startup.start < startup.stop);
   CHECK(threads.processor == startup.processor);
   CHECK((startup.start <= threads.start && threads.stop <= startup.stop));
+}
+
+TEST_CASE("a program held back by a full operation window waits for items the trace holds",
+          "[runtime][trace]") {
+  TempDir dir;
+  constexpr int kLaunches = 64;
+  {
+    // Room for four unfinished operations: the program blocks until a
+    // quarter of the window drains, many times over.
+    testing::RuntimeScope scope("--cpus 1 --window-size 4 --profile --logdir " +
+                                dir.path().string());
+    const TaskId bump = register_task("bump", [](TaskContext& ctx) {
+      double* a = ctx.data<double>(0);
+      for (int64_t i = 0; i < ctx.range(0).size(); ++i) a[i] += 1;
+    });
+    Store a = create_store(4096, DType::F64, "a");
+    fill(a, {0, 4096}, Scalar(0.0));
+    for (int i = 0; i < kLaunches; ++i)
+      TaskLauncher(bump, 4096).add_aligned(a, 0, Privilege::ReadWrite).execute();
+  }
+  trace::testing::Loaded l = trace::testing::load_file(dir.file("legate_0.prof"));
+  REQUIRE(l.clean);
+  const auto& r = l.records;
+  std::set<trace::Uid> items;
+  for (const auto& t : r.get<trace::TaskRecord>()) items.insert(t.uid);
+  for (const auto& c : r.get<trace::CopyRecord>()) items.insert(c.uid);
+  for (const auto& m : r.get<trace::MetaTaskRecord>()) items.insert(m.uid);
+  // Blocked by the window more than once, and never on an operation the
+  // critical path could not follow (an operation's uid names no item).
+  CHECK(r.get<trace::WaitRecord>().size() > kLaunches / 4);
+  for (const auto& w : r.get<trace::WaitRecord>()) CHECK(items.count(w.event) == 1);
 }
