@@ -44,8 +44,15 @@ struct Rng {
   uint64_t between(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo + 1); }
 };
 
+// A Realm event id names a slot of its node's event table and a generation
+// of it (Realm's id.h: the slot in bits 46..20, the generation in 19..0).
+// Slots are reused as events trigger, so a run's event ids are sparse, as
+// a real log's are: a model of the log cannot index its items by event.
+constexpr uint64_t kEventTableSlots = 4096;
+
 uint64_t ev(uint32_t node, uint64_t k, Slot slot) {
-  return event_id(node, k * kSlots + slot + kSlots);  // k = 0 stays clear of 0
+  const uint64_t seq = k * kSlots + slot + kSlots;  // k = 0 stays clear of 0
+  return event_id(node, (seq % kEventTableSlots) << 20 | (seq / kEventTableSlots + 1));
 }
 
 void descriptors(LegionLogWriter& w, uint32_t node) {
@@ -96,7 +103,7 @@ uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t re
     descriptors(w, n);
     Rng rng{0x9e3779b97f4a7c15ULL ^ (uint64_t{n} + 1) * 0x100000001b3ULL};
     const uint64_t top_op = 1;                  // the top-level task's operation
-    const uint64_t top_event = event_id(0, 1);  // its fevent (node 0)
+    const uint64_t top_event = event_id(0, 1);  // its fevent (node 0; slot 0, generation 1)
     std::array<uint64_t, 8> free_at{};          // per processor index
     free_at.fill(1'000'000);
     const uint64_t mapper_proc = proc_id(n, kUtil0);
