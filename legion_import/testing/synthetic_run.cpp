@@ -47,7 +47,8 @@ struct Rng {
 // A Realm event id names a slot of its node's event table and a generation
 // of it (Realm's id.h: the slot in bits 46..20, the generation in 19..0).
 // Slots are reused as events trigger, so a run's event ids are sparse, as
-// a real log's are: a model of the log cannot index its items by event.
+// a real log's are, and a model of the run hashes them as it must a real
+// log's (a dense sequence let it index them in tables).
 constexpr uint64_t kEventTableSlots = 4096;
 
 uint64_t ev(uint32_t node, uint64_t k, Slot slot) {
