@@ -12,7 +12,7 @@ void IdMap::build() {
   pairs_.shrink_to_fit();
 }
 
-void IdMap::plan(std::vector<Run>& runs, size_t ids) {
+size_t IdMap::plan(std::vector<Run>& runs) {
   // A table costs 4 bytes per id in its span, for the build only: worth it
   // while the span is at most 16 ids per entry (operations share the uid
   // sequence with the more numerous items).
@@ -26,9 +26,7 @@ void IdMap::plan(std::vector<Run>& runs, size_t ids) {
     dense_.push_back(Dense{r.lo, std::vector<uint32_t>(r.hi - r.lo + 1, kEmpty)});
     dense_ids += r.count;
   }
-  // The hash table sized once for the ids no dense table holds (growing it
-  // would rehash every id added so far at each doubling).
-  hashed_.reserve(ids - std::min(dense_ids, ids));
+  return dense_ids;
 }
 
 void UidIndex::build_from(const Uid* uids, const uint32_t* values, size_t n, unsigned threads) {

@@ -1,7 +1,10 @@
 // The id lookups the loader builds: tables for ids handed out in sequence
-// (one per sequence, also when a high bit keeps two apart), a hash table for
-// stray ids, the first of two adds of one id winning (and counted).
+// (one per sequence, also when a high bit keeps two apart), tables by slot
+// and generation for Realm event ids, a hash table for stray ids, the first
+// of two adds of one id winning (and counted).
 #include <catch2/catch.hpp>
+
+#include <vector>
 
 #include "analysis/uid_index.hpp"
 
@@ -61,6 +64,56 @@ TEST_CASE("IdMap: two sequences kept apart by a high bit, and strays among them"
   CHECK(m.find(0x4E3779B97F4A7C15ull) == 8);
   CHECK(m.find(0x4E3779B97F4A7C16ull) == kNone);
   CHECK(m.duplicates() == 2);
+}
+
+TEST_CASE("IdMap indexes Realm event ids by slot and generation", "[analysis][ids]") {
+  // Realm's layout: an event table's slot above bit 20, a generation of it
+  // below. 300 slots reused 40 times each, every other generation an
+  // item's; one slot whose two ids lie far apart (hashed); one repeat.
+  const auto event = [](uint64_t slot, uint64_t generation) { return slot << 20 | generation; };
+  IdMap m;
+  uint32_t value = 0;
+  for (uint64_t g = 1; g <= 80; g += 2) {
+    for (uint64_t slot = 0; slot < 300; ++slot) m.add(event(slot, g), value++);
+  }
+  m.add(event(999, 1), 1'000'000);
+  m.add(event(999, 900'000), 1'000'001);
+  m.add(event(5, 41), 7);  // added before as value 20 * 300 + 5
+  m.build();
+  CHECK(m.generation_tables() == 300);
+  CHECK(m.dense_tables() == 0);
+  value = 0;
+  size_t wrong = 0;
+  for (uint64_t g = 1; g <= 80; g += 2) {
+    for (uint64_t slot = 0; slot < 300; ++slot) wrong += m.find(event(slot, g)) != value++;
+  }
+  CHECK(wrong == 0);
+  CHECK(m.find(event(5, 41)) == 20 * 300 + 5);  // the first add wins
+  CHECK(m.duplicates() == 1);
+  CHECK(m.find(event(999, 1)) == 1'000'000);
+  CHECK(m.find(event(999, 900'000)) == 1'000'001);
+  CHECK(m.find(event(7, 2)) == kNone);   // inside slot 7's span, never added
+  CHECK(m.find(event(7, 81)) == kNone);  // past it
+  CHECK(m.find(event(300, 1)) == kNone);
+  CHECK(m.find(0) == kNone);
+}
+
+TEST_CASE("IdMap hashes many ids of no known layout", "[analysis][ids]") {
+  // As many "slots" as ids: no generation tables, every id still found.
+  IdMap m;
+  uint64_t x = 88172645463325252ull;
+  std::vector<uint64_t> ids;
+  for (uint32_t k = 0; k < 20000; ++k) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    ids.push_back(x >> 16);
+    m.add(ids.back(), k);
+  }
+  m.build();
+  CHECK(m.generation_tables() == 0);
+  size_t wrong = 0;
+  for (uint32_t k = 0; k < ids.size(); ++k) wrong += m.find(ids[k]) != k;
+  CHECK(wrong == 0);
+  CHECK(m.find(ids[0] + 1) == kNone);
 }
 
 TEST_CASE("UidIndex keeps each rank's sequences apart", "[analysis][ids]") {
