@@ -3,11 +3,10 @@
 // so an IdMap keeps tables indexed by id while the ids span at most 16
 // slots per entry (one load per lookup): one per run of ids sharing their
 // top 24 bits (an importer may set a high bit to keep two sequences apart),
-// then, for ids laid out as Realm event ids are (imported Legion logs:
-// the slot of an event table in the bits above 20, a generation of that
-// slot below), a table per slot of the generations its ids span; and a
-// hash table (open addressing, about one cache miss per lookup) for the
-// rest (a damaged file; ids of no known layout).
+// then, for the ids that are not dense, tables by slot and generation
+// where they are laid out as Realm event ids are (imported Legion logs) and
+// a hash table (open addressing, about one cache miss per lookup) for the
+// rest (a damaged file; ids of no known layout): legion::EventIdMap.
 // UidIndex is one IdMap per rank, keyed by sequence.
 #pragma once
 
@@ -18,7 +17,7 @@
 
 #include "analysis/parallel.hpp"
 #include "analysis/profile.hpp"
-#include "legion_import/id_map.hpp"
+#include "legion_import/event_id_map.hpp"
 
 namespace legato::analysis::detail {
 
@@ -43,7 +42,7 @@ class IdMap {
   // After build: the tables indexed by id, and the event table slots
   // whose ids are indexed by generation (the rest are hashed).
   size_t dense_tables() const { return dense_.size(); }
-  size_t generation_tables() const { return generations_.size(); }
+  size_t generation_tables() const { return sparse_.tables(); }
   const DuplicateId& duplicate_example() const { return example_; }
   // Starts loading where find(id) will look (a loop over many ids
   // prefetches a few ahead, so their cache misses overlap). Always inlined,
@@ -52,8 +51,7 @@ class IdMap {
     for (const Dense& d : dense_) {
       if (id - d.first < d.slots.size()) return __builtin_prefetch(&d.slots[id - d.first]);
     }
-    if (const uint32_t* v = by_generation(id)) return __builtin_prefetch(v);
-    hashed_.prefetch(id);
+    sparse_.prefetch(id);
   }
   // `missing` for ids never added.
   uint32_t find(uint64_t id, uint32_t missing = kNone) const {
@@ -70,28 +68,8 @@ class IdMap {
   static constexpr uint32_t kEmpty = 0xffffffff;
   static constexpr size_t kMaxDense = 4, kMaxRuns = 64;
   uint32_t find_sparse(uint64_t id, uint32_t missing) const {
-    if (const uint32_t* v = by_generation(id)) return *v == kEmpty ? missing : *v;
-    const uint32_t* v = hashed_.find(id);
+    const uint32_t* v = sparse_.find(id);
     return v ? *v : missing;
-  }
-  // Realm's layout: the generation in the low 20 bits, the slot above.
-  static constexpr int kGenerationBits = 20;
-  static constexpr uint64_t kGenerationMask = (uint64_t{1} << kGenerationBits) - 1;
-  // A slot's generations lo..lo + span - 1, at by_generation_[base...].
-  struct Generations {
-    uint32_t lo = 0, span = 0, base = 0;
-  };
-  // Where id's value lies if its slot has a table and the id falls in its
-  // span (kEmpty there: never added); nullptr otherwise.
-  [[gnu::always_inline]] const uint32_t* by_generation(uint64_t id) const {
-    if (by_generation_.empty()) return nullptr;
-    const Generations* g = generations_.find(id >> kGenerationBits);
-    if (!g) return nullptr;
-    const uint64_t k = (id & kGenerationMask) - g->lo;
-    return k < g->span ? &by_generation_[g->base + k] : nullptr;
-  }
-  uint32_t* by_generation(uint64_t id) {
-    return const_cast<uint32_t*>(std::as_const(*this).by_generation(id));
   }
   std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // until build
   struct Run {                                        // ids sharing their top 24 bits
@@ -105,18 +83,13 @@ class IdMap {
     }
     return false;
   }
-  // The generation tables for the `ids` ids that each() gives outside the
-  // dense tables; returns how many ids they hold.
-  template <class Each>
-  size_t plan_generations(Each& each, size_t ids);
   void insert(uint64_t id, uint32_t value) {
     uint32_t* slot = nullptr;
     for (Dense& d : dense_) {
       if (id - d.first < d.slots.size()) slot = &d.slots[id - d.first];
     }
-    if (!slot) slot = by_generation(id);
-    if (!slot) {  // hashed, in add order: the first add of an id wins
-      const auto [at, added] = hashed_.try_emplace(id, value);
+    if (!slot) {  // in add order: the first add of an id wins
+      const auto [at, added] = sparse_.try_emplace(id, value);
       if (!added) found_duplicate(id, *at, value);
     } else if (*slot == kEmpty) {
       *slot = value;
@@ -128,10 +101,8 @@ class IdMap {
     uint64_t first = 0;
     std::vector<uint32_t> slots;  // value per id - first; kEmpty: none
   };
-  std::vector<Dense> dense_;                // a few, with disjoint spans
-  legion::IdMap<Generations> generations_;  // by slot (id >> kGenerationBits)
-  std::vector<uint32_t> by_generation_;     // value per generation; kEmpty: none
-  legion::IdMap<uint32_t> hashed_;          // the ids no table holds
+  std::vector<Dense> dense_;                     // a few, with disjoint spans
+  legion::EventIdMap<uint32_t, kEmpty> sparse_;  // the ids no dense table holds
   uint64_t duplicates_ = 0;
   DuplicateId example_;
   void found_duplicate(uint64_t id, uint32_t first, uint32_t second);
@@ -210,58 +181,15 @@ void IdMap::build_from(Each&& each) {
     r.hi = std::max(r.hi, id);
     ++r.count;
   });
-  const size_t left = ids - std::min(plan(runs), ids);
-  // The hash table sized once for the ids no table holds (growing it
-  // would rehash every id added so far at each doubling).
-  hashed_.reserve(left - std::min(plan_generations(each, left), left));
+  const size_t dense_ids = plan(runs);
+  sparse_.plan(
+      [&](auto&& f) {
+        each([&](uint64_t id, uint32_t) {
+          if (!in_dense(id)) f(id);
+        });
+      },
+      ids - std::min(dense_ids, ids));
   each([&](uint64_t id, uint32_t value) { insert(id, value); });
-}
-
-template <class Each>
-size_t IdMap::plan_generations(Each& each, size_t ids) {
-  // Realm reuses a few slots, thousands in a large run, so a slot's ids are
-  // many and their generations close together; ids of another layout have
-  // as many "slots" as ids, and planning stops at more than a quarter.
-  constexpr size_t kFewIds = 4096;  // hashed as fast, and in no more room
-  if (ids < kFewIds) return 0;
-  struct Span {
-    uint64_t slot;
-    uint32_t lo, hi, count;
-  };
-  std::vector<Span> spans;
-  legion::IdMap<uint32_t> span_of;  // slot -> index in spans
-  const size_t most = std::max(kFewIds, ids / 4);
-  bool scattered = false;
-  each([&](uint64_t id, uint32_t) {
-    if (scattered || in_dense(id)) return;
-    const auto g = static_cast<uint32_t>(id & kGenerationMask);
-    const uint64_t slot = id >> kGenerationBits;
-    const auto [at, added] = span_of.try_emplace(slot, static_cast<uint32_t>(spans.size()));
-    if (added) {
-      scattered = spans.size() == most;
-      spans.push_back(Span{slot, g, g, 0});
-    }
-    Span& s = spans[*at];
-    s.lo = std::min(s.lo, g);
-    s.hi = std::max(s.hi, g);
-    ++s.count;
-  });
-  if (scattered) return 0;
-  // A table for each slot whose span is at most 8 entries per id (and a
-  // little): 4 bytes an entry, where the hash table takes 16 to 32 an id.
-  uint64_t entries = 0;
-  size_t held = 0;
-  generations_.reserve(spans.size());
-  for (const Span& s : spans) {
-    const uint64_t span = uint64_t{s.hi} - s.lo + 1;
-    if (span > 8 * uint64_t{s.count} + 32 || entries + span >= kEmpty) continue;
-    generations_.try_emplace(
-        s.slot, Generations{s.lo, static_cast<uint32_t>(span), static_cast<uint32_t>(entries)});
-    entries += span;
-    held += s.count;
-  }
-  by_generation_.assign(entries, kEmpty);
-  return held;
 }
 
 }  // namespace legato::analysis::detail

@@ -4,7 +4,7 @@
 #include <bit>
 #include <utility>
 
-#include "legion_import/id_map.hpp"
+#include "legion_import/event_id_map.hpp"
 
 namespace legato::legion {
 
@@ -64,7 +64,16 @@ class Graph {
     // Only ids that something looks up need a place: in a Legate run, about
     // a quarter of the items' events.
     const LookedUp looked_up(files);
-    where_.reserve(looked_up.expected());
+    where_.plan(
+        [&](auto&& f) {
+          for (const PathInputs* in : files) {
+            for (const TimedItem& it : in->items)
+              if (looked_up.maybe(it.fevent)) f(it.fevent);
+            for (const EventNode& e : in->events)
+              if (looked_up.maybe(e.result)) f(e.result);
+          }
+        },
+        looked_up.expected());
     for (size_t k = 0; k < files.size(); ++k)
       add(looked_up, files[k]->items, &TimedItem::fevent, kItem | at(k, 0));
     for (size_t k = 0; k < files.size(); ++k)
@@ -230,7 +239,7 @@ class Graph {
   }
 
   const std::vector<PathInputs*>& files_;
-  IdMap<Where> where_;
+  EventIdMap<Where, ~Where{0}> where_;
   std::vector<std::pair<Where, bool>> stack_;
 };
 

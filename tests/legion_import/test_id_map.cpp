@@ -1,15 +1,19 @@
 // The importer's id filter and its search for repeated ids: every id added
 // passes the filter, and the repeats found are exactly those an ordinary
 // set finds, in a sequence shaped like a log's events (millions of
-// distinct ids, a few repeats, zeros).
+// distinct ids, a few repeats, zeros). The event id map: what a plain map
+// holds, whichever of its tables an id lands in.
 #include <random>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "legion_import/event_id_map.hpp"
 #include "legion_import/id_map.hpp"
 
+using legato::legion::EventIdMap;
 using legato::legion::IdFilter;
 using legato::legion::repeated_ids;
 
@@ -53,4 +57,48 @@ TEST_CASE("repeated ids are those an exact set finds, in order", "[legion][ids]"
   // Every id the same.
   const auto same = repeated_ids(5, [](size_t) { return uint64_t{42}; });
   CHECK(same == std::vector<size_t>{1, 2, 3, 4});
+}
+
+TEST_CASE("an event id map holds what a plain map would, in tables by slot", "[legion][ids]") {
+  // Realm event ids of two nodes (type bit 63, node in 62..47, slot in
+  // 46..20, generation below): 2 x 500 slots reused 30 times, two of every
+  // three generations planned. Then ids planning never saw: a generation
+  // past a slot's span, a new slot, and a far generation of a sparse slot.
+  const auto event = [](uint64_t node, uint64_t slot, uint64_t gen) {
+    return uint64_t{1} << 63 | node << 47 | slot << 20 | gen;
+  };
+  std::vector<uint64_t> planned;
+  for (uint64_t node : {0, 3})
+    for (uint64_t slot = 0; slot < 500; ++slot)
+      for (uint64_t gen = 1; gen <= 30; ++gen)
+        if (gen % 3 != 0) planned.push_back(event(node, slot, gen));
+  planned.push_back(event(0, 900, 1));
+  planned.push_back(event(0, 900, 700'000));  // slot 900: too sparse, hashed
+  EventIdMap<uint64_t, ~uint64_t{0}> m;
+  m.plan(
+      [&](auto&& f) {
+        for (uint64_t id : planned) f(id);
+      },
+      planned.size());
+  CHECK(m.tables() == 1000);
+  std::unordered_map<uint64_t, uint64_t> plain;
+  uint64_t value = 0;  // 0 is a value like any other
+  const auto put = [&](uint64_t id) {
+    const auto [at, added] = m.try_emplace(id, value);
+    const auto [p, padded] = plain.try_emplace(id, value);
+    CHECK(added == padded);
+    CHECK(*at == p->second);
+    ++value;
+  };
+  for (uint64_t id : planned) put(id);
+  for (uint64_t id : {event(3, 7, 31), event(0, 600, 2), event(0, 900, 500'000), uint64_t{42}})
+    put(id);
+  put(planned[17]);  // a repeat: the first value stays
+  size_t wrong = 0;
+  for (const auto& [id, v] : plain) wrong += m.find(id) == nullptr || *m.find(id) != v;
+  CHECK(wrong == 0);
+  CHECK(m.find(event(0, 7, 3)) == nullptr);   // in slot 7's span, never inserted
+  CHECK(m.find(event(0, 7, 40)) == nullptr);  // past it
+  CHECK(m.find(event(1, 7, 1)) == nullptr);   // another node's slot
+  CHECK(m.find(0) == nullptr);
 }
