@@ -13,9 +13,9 @@ namespace {
 // Processors and memories of every node, by Realm index.
 constexpr uint32_t kUtil0 = 0, kUtil1 = 1, kCpu0 = 2, kCpus = 4, kGpuIndex = 6, kIoIndex = 7;
 constexpr uint32_t kSysMem = 0, kZcMem = 1, kFbMem = 2;
-// Event sequence slots per operation (event ids are deterministic, so a
+// The events of each operation, by kind (event ids are deterministic, so a
 // node's file can name another node's events without reading it).
-enum Slot : uint64_t {
+enum EventKind : uint64_t {
   kTaskEvent = 1,
   kAnalysisEvent,
   kMappingEvent,
@@ -25,7 +25,7 @@ enum Slot : uint64_t {
   kInstanceReadyEvent,
   kCopyEvent,
   kRemoteCopyEvent,
-  kSlots = 16
+  kKinds = kRemoteCopyEvent  // events per operation
 };
 // Meta task, mapper call and runtime call kinds.
 enum : uint32_t { kAnalysis = 1, kMapping = 2, kReady = 3, kCompletion = 4 };
@@ -47,12 +47,16 @@ struct Rng {
 // A Realm event id names a slot of its node's event table and a generation
 // of it (Realm's id.h: the slot in bits 46..20, the generation in 19..0).
 // Slots are reused as events trigger, so a run's event ids are sparse, as
-// a real log's are, and a model of the run hashes them as it must a real
-// log's (a dense sequence let it index them in tables).
+// a real log's are, and each slot's generations go to events of every kind
+// in turn (an item's, a merge's, an instance's...), so items hold only some
+// of them. Here an operation's events are numbered densely and dealt out
+// to the slots in turn; as kKinds and the table's size share no factor, a
+// slot's successive generations go to successive kinds.
 constexpr uint64_t kEventTableSlots = 4096;
+static_assert(kKinds % 2 == 1);
 
-uint64_t ev(uint32_t node, uint64_t k, Slot slot) {
-  const uint64_t seq = k * kSlots + slot + kSlots;  // k = 0 stays clear of 0
+uint64_t ev(uint32_t node, uint64_t k, EventKind kind) {
+  const uint64_t seq = k * kKinds + (kind - 1);
   return event_id(node, (seq % kEventTableSlots) << 20 | (seq / kEventTableSlots + 1));
 }
 
