@@ -83,18 +83,17 @@ class IdMap {
     }
     return false;
   }
-  void insert(uint64_t id, uint32_t value) {
-    uint32_t* slot = nullptr;
+  // Of two adds of an id, the first wins.
+  void insert_dense(uint64_t id, uint32_t value) {
     for (Dense& d : dense_) {
-      if (id - d.first < d.slots.size()) slot = &d.slots[id - d.first];
-    }
-    if (!slot) {  // in add order: the first add of an id wins
-      const auto [at, added] = sparse_.try_emplace(id, value);
-      if (!added) found_duplicate(id, *at, value);
-    } else if (*slot == kEmpty) {
-      *slot = value;
-    } else {
-      found_duplicate(id, *slot, value);
+      if (id - d.first >= d.slots.size()) continue;
+      uint32_t& slot = d.slots[id - d.first];
+      if (slot == kEmpty) {
+        slot = value;
+      } else {
+        found_duplicate(id, slot, value);
+      }
+      return;
     }
   }
   struct Dense {
@@ -182,14 +181,15 @@ void IdMap::build_from(Each&& each) {
     ++r.count;
   });
   const size_t dense_ids = plan(runs);
-  sparse_.plan(
+  sparse_.build(
       [&](auto&& f) {
-        each([&](uint64_t id, uint32_t) {
-          if (!in_dense(id)) f(id);
+        each([&](uint64_t id, uint32_t value) {
+          if (!in_dense(id)) f(id, value);
         });
       },
-      ids - std::min(dense_ids, ids));
-  each([&](uint64_t id, uint32_t value) { insert(id, value); });
+      ids - std::min(dense_ids, ids),
+      [&](uint64_t id, uint32_t first, uint32_t later) { found_duplicate(id, first, later); });
+  if (!dense_.empty()) each([&](uint64_t id, uint32_t value) { insert_dense(id, value); });
 }
 
 }  // namespace legato::analysis::detail

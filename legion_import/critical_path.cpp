@@ -64,20 +64,21 @@ class Graph {
     // Only ids that something looks up need a place: in a Legate run, about
     // a quarter of the items' events.
     const LookedUp looked_up(files);
-    where_.plan(
+    // An item's event before an event record's: items are found first.
+    where_.build(
         [&](auto&& f) {
-          for (const PathInputs* in : files) {
-            for (const TimedItem& it : in->items)
-              if (looked_up.maybe(it.fevent)) f(it.fevent);
-            for (const EventNode& e : in->events)
-              if (looked_up.maybe(e.result)) f(e.result);
+          for (size_t k = 0; k < files.size(); ++k) {
+            const auto& items = files[k]->items;
+            for (size_t i = 0; i < items.size(); ++i)
+              if (looked_up.maybe(items[i].fevent)) f(items[i].fevent, kItem | at(k, i));
+          }
+          for (size_t k = 0; k < files.size(); ++k) {
+            const auto& events = files[k]->events;
+            for (size_t i = 0; i < events.size(); ++i)
+              if (looked_up.maybe(events[i].result)) f(events[i].result, at(k, i));
           }
         },
-        looked_up.expected());
-    for (size_t k = 0; k < files.size(); ++k)
-      add(looked_up, files[k]->items, &TimedItem::fevent, kItem | at(k, 0));
-    for (size_t k = 0; k < files.size(); ++k)
-      add(looked_up, files[k]->events, &EventNode::result, at(k, 0));
+        looked_up.expected(), [](uint64_t, Where, Where) {});
   }
 
   Resolved resolve(uint64_t event) {
@@ -216,27 +217,6 @@ class Graph {
    private:
     EventNode& node_;
   };
-
-  // Puts each entry's event (its `event` field) in where_ as first + its
-  // index, where looked_up may look it up and it has no place yet (an
-  // item's event before an event record's). Slots are prefetched a few
-  // entries ahead.
-  template <class Table, class Entry>
-  void add(const LookedUp& looked_up, const Table& table, uint64_t Entry::*event, Where first) {
-    constexpr size_t kAhead = 8;
-    const size_t n = table.size();
-    bool passes[kAhead] = {};
-    for (size_t i = 0; i < std::min(kAhead, n); ++i) passes[i] = looked_up.maybe(table[i].*event);
-    for (size_t i = 0; i < n; ++i) {
-      const bool pass = passes[i % kAhead];
-      if (i + kAhead < n) {
-        const uint64_t ahead = table[i + kAhead].*event;
-        passes[i % kAhead] = looked_up.maybe(ahead);
-        if (passes[i % kAhead]) where_.prefetch(ahead);
-      }
-      if (pass) where_.try_emplace(table[i].*event, first + i);
-    }
-  }
 
   const std::vector<PathInputs*>& files_;
   EventIdMap<Where, ~Where{0}> where_;

@@ -4,6 +4,7 @@
 // distinct ids, a few repeats, zeros). The event id map: what a plain map
 // holds, whichever of its tables an id lands in.
 #include <random>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -62,43 +63,59 @@ TEST_CASE("repeated ids are those an exact set finds, in order", "[legion][ids]"
 TEST_CASE("an event id map holds what a plain map would, in tables by slot", "[legion][ids]") {
   // Realm event ids of two nodes (type bit 63, node in 62..47, slot in
   // 46..20, generation below): 2 x 500 slots reused 30 times, two of every
-  // three generations planned. Then ids planning never saw: a generation
-  // past a slot's span, a new slot, and a far generation of a sparse slot.
+  // three generations given; a slot too sparse for a table (hashed) and a
+  // small id among them; repeats, the first value staying.
   const auto event = [](uint64_t node, uint64_t slot, uint64_t gen) {
     return uint64_t{1} << 63 | node << 47 | slot << 20 | gen;
   };
-  std::vector<uint64_t> planned;
-  for (uint64_t node : {0, 3})
-    for (uint64_t slot = 0; slot < 500; ++slot)
-      for (uint64_t gen = 1; gen <= 30; ++gen)
-        if (gen % 3 != 0) planned.push_back(event(node, slot, gen));
-  planned.push_back(event(0, 900, 1));
-  planned.push_back(event(0, 900, 700'000));  // slot 900: too sparse, hashed
+  std::vector<uint64_t> ids;
+  for (uint64_t gen = 1; gen <= 30; ++gen)
+    for (uint64_t node : {0, 3})
+      for (uint64_t slot = 0; slot < 500; ++slot)
+        if (gen % 3 != 0) ids.push_back(event(node, slot, gen));
+  ids.push_back(event(0, 900, 1));
+  ids.push_back(event(0, 900, 700'000));  // slot 900: too sparse, hashed
+  ids.push_back(42);
+  ids.push_back(ids[17]);  // a repeat in a table
+  ids.push_back(ids[17]);  // and another
+  ids.push_back(42);       // a repeat hashed
   EventIdMap<uint64_t, ~uint64_t{0}> m;
-  m.plan(
+  std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> repeats;
+  m.build(
       [&](auto&& f) {
-        for (uint64_t id : planned) f(id);
+        for (uint64_t k = 0; k < ids.size(); ++k) f(ids[k], k);  // 0 is a value like any other
       },
-      planned.size());
-  CHECK(m.tables() == 1000);
+      ids.size(),
+      [&](uint64_t id, uint64_t first, uint64_t later) { repeats.emplace_back(id, first, later); });
+  CHECK(m.tables() == 1001);  // and slot 0, of id 42
   std::unordered_map<uint64_t, uint64_t> plain;
-  uint64_t value = 0;  // 0 is a value like any other
-  const auto put = [&](uint64_t id) {
-    const auto [at, added] = m.try_emplace(id, value);
-    const auto [p, padded] = plain.try_emplace(id, value);
-    CHECK(added == padded);
-    CHECK(*at == p->second);
-    ++value;
-  };
-  for (uint64_t id : planned) put(id);
-  for (uint64_t id : {event(3, 7, 31), event(0, 600, 2), event(0, 900, 500'000), uint64_t{42}})
-    put(id);
-  put(planned[17]);  // a repeat: the first value stays
+  for (uint64_t k = 0; k < ids.size(); ++k) plain.try_emplace(ids[k], k);
   size_t wrong = 0;
   for (const auto& [id, v] : plain) wrong += m.find(id) == nullptr || *m.find(id) != v;
   CHECK(wrong == 0);
-  CHECK(m.find(event(0, 7, 3)) == nullptr);   // in slot 7's span, never inserted
+  const uint64_t last = ids.size() - 1;
+  CHECK(repeats == std::vector<std::tuple<uint64_t, uint64_t, uint64_t>>{
+                       {ids[17], 17, last - 2}, {ids[17], 17, last - 1}, {42, last - 3, last}});
+  CHECK(m.find(event(0, 7, 3)) == nullptr);   // in slot 7's span, never given
   CHECK(m.find(event(0, 7, 40)) == nullptr);  // past it
   CHECK(m.find(event(1, 7, 1)) == nullptr);   // another node's slot
   CHECK(m.find(0) == nullptr);
+}
+
+TEST_CASE("an event id map of ids of no known layout hashes them all", "[legion][ids]") {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> ids(50'000);
+  for (uint64_t& id : ids) id = rng() | 1;
+  EventIdMap<uint32_t, ~uint32_t{0}> m;
+  m.build(
+      [&](auto&& f) {
+        for (uint32_t k = 0; k < ids.size(); ++k) f(ids[k], k);
+      },
+      ids.size(), [](uint64_t, uint32_t, uint32_t) { FAIL("no id repeats"); });
+  CHECK(m.tables() == 0);
+  size_t wrong = 0;
+  for (uint32_t k = 0; k < ids.size(); ++k)
+    wrong += m.find(ids[k]) == nullptr || *m.find(ids[k]) != k;
+  CHECK(wrong == 0);
+  CHECK(m.find(2) == nullptr);
 }
