@@ -235,11 +235,27 @@ void Builder::links() {
   std::sort(p_.wait_notes.begin(), p_.wait_notes.end());
   warn_count(sum(lost_waits), "waits belong to tasks missing from the loaded files" + in_flight);
 
-  for (size_t k = 0; k < kernel_tasks_.size(); ++k) p_.kernels[k].task = item(kernel_tasks_[k]);
-  for (size_t c = 0; c < copy_instances_.size(); ++c) {
-    p_.copies[c].src_instance = item(copy_instances_[c].first);
-    p_.copies[c].dst_instance = item(copy_instances_[c].second);
-  }
+  // Kernels' tasks and copies' instances, on two threads, looked up kAhead
+  // ahead.
+  parallel_for(2, threads_, [&](unsigned, size_t part) {
+    if (part == 0) {
+      const size_t n = kernel_tasks_.size();
+      for (size_t k = 0; k < n; ++k) {
+        if (k + kAhead < n) item_of_uid_.prefetch(kernel_tasks_[k + kAhead]);
+        p_.kernels[k].task = item(kernel_tasks_[k]);
+      }
+      return;
+    }
+    const size_t n = copy_instances_.size();
+    for (size_t c = 0; c < n; ++c) {
+      if (c + kAhead < n) {
+        item_of_uid_.prefetch(copy_instances_[c + kAhead].first);
+        item_of_uid_.prefetch(copy_instances_[c + kAhead].second);
+      }
+      p_.copies[c].src_instance = item(copy_instances_[c].first);
+      p_.copies[c].dst_instance = item(copy_instances_[c].second);
+    }
+  });
 }
 
 void Builder::errors() {
