@@ -48,28 +48,26 @@ class IdMap {
   // prefetches a few ahead, so their cache misses overlap). Always inlined,
   // or the prefetch is dropped (legion::IdMap::prefetch).
   [[gnu::always_inline]] void prefetch(uint64_t id) const {
-    for (const Dense& d : dense_) {
-      if (id - d.first < d.slots.size()) return __builtin_prefetch(&d.slots[id - d.first]);
-    }
+    if (const uint32_t* v = dense_slot(id)) return __builtin_prefetch(v);
     sparse_.prefetch(id);
   }
   // `missing` for ids never added.
   uint32_t find(uint64_t id, uint32_t missing = kNone) const {
-    for (const Dense& d : dense_) {
-      if (id - d.first < d.slots.size()) {
-        const uint32_t v = d.slots[id - d.first];
-        return v == kEmpty ? missing : v;
-      }
-    }
-    return find_sparse(id, missing);
+    if (const uint32_t* v = dense_slot(id)) return *v == kEmpty ? missing : *v;
+    const uint32_t* v = sparse_.find(id);
+    return v ? *v : missing;
   }
 
  private:
   static constexpr uint32_t kEmpty = 0xffffffff;
   static constexpr size_t kMaxDense = 4, kMaxRuns = 64;
-  uint32_t find_sparse(uint64_t id, uint32_t missing) const {
-    const uint32_t* v = sparse_.find(id);
-    return v ? *v : missing;
+  // Where id's value lies in a dense table (kEmpty there: never added);
+  // nullptr for an id no dense table spans.
+  [[gnu::always_inline]] const uint32_t* dense_slot(uint64_t id) const {
+    for (const Dense& d : dense_) {
+      if (id - d.first < d.slots.size()) return &d.slots[id - d.first];
+    }
+    return nullptr;
   }
   std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // until build
   struct Run {                                        // ids sharing their top 24 bits
@@ -77,23 +75,14 @@ class IdMap {
   };
   // The dense tables for ids of these runs; returns how many ids they hold.
   size_t plan(std::vector<Run>& runs);
-  bool in_dense(uint64_t id) const {
-    for (const Dense& d : dense_) {
-      if (id - d.first < d.slots.size()) return true;
-    }
-    return false;
-  }
   // Of two adds of an id, the first wins.
   void insert_dense(uint64_t id, uint32_t value) {
-    for (Dense& d : dense_) {
-      if (id - d.first >= d.slots.size()) continue;
-      uint32_t& slot = d.slots[id - d.first];
-      if (slot == kEmpty) {
-        slot = value;
-      } else {
-        found_duplicate(id, slot, value);
-      }
-      return;
+    auto* slot = const_cast<uint32_t*>(dense_slot(id));
+    if (!slot) return;
+    if (*slot == kEmpty) {
+      *slot = value;
+    } else {
+      found_duplicate(id, *slot, value);
     }
   }
   struct Dense {
@@ -184,7 +173,7 @@ void IdMap::build_from(Each&& each) {
   sparse_.build(
       [&](auto&& f) {
         each([&](uint64_t id, uint32_t value) {
-          if (!in_dense(id)) f(id, value);
+          if (!dense_slot(id)) f(id, value);
         });
       },
       ids - std::min(dense_ids, ids),

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "legion_import/id_map.hpp"
@@ -73,7 +72,6 @@ class EventIdMap {
     const uint64_t k = (id & kGenerationMask) - g->lo;
     return k < g->span ? &values_[g->base + k] : nullptr;
   }
-  V* in_table(uint64_t id) { return const_cast<V*>(std::as_const(*this).in_table(id)); }
 
   IdMap<Generations> slots_;  // by slot: id >> kGenerationBits
   HugeVector<V> values_;
