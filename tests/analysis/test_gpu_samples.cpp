@@ -1,5 +1,5 @@
-// The GPU sample traces (sample_traces/gpu/, recorded on an H100 with
-// --gpus 1; sample_traces/README.md says what each shows) keep opening into
+// The GPU sample traces (sample_traces/gpu/, recorded on an H100 and an
+// H200 with --gpus 1; sample_traces/README.md says what each shows) keep opening into
 // the lanes a GPU run has: GPU Host tasks with their kernels on the GPU
 // Device lane, inside them on the fitted clock; Framebuffer and Zero-Copy
 // memories with their instances; copies on channels between them; on 4
@@ -99,15 +99,16 @@ void check_gpu_lanes(const std::vector<Counts>& counts) {
 TEST_CASE("the vectorized_update GPU sample", "[gpu_samples]") {
   const analysis::Profile p = analysis::load_profile(sample("vectorized_update", 1));
   CHECK(p.warnings.empty());
-  CHECK(p.records == 380);
+  CHECK(p.records == 334);
   const std::vector<Counts> c = count(p);
   check_gpu_lanes(c);
-  CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 12);
-  CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 13);
+  CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 14);
+  CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 15);
   CHECK(c[0].items.at({LaneKind::Framebuffer, ItemKind::Instance}) == 10);
-  CHECK(c[0].items.at({LaneKind::ZeroCopy, ItemKind::Instance}) == 2);
-  // The random inputs, made on the CPUs in zero-copy memory, go to the GPU.
-  CHECK(c[0].copies.at("zcmem to fbmem0") == 8);
+  // The random inputs are made on the GPU, in the framebuffer: nothing is
+  // made in zero-copy memory or copied into the framebuffer.
+  CHECK(c[0].items.count({LaneKind::ZeroCopy, ItemKind::Instance}) == 0);
+  CHECK(c[0].copies.count("zcmem to fbmem0") == 0);
   check_kernels(p);
 }
 
@@ -133,18 +134,46 @@ TEST_CASE("the cg GPU sample of 4 ranks sharing one GPU", "[gpu_samples]") {
   const analysis::Profile p = analysis::load_profile(sample("cg_4ranks", 4));
   CHECK(p.warnings.empty());
   CHECK(p.ranks.size() == 4);
-  CHECK(p.records == 53266);
+  CHECK(p.records == 53330);
   const std::vector<Counts> c = count(p);
   check_gpu_lanes(c);
   for (uint32_t r = 0; r < 4; ++r) {
     INFO("rank " << r);
-    CHECK(c[r].items.at({LaneKind::GpuHost, ItemKind::Task}) == 518);
+    CHECK(c[r].items.at({LaneKind::GpuHost, ItemKind::Task}) == 519);
     CHECK(c[r].copies.at("all-reduce over 4 nodes") == 114);  // cg's dots and norms
     for (uint32_t from = 0; from < 4; ++from) {
       if (from == r) continue;
-      CHECK(c[r].copies.at("node " + std::to_string(from) + " sysmem to node " + std::to_string(r) +
-                           " sysmem") > 0);
+      // The transfers land in zero-copy memory, and their channels say so.
+      const std::string node = "node " + std::to_string(from);
+      const std::string here = " to node " + std::to_string(r);
+      CHECK(c[r].copies.at(node + " zcmem" + here + " zcmem") > 0);
+      CHECK(c[r].copies.count(node + " sysmem" + here + " sysmem") == 0);
     }
   }
+  check_kernels(p);
+}
+
+TEST_CASE("the Python example1_efficient GPU sample", "[gpu_samples]") {
+  const analysis::Profile p = analysis::load_profile(sample("example1_efficient_py", 1));
+  CHECK(p.warnings.empty());
+  CHECK(p.records == 337);
+  const std::vector<Counts> c = count(p);
+  check_gpu_lanes(c);
+  CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 14);
+  CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 15);
+  // Every GPU task names the line of the Python program that launched it.
+  int named = 0;
+  for (const analysis::Lane& lane : p.lanes) {
+    if (lane.kind != LaneKind::GpuHost) continue;
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      const analysis::Item& t = p.items[i];
+      REQUIRE(t.op != analysis::kNone);
+      const std::string& where = p.str(p.operations[t.op].provenance);
+      INFO(where);
+      CHECK(where.find("examples/python/example1_efficient.py:") != std::string::npos);
+      ++named;
+    }
+  }
+  CHECK(named == 14);
   check_kernels(p);
 }
