@@ -8,6 +8,11 @@ the runtime finishes, and writes its traces, when the interpreter exits.
 import atexit as _atexit
 import os as _os
 
+# NumPy, which legato.numpy builds on, is imported before the runtime starts:
+# its import (0.1-0.2 s) is not the program's work, and would otherwise sit
+# at the start of the top-level task with nothing to show for it.
+import numpy as _numpy  # noqa: F401
+
 from . import _core
 
 _core.set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
