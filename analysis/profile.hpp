@@ -71,8 +71,10 @@ enum class ItemKind : uint8_t {
   Instance,
   DepPart,
   GpuKernel,
-  UserRange
+  UserRange  // the last: kItemKinds counts up to it
 };
+inline constexpr int kItemKinds = static_cast<int>(ItemKind::UserRange) + 1;
+static_assert(kItemKinds <= 8, "Item::kind holds an ItemKind in 3 bits");
 std::string_view to_string(ItemKind k);
 
 // String indices an item's name can hold (Item::name is 26 bits); the

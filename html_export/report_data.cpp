@@ -51,7 +51,7 @@ nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
   for (int k = 0; k < analysis::kLaneKinds; ++k)
     kinds.push_back(analysis::to_string(static_cast<analysis::LaneKind>(k)));
   json item_kinds = json::array();
-  for (int k = 0; k <= static_cast<int>(analysis::ItemKind::UserRange); ++k)
+  for (int k = 0; k < analysis::kItemKinds; ++k)
     item_kinds.push_back(analysis::to_string(static_cast<analysis::ItemKind>(k)));
   json edge_kinds = json::array();
   for (uint8_t k = 0; k <= static_cast<uint8_t>(trace::EdgeKind::Control); ++k)
