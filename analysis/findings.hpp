@@ -55,6 +55,10 @@ struct Finding {
   std::vector<Measure> evidence;
   std::vector<uint32_t> items;  // representative items (model indices)
   std::string fix;
+  // A setup that stretches what the other findings measure (ranks sharing a
+  // GPU without MPS): fixing it first changes their figures, so it comes
+  // first among the findings of its severity, whatever their costs.
+  bool root_cause = false;
   // Which items the finding is about (belongs()): its representative items,
   // and items of these kinds on its lanes inside its window whose
   // operation's provenance (an instance's: its store's) is one of these
@@ -71,7 +75,7 @@ struct Skipped {
 };
 
 struct Findings {
-  std::vector<Finding> findings;  // most severe, then most costly, first
+  std::vector<Finding> findings;  // most severe, then root causes, then most costly, first
   std::vector<Skipped> skipped;
   Time span = 0;  // the program's time, which the shares are of (Context::span)
   // "The program ran 20.6 ms of the trace's 87.3 ms (...); shares are of the

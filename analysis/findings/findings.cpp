@@ -343,6 +343,7 @@ Findings find(const Profile& p, const Thresholds& t) {
   std::stable_sort(out.findings.begin(), out.findings.end(),
                    [](const Finding& a, const Finding& b) {
                      if (a.severity != b.severity) return a.severity > b.severity;
+                     if (a.root_cause != b.root_cause) return a.root_cause;
                      if (a.cost != b.cost) return a.cost > b.cost;
                      return a.bytes > b.bytes;
                    });

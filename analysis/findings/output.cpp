@@ -111,6 +111,7 @@ nlohmann::json findings_json(const Profile& p, const Findings& all) {
                     {"cost_ns", f.cost},
                     {"cost_share", f.cost_share},
                     {"cost_basis", f.cost_basis},
+                    {"root_cause", f.root_cause},
                     {"bytes", f.bytes},
                     {"node", f.rank == kAllNodes ? nlohmann::json() : nlohmann::json(f.rank)},
                     {"kinds", kinds},

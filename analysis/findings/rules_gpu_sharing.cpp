@@ -103,7 +103,10 @@ void shared_gpu(Context& ctx) {
                 (loaded.size() == g.ranks.size() ? "those ranks"
                                                  : "rank(s) " + rank_list(loaded) + " loaded") +
                 " took " + short_ns(static_cast<double>(task_time)) + "; their kernels ran " +
-                short_ns(static_cast<double>(kernel_time)) + " of it.";
+                short_ns(static_cast<double>(kernel_time)) +
+                " of it. The other findings' times on these ranks include those turns, so start "
+                "with this one.";
+    f.root_cause = true;
     f.cost = busy / n;
     f.cost_basis = "the time each sharing rank's GPU host lanes were busy (mean over " +
                    std::to_string(n) +

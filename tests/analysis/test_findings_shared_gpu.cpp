@@ -3,6 +3,8 @@
 // or without MPS, each running GPU tasks far longer than their kernels.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 #include "synthetic_trace.hpp"
@@ -18,9 +20,18 @@ namespace {
 constexpr int kTasks = 50;
 constexpr trace::Time kTask = 1'000'000, kKernel = 10'000, kEnd = 60'000'000;
 
-// One rank: its program on io0 and kTasks GPU tasks of 1 ms, each with one
-// 10 us kernel; `sharing` (when not null) is its "gpu_sharing" metadata.
-void write_rank(const TempDir& dir, uint32_t rank, const nlohmann::json* sharing) {
+// A rank's GPU tasks: how many, how long, how far apart (start to start),
+// and the length of each one's kernel.
+struct Shape {
+  int tasks = kTasks;
+  trace::Time task = kTask, period = kTask, kernel = kKernel;
+};
+
+// One rank: its program on io0 and its GPU tasks from 1 ms on, each with one
+// kernel (by default 50 of 1 ms, back to back, with 10 us kernels);
+// `sharing` (when not null) is its "gpu_sharing" metadata.
+void write_rank(const TempDir& dir, uint32_t rank, const nlohmann::json* sharing,
+                const Shape& shape = {}) {
   SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2);
   const uint32_t io = t.processor(trace::ProcKind::Io, 0, "io0");
   const uint32_t host = t.processor(trace::ProcKind::GpuHost, 0, "g0h");
@@ -28,11 +39,12 @@ void write_rank(const TempDir& dir, uint32_t rank, const nlohmann::json* sharing
   const trace::Uid top = t.operation("main", "");
   t.task(io, t.task_kind("main"), 0, kEnd, top);
   const uint32_t add = t.task_kind("add");
-  for (int i = 0; i < kTasks; ++i) {
-    const trace::Time at = 1'000'000 + i * kTask;
-    const trace::Uid task = t.task(host, add, at, at + kTask, t.operation("add", "prog.py:3", top));
+  for (int i = 0; i < shape.tasks; ++i) {
+    const trace::Time at = 1'000'000 + i * shape.period;
+    const trace::Uid task =
+        t.task(host, add, at, at + shape.task, t.operation("add", "prog.py:3", top));
     t.writer().add(trace::GpuKernelRecord{task, device, t.writer().intern("add_kernel"), 0,
-                                          at + kTask / 2, at + kTask / 2 + kKernel});
+                                          at + shape.task / 2, at + shape.task / 2 + shape.kernel});
   }
   if (sharing) t.writer().write_metadata({{"gpu_sharing", *sharing}});
   t.finish();
@@ -128,4 +140,39 @@ TEST_CASE("shared_gpu: silent with MPS or when unknown, and says so when the tra
     CHECK_THAT(x->summary, Catch::Contains("50 GPU tasks of rank(s) 1 loaded"));
     CHECK(x->rank == 1);
   }
+}
+
+TEST_CASE("shared_gpu: first among the high findings, whose times the sharing stretched",
+          "[findings]") {
+  // Per rank 200 GPU tasks of 80 us, 250 us apart, each with a 1 us kernel:
+  // tiny tasks and kernels whose idle time (high, 34 and 50 ms) outweighs
+  // the GPU host lanes' busy time (16 ms, 27% of the run: high too).
+  TempDir dir;
+  const nlohmann::json sharing = one_gpu(false);
+  const Shape tiny{200, 80'000, 250'000, 1'000};
+  write_rank(dir, 0, &sharing, tiny);
+  write_rank(dir, 1, &sharing, tiny);
+  const Findings f = run(dir);
+  const Finding* x = shared(f);
+  REQUIRE(x != nullptr);
+  CHECK(x->root_cause);
+  CHECK(x->severity == Severity::High);
+  CHECK(x->cost == 200 * 80'000);
+  CHECK_THAT(x->summary, Catch::EndsWith("include those turns, so start with this one."));
+  REQUIRE(f.findings.size() >= 2);
+  CHECK(&f.findings.front() == x);
+  // Another high finding costs more: only the root cause puts it first.
+  CHECK(std::any_of(f.findings.begin(), f.findings.end(), [&](const Finding& y) {
+    return y.rule == "tiny_tasks" && y.severity == Severity::High && y.cost > x->cost;
+  }));
+  for (const Finding& y : f.findings) CHECK(y.root_cause == (&y == x));
+  // Without sharing the same tasks give the same findings, tiny tasks first.
+  TempDir alone;
+  const nlohmann::json none = nlohmann::json::array();
+  write_rank(alone, 0, &none, tiny);
+  write_rank(alone, 1, &none, tiny);
+  const Findings g = run(alone);
+  REQUIRE_FALSE(g.findings.empty());
+  CHECK(shared(g) == nullptr);
+  CHECK(g.findings.front().rule == "tiny_tasks");
 }
