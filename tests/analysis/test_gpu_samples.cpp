@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 
 using namespace legato;
@@ -151,6 +152,12 @@ TEST_CASE("the cg GPU sample of 4 ranks sharing one GPU", "[gpu_samples]") {
     }
   }
   check_kernels(p);
+  // The ranks shared the GPU without MPS: that finding leads, ahead of the
+  // tiny tasks and idle processors whose times the sharing stretched.
+  const analysis::Findings f = analysis::find(p);
+  REQUIRE(f.findings.size() > 1);
+  CHECK(f.findings.front().rule == "shared_gpu");
+  CHECK(f.findings.front().severity == analysis::Severity::High);
 }
 
 TEST_CASE("the Python example1_efficient GPU sample", "[gpu_samples]") {
