@@ -95,14 +95,21 @@ void check_gpu_lanes(const std::vector<Counts>& counts) {
   }
 }
 
+// A sample as loaded: no warnings, `records` records, a GPU's lanes on
+// every rank; its counts per rank.
+std::vector<Counts> opened(const analysis::Profile& p, uint64_t records) {
+  CHECK(p.warnings.empty());
+  CHECK(p.records == records);
+  const std::vector<Counts> c = count(p);
+  check_gpu_lanes(c);
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("the vectorized_update GPU sample", "[gpu_samples]") {
   const analysis::Profile p = analysis::load_profile(sample("vectorized_update", 1));
-  CHECK(p.warnings.empty());
-  CHECK(p.records == 334);
-  const std::vector<Counts> c = count(p);
-  check_gpu_lanes(c);
+  const std::vector<Counts> c = opened(p, 334);
   CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 14);
   CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 15);
   CHECK(c[0].items.at({LaneKind::Framebuffer, ItemKind::Instance}) == 10);
@@ -115,10 +122,7 @@ TEST_CASE("the vectorized_update GPU sample", "[gpu_samples]") {
 
 TEST_CASE("the chunked_update GPU sample", "[gpu_samples]") {
   const analysis::Profile p = analysis::load_profile(sample("chunked_update", 1));
-  CHECK(p.warnings.empty());
-  CHECK(p.records == 11162);
-  const std::vector<Counts> c = count(p);
-  check_gpu_lanes(c);
+  const std::vector<Counts> c = opened(p, 11162);
   CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 817);
   CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 1566);
   CHECK(c[0].items.at({LaneKind::Framebuffer, ItemKind::Instance}) == 694);
@@ -133,11 +137,8 @@ TEST_CASE("the chunked_update GPU sample", "[gpu_samples]") {
 
 TEST_CASE("the cg GPU sample of 4 ranks sharing one GPU", "[gpu_samples]") {
   const analysis::Profile p = analysis::load_profile(sample("cg_4ranks", 4));
-  CHECK(p.warnings.empty());
   CHECK(p.ranks.size() == 4);
-  CHECK(p.records == 53330);
-  const std::vector<Counts> c = count(p);
-  check_gpu_lanes(c);
+  const std::vector<Counts> c = opened(p, 53330);
   for (uint32_t r = 0; r < 4; ++r) {
     INFO("rank " << r);
     CHECK(c[r].items.at({LaneKind::GpuHost, ItemKind::Task}) == 519);
@@ -162,10 +163,7 @@ TEST_CASE("the cg GPU sample of 4 ranks sharing one GPU", "[gpu_samples]") {
 
 TEST_CASE("the Python example1_efficient GPU sample", "[gpu_samples]") {
   const analysis::Profile p = analysis::load_profile(sample("example1_efficient_py", 1));
-  CHECK(p.warnings.empty());
-  CHECK(p.records == 337);
-  const std::vector<Counts> c = count(p);
-  check_gpu_lanes(c);
+  const std::vector<Counts> c = opened(p, 337);
   CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 14);
   CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 15);
   // Every GPU task names the line of the Python program that launched it.
