@@ -28,12 +28,14 @@ float fold_key_rounded_up(const Profile& p, uint32_t i) {
 void Builder::links() {
   const auto n = static_cast<uint32_t>(p_.items.size());
   // The runtime work serving each operation that finished last.
-  for (uint32_t i = 0; i < n; ++i) {
-    const Item& it = p_.items[i];
-    if (it.kind != ItemKind::MetaTask || it.op == kNone) continue;
-    uint32_t& last = p_.operations[it.op].last_meta;
-    if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
-  }
+  const auto last_runtime_work = [&] {
+    for (uint32_t i = 0; i < n; ++i) {
+      const Item& it = p_.items[i];
+      if (it.kind != ItemKind::MetaTask || it.op == kNone) continue;
+      uint32_t& last = p_.operations[it.op].last_meta;
+      if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
+    }
+  };
   // Each rank's records resolved on a thread of their own, into the rank's
   // part of one table (record order kept), then closed up in rank order.
   std::vector<size_t> offset(traces_.size() + 1, 0), kept(traces_.size(), 0);
@@ -69,7 +71,10 @@ void Builder::links() {
   edges.resize(offset.back());
   std::vector<uint64_t> dangling(traces_.size(), 0), self(traces_.size(), 0);
   std::vector<std::string> self_example(traces_.size());
-  parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
+  // Piece 0 (items and operations only) beside the ranks' edges (1..).
+  parallel_for(traces_.size() + 1, threads_, [&](unsigned, size_t piece) {
+    if (piece == 0) return last_runtime_work();
+    const size_t r = piece - 1;
     Edge* out = edges.data() + offset[r];
     // Counted in locals: the ranks' counters share cache lines.
     size_t count = 0, lost = 0;
@@ -106,22 +111,24 @@ void Builder::links() {
     dangling[r] = lost;
   });
   for (RankTrace& t : traces_) t.legion_links.reset();
-  close_up(edges);
   // Where each item's edges begin (kept per block of kPreBlock items).
-  std::vector<uint32_t> next;
-  reserve_huge(next, n + 1);
-  next.assign(n + 1, 0);
-  for (const Edge& e : edges) ++next[e.item + 1];
-  for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
-  p_.pre_block.resize(n / kPreBlock + 2);
-  for (size_t b = 0; b < p_.pre_block.size(); ++b)
-    p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
-  reserve_huge(p_.pre, edges.size());
-  p_.pre.resize(edges.size());
-  for (const Edge& e : edges)
-    p_.pre[next[e.item]++] = Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
-  edges = {};
-  next = {};
+  const auto group_edges = [&] {
+    close_up(edges);
+    std::vector<uint32_t> next;
+    reserve_huge(next, n + 1);
+    next.assign(n + 1, 0);
+    for (const Edge& e : edges) ++next[e.item + 1];
+    for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
+    p_.pre_block.resize(n / kPreBlock + 2);
+    for (size_t b = 0; b < p_.pre_block.size(); ++b)
+      p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
+    reserve_huge(p_.pre, edges.size());
+    p_.pre.resize(edges.size());
+    for (const Edge& e : edges)
+      p_.pre[next[e.item]++] =
+          Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
+    edges = {};
+  };
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
   const auto sum = [](const std::vector<uint64_t>& v) {
@@ -155,11 +162,13 @@ void Builder::links() {
     });
     return last_of_op[o];
   };
+  // Each rank's waits into its part of p_.waits, as its edges went (the
+  // edges may still be closing up beside them).
+  std::vector<size_t> wait_offset(traces_.size() + 1, 0), waits_kept(traces_.size(), 0);
   for (size_t r = 0; r < traces_.size(); ++r)
-    offset[r + 1] = offset[r] + traces_[r].all.get<trace::WaitRecord>().size();
-  std::fill(kept.begin(), kept.end(), 0);
-  reserve_huge(p_.waits, offset.back());
-  p_.waits.resize(offset.back());
+    wait_offset[r + 1] = wait_offset[r] + traces_[r].all.get<trace::WaitRecord>().size();
+  reserve_huge(p_.waits, wait_offset.back());
+  p_.waits.resize(wait_offset.back());
   std::vector<uint64_t> lost_waits(traces_.size(), 0);
   // Waits with a note, and its string (notes' strings resolved beforehand:
   // str() may add a placeholder to the profile's strings).
@@ -172,11 +181,11 @@ void Builder::links() {
     return std::tie(a.item, a.start, a.ready, a.end, a.event) <
            std::tie(b.item, b.start, b.ready, b.end, b.event);
   };
-  parallel_for(traces_.size(), threads_, [&](unsigned, size_t r) {
+  const auto rank_waits = [&](size_t r) {
     const auto& records = traces_[r].all.get<trace::WaitRecord>();
     const auto& notes = traces_[r].wait_notes;
     size_t note = 0, count = 0, lost = 0;
-    Wait* const out = p_.waits.data() + offset[r];
+    Wait* const out = p_.waits.data() + wait_offset[r];
     for (size_t k = 0; k < records.size(); ++k) {
       if (k + kAhead < records.size()) {
         item_of_uid_.prefetch(records[k + kAhead].task);
@@ -197,16 +206,42 @@ void Builder::links() {
     // In place: a stable sort's buffer would be as big as the table. Waits
     // of one item that start together go by their other fields.
     std::sort(out, out + count, by_all);
-    kept[r] = count;
+    waits_kept[r] = count;
     lost_waits[r] = lost;
+  };
+  // Kernels' tasks and copies' instances, looked up kAhead ahead.
+  const auto kernel_tasks = [&] {
+    const size_t kernels = kernel_tasks_.size();
+    for (size_t k = 0; k < kernels; ++k) {
+      if (k + kAhead < kernels) item_of_uid_.prefetch(kernel_tasks_[k + kAhead]);
+      p_.kernels[k].task = item(kernel_tasks_[k]);
+    }
+  };
+  const auto copy_instances = [&] {
+    const size_t copies = copy_instances_.size();
+    for (size_t c = 0; c < copies; ++c) {
+      if (c + kAhead < copies) {
+        item_of_uid_.prefetch(copy_instances_[c + kAhead].first);
+        item_of_uid_.prefetch(copy_instances_[c + kAhead].second);
+      }
+      p_.copies[c].src_instance = item(copy_instances_[c].first);
+      p_.copies[c].dst_instance = item(copy_instances_[c].second);
+    }
+  };
+  // Three pieces that read no waits beside the ranks' waits (3..).
+  parallel_for(traces_.size() + 3, threads_, [&](unsigned, size_t piece) {
+    if (piece == 0) return group_edges();
+    if (piece == 1) return kernel_tasks();
+    if (piece == 2) return copy_instances();
+    rank_waits(piece - 3);
   });
   // Each rank's waits are sorted; ranks' items mostly follow each other.
   size_t sorted_end = 0;
   for (size_t r = 0; r < traces_.size(); ++r) {
     const size_t from = sorted_end;
-    std::move(p_.waits.begin() + offset[r], p_.waits.begin() + offset[r] + kept[r],
+    std::move(p_.waits.begin() + wait_offset[r], p_.waits.begin() + wait_offset[r] + waits_kept[r],
               p_.waits.begin() + from);
-    sorted_end += kept[r];
+    sorted_end += waits_kept[r];
     if (from > 0 && by_all(p_.waits[from], p_.waits[from - 1])) {
       std::inplace_merge(p_.waits.begin(), p_.waits.begin() + from, p_.waits.begin() + sorted_end,
                          by_all);
@@ -234,28 +269,6 @@ void Builder::links() {
   }
   std::sort(p_.wait_notes.begin(), p_.wait_notes.end());
   warn_count(sum(lost_waits), "waits belong to tasks missing from the loaded files" + in_flight);
-
-  // Kernels' tasks and copies' instances, on two threads, looked up kAhead
-  // ahead.
-  parallel_for(2, threads_, [&](unsigned, size_t part) {
-    if (part == 0) {
-      const size_t n = kernel_tasks_.size();
-      for (size_t k = 0; k < n; ++k) {
-        if (k + kAhead < n) item_of_uid_.prefetch(kernel_tasks_[k + kAhead]);
-        p_.kernels[k].task = item(kernel_tasks_[k]);
-      }
-      return;
-    }
-    const size_t n = copy_instances_.size();
-    for (size_t c = 0; c < n; ++c) {
-      if (c + kAhead < n) {
-        item_of_uid_.prefetch(copy_instances_[c + kAhead].first);
-        item_of_uid_.prefetch(copy_instances_[c + kAhead].second);
-      }
-      p_.copies[c].src_instance = item(copy_instances_[c].first);
-      p_.copies[c].dst_instance = item(copy_instances_[c].second);
-    }
-  });
 }
 
 void Builder::errors() {
