@@ -181,7 +181,56 @@ Collector::Collector(const Header& header) : header_(header) {
 
 Collector::~Collector() = default;
 
-void Collector::expect(uint64_t bytes) {
+template <class F>
+void Collector::each_table(F&& f) {
+  const auto of = [](std::initializer_list<Kind> kinds) {
+    return [kinds](const Handler& h) {
+      return std::find(kinds.begin(), kinds.end(), h.kind) != kinds.end();
+    };
+  };
+  const auto items = [](bool (*source)(Source)) {
+    return [source](const Handler& h) {
+      return h.kind == Kind::ProcItem && source(static_cast<Source>(h.sub));
+    };
+  };
+  const auto meta = [](Source s) { return !is_task(s); };
+  const auto gpu = [](Source s) { return s == Source::GpuTask; };
+  LogData& d = data_;
+  ItemTables& it = d.items;
+  f(d.ops, of({Kind::OperationInstance}));
+  f(it.tasks, items(is_task));
+  f(it.metas, items(meta));
+  f(it.kernels, items(gpu));
+  f(it.kernel_tasks, items(gpu));
+  f(it.path.items, items(owns_event));
+  f(it.path.uids, items(owns_event));
+  f(it.path_refs, items(owns_event));
+  f(it.path_keys, items(owns_event));
+  f(it.calls, items(is_call));
+  f(d.waits, of({Kind::TaskWait, Kind::MetaWait}));
+  f(d.wait_sites, of({Kind::WaitSite}));
+  f(d.instances, of({Kind::Instance}));
+  f(d.channel_items, of({Kind::ChannelItem}));
+  f(d.inst_refs, of({Kind::CopyInst, Kind::FillInst}));
+  f(d.events, of({Kind::Event}));
+}
+
+void Collector::table_ends(std::vector<PagesAhead::Table>& out) {
+  out.clear();
+  each_table([&](const auto& table, auto&&) {
+    const auto* begin = reinterpret_cast<const char*>(table.data());
+    const size_t element = sizeof(table[0]);
+    out.push_back({begin, begin + table.size() * element, begin + table.capacity() * element});
+  });
+}
+
+void Collector::expect(uint64_t bytes, uint64_t budget) {
+  // Address space only, but where the system counts it against a commit
+  // limit, more than a quarter of its memory could starve later tables.
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  budget_ = budget > 0              ? static_cast<double>(budget)
+            : pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) / 4
+                                    : 0;
   // The fewest bytes a record of each layout takes.
   std::vector<uint64_t> least(handlers_.size(), 4);  // the record id
   for (size_t i = 0; i < handlers_.size(); ++i) {
@@ -199,51 +248,36 @@ void Collector::expect(uint64_t bytes) {
       if (fill(handlers_[i])) size = std::min(size, least[i]);
     return size == UINT64_MAX ? 0 : static_cast<size_t>(bytes / size);
   };
-  const auto of = [](std::initializer_list<Kind> kinds) {
-    return [kinds](const Handler& h) {
-      return std::find(kinds.begin(), kinds.end(), h.kind) != kinds.end();
-    };
-  };
-  const auto items = [](bool (*source)(Source)) {
-    return [source](const Handler& h) {
-      return h.kind == Kind::ProcItem && source(static_cast<Source>(h.sub));
-    };
-  };
-  const auto meta = [](Source s) { return !is_task(s); };
-  const auto gpu = [](Source s) { return s == Source::GpuTask; };
-  // Calls f(table, the layouts that fill it) for every table.
-  LogData& d = data_;
-  ItemTables& it = d.items;
-  const auto each_table = [&](auto&& f) {
-    f(d.ops, of({Kind::OperationInstance}));
-    f(it.tasks, items(is_task));
-    f(it.metas, items(meta));
-    f(it.kernels, items(gpu));
-    f(it.kernel_tasks, items(gpu));
-    f(it.path.items, items(owns_event));
-    f(it.path.uids, items(owns_event));
-    f(it.path_refs, items(owns_event));
-    f(it.path_keys, items(owns_event));
-    f(it.calls, items(is_call));
-    f(d.waits, of({Kind::TaskWait, Kind::MetaWait}));
-    f(d.wait_sites, of({Kind::WaitSite}));
-    f(d.instances, of({Kind::Instance}));
-    f(d.channel_items, of({Kind::ChannelItem}));
-    f(d.inst_refs, of({Kind::CopyInst, Kind::FillInst}));
-    f(d.events, of({Kind::Event}));
-  };
-  // Address space only, but where the system counts it against a commit
-  // limit, more than a quarter of its memory could starve later tables.
+  most_.clear();
+  each_table([&](auto&, auto&& fill) { most_.push_back(count(fill)); });
+  if (!reserve(most_)) sample_bytes_ = bytes;
+}
+
+bool Collector::reserve(const std::vector<size_t>& counts) {
   double total = 0;
-  each_table([&](auto& table, auto&& fill) {
-    total += static_cast<double>(count(fill)) * sizeof(table[0]);
-  });
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0 || total > static_cast<double>(pages) * page / 4) return;
+  size_t k = 0;
+  each_table(
+      [&](auto& table, auto&&) { total += static_cast<double>(counts[k++]) * sizeof(table[0]); });
+  if (total > budget_) return false;
   try {
-    each_table([&](auto& table, auto&& fill) { reserve_huge(table, count(fill)); });
+    k = 0;
+    each_table([&](auto& table, auto&&) { reserve_huge(table, counts[k++]); });
   } catch (const std::exception&) {  // bad_alloc: the tables grow as records come
   }
+  return true;
+}
+
+void Collector::reserve_from_sample(uint64_t offset) {
+  if (offset <= header_.size) return;
+  const double scale =
+      static_cast<double>(sample_bytes_) / static_cast<double>(offset - header_.size);
+  std::vector<size_t> want;
+  size_t k = 0;
+  each_table([&](auto& table, auto&&) {
+    const double rate = 2 * scale * static_cast<double>(table.size()) + 4096;
+    want.push_back(std::min(most_[k++], static_cast<size_t>(std::min(rate, 1e18))));
+  });
+  reserve(want);
 }
 
 LogData& Collector::data() {
@@ -262,6 +296,7 @@ void Collector::add(const Record& r) {
   const auto layout = static_cast<size_t>(r.layout - header_.layouts.data());
   const Handler& h = handlers_[layout];
   ++counts_[layout];
+  if (++added_ == kSample && sample_bytes_ > 0) reserve_from_sample(r.offset);
   const auto& f = h.f.at;
   const auto u = [&](size_t field, uint64_t fallback = 0) { return r.get(f[field], fallback); };
   const auto u32 = [&](size_t field) { return static_cast<uint32_t>(r.get(f[field])); };

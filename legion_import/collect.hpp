@@ -8,6 +8,7 @@
 
 #include "legion_import/log_data.hpp"
 #include "legion_import/log_reader.hpp"
+#include "trace_format/pages_ahead.hpp"
 
 namespace legato::legion {
 
@@ -20,11 +21,18 @@ class Collector {
   // Before the first add(), when the size of the records is known
   // (LogReader::size_hint): reserves each table for the most records of its
   // kinds that many bytes can hold, as address space only (pages are
-  // touched as records arrive), so tables never grow by copying. Skipped
-  // where that is over a quarter of the machine's memory, or the system
+  // touched as records arrive), so tables never grow by copying. Where that
+  // is over `budget` bytes (0: a quarter of the machine's memory; a big
+  // file), each table is reserved instead once kSample records are in, for
+  // twice what the file would give it at their rate (at most the most it
+  // can hold). Skipped where that too is over the budget, or the system
   // will not reserve it.
-  void expect(uint64_t bytes);
+  void expect(uint64_t bytes, uint64_t budget = 0);
+  static constexpr uint64_t kSample = uint64_t{1} << 16;
   void add(const Record& r);
+  // Where each of its tables ends and how much room it has (for a
+  // PagesAhead while records are added), into `out`.
+  void table_ends(std::vector<PagesAhead::Table>& out);
   // After the last add(): the tables, with the records per kind counted.
   LogData& data();
 
@@ -33,8 +41,20 @@ class Collector {
   // Field indices of one layout, -1 where it has no such field.
   struct Fields;
   struct Handler;
-  std::vector<Handler> handlers_;  // per layout (index into header.layouts)
-  std::vector<uint64_t> counts_;   // records per layout
+  // f(table, fills) for every table, fills(handler) saying whether records
+  // of that handler's layout add to it.
+  template <class F>
+  void each_table(F&& f);
+  // Reserves each table (in each_table's order) for that many elements;
+  // false where they would take over budget_ bytes.
+  bool reserve(const std::vector<size_t>& counts);
+  void reserve_from_sample(uint64_t offset);  // at the record at that offset
+  std::vector<Handler> handlers_;             // per layout (index into header.layouts)
+  std::vector<uint64_t> counts_;              // records per layout
+  uint64_t added_ = 0;
+  uint64_t sample_bytes_ = 0;  // expect()'s bytes, when the tables wait for kSample records
+  double budget_ = 0;
+  std::vector<size_t> most_;  // per table: the most elements expect()'s bytes can give it
   const Header& header_;
   LogData data_;
 };

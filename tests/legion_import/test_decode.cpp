@@ -6,6 +6,7 @@
 
 #include "legion_import/collect.hpp"
 #include "legion_import/log_reader.hpp"
+#include "legion_import/testing/legion_log_writer.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -180,6 +181,49 @@ TEST_CASE("the records' size is known before decoding, plain or gzip", "[legion]
   CHECK(c.data().items.path.items.capacity() >= c.data().items.path.items.size());
   CHECK(c.data().events.size() == grown.data.events.size());
   CHECK(c.data().counts == grown.data.counts);
+}
+
+TEST_CASE("a big file's tables are reserved once its first records show their rate",
+          "[legion][decode]") {
+  TempDir dir;
+  testing::write_synthetic_run(dir.path().string(), 1, 100000, false);
+  const std::string path = dir.file("prof_0.prof");
+  // Where the biggest tables lie: a table that grows by copying moves.
+  const auto places = [](const LogData& d) {
+    return std::vector<const void*>{d.ops.data(),         d.items.tasks.data(),
+                                    d.items.metas.data(), d.items.path.items.data(),
+                                    d.items.calls.data(), d.events.data()};
+  };
+  // Room for the most records these 6.4 MB could hold is about 80 MB; at
+  // the rate of the first Collector::kSample records, twice what the file
+  // gives each table is about 20 MB.
+  const auto reader = LogReader::open(path);
+  Collector c(reader->header());
+  c.expect(reader->size_hint(), uint64_t{40} << 20);
+  CHECK(c.data().items.metas.capacity() == 0);  // waiting for the sample
+  std::vector<const void*> at_sample;
+  uint64_t n = 0;
+  for (Record r; reader->next(r);) {
+    c.add(r);
+    if (++n == Collector::kSample) at_sample = places(c.data());
+  }
+  REQUIRE(n > Collector::kSample);
+  CHECK(c.data().items.metas.capacity() > 0);
+  CHECK(places(c.data()) == at_sample);  // none grew by copying after the sample
+  // The same records as tables reserved for the most, and as tables grown
+  // with no budget at all.
+  const Decoded most = decode(path);
+  const auto grown_reader = LogReader::open(path);
+  Collector grown(grown_reader->header());
+  grown.expect(grown_reader->size_hint(), 1);
+  for (Record r; grown_reader->next(r);) grown.add(r);
+  for (const LogData* d : {&c.data(), &grown.data()}) {
+    CHECK(d->items.metas.size() == most.data.items.metas.size());
+    CHECK(d->items.tasks.size() == most.data.items.tasks.size());
+    CHECK(d->items.path.items.size() == most.data.items.path.items.size());
+    CHECK(d->events.size() == most.data.events.size());
+    CHECK(d->counts == most.data.counts);
+  }
 }
 
 TEST_CASE("header lines that do not fit the grammar are errors naming file and line",
