@@ -24,7 +24,7 @@ void append(std::vector<R>& to, std::vector<R>& from) {
 RankTrace read_rank_trace(const std::string& path, bool spare_core) {
   if (legion::is_legion_log(path))  // told apart by content
     return legion::import_log(path, legion::Links::WithRun,
-                              spare_core ? legion::Inflate::Ahead : legion::Inflate::Inline);
+                              spare_core ? legion::SpareCore::Yes : legion::SpareCore::No);
   RankTrace t;
   t.file = path;
   std::unique_ptr<trace::TraceReader> reader;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <memory>
+#include <vector>
 
 #include "legion_import/collect.hpp"
 #include "legion_import/converter.hpp"
@@ -10,17 +12,36 @@
 
 namespace legato::legion {
 
+namespace {
+// Records collected between two reports of the tables' ends to PagesAhead.
+constexpr uint64_t kPagesEvery = 16384;
+}  // namespace
+
 bool is_legion_log(const std::string& path) {
   return sniff_file(path) != FileKind::Other;
 }
 
-analysis::RankTrace import_log(const std::string& path, Links links, Inflate inflate) {
+analysis::RankTrace import_log(const std::string& path, Links links, SpareCore spare) {
   try {
-    const auto reader = LogReader::open(path, inflate);
+    const bool ahead = spare == SpareCore::Yes;
+    const auto reader = LogReader::open(path, ahead ? Inflate::Ahead : Inflate::Inline);
     Collector collector(reader->header());
     collector.expect(reader->size_hint());
-    Record r;
-    while (reader->next(r)) collector.add(r);
+    {
+      // A plain file's spare core prefaults the tables' next pages (a gzip
+      // file's inflates it).
+      std::unique_ptr<PagesAhead> pages;
+      if (ahead && !reader->compressed()) pages = std::make_unique<PagesAhead>();
+      std::vector<PagesAhead::Table> ends;
+      Record r;
+      for (uint64_t n = 1; reader->next(r); ++n) {
+        collector.add(r);
+        if (pages && n % kPagesEvery == 0) {
+          collector.table_ends(ends);
+          pages->update(ends);
+        }
+      }
+    }
     DecodeFacts facts;
     facts.first_line = reader->header().first_line;
     facts.layouts = reader->header().layouts.size();

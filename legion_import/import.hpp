@@ -21,12 +21,14 @@ bool is_legion_log(const std::string& path);
 // damaged one with the records before the damage and a problem naming the
 // byte offset. Its critical-path links come from this file alone
 // (Links::FileAlone), or are left in legion_links for link_runs to resolve
-// with the other nodes of the run (Links::WithRun). Inflate::Ahead gives a
-// gzip file a thread of its own to inflate it, for a core that would
-// otherwise idle.
+// with the other nodes of the run (Links::WithRun). SpareCore::Yes: a core
+// would otherwise idle while this file loads, so a thread of its own works
+// ahead of the one collecting its records: it inflates a gzip file
+// (Inflate::Ahead), or prefaults the tables of a plain one (PagesAhead).
 enum class Links { FileAlone, WithRun };
+enum class SpareCore { No, Yes };
 analysis::RankTrace import_log(const std::string& path, Links links = Links::FileAlone,
-                               Inflate inflate = Inflate::Inline);
+                               SpareCore spare = SpareCore::No);
 
 // Resolves the critical path of every run among `traces` whose Legion logs
 // left it pending, over all of the run's files together (an event in one

@@ -23,11 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   if (legion::is_legion_log(path)) {
-    // Inflated inline or on a thread of its own (as a load with a spare
-    // core does), by the input's length.
-    const auto inflate = size % 2 ? legion::Inflate::Ahead : legion::Inflate::Inline;
+    // Inflated or decoded inline, or on a thread of its own (as a load
+    // with a spare core does), by the input's length.
+    const auto spare = size % 2 ? legion::SpareCore::Yes : legion::SpareCore::No;
     std::vector<analysis::RankTrace> traces{
-        legion::import_log(path, legion::Links::FileAlone, inflate)};
+        legion::import_log(path, legion::Links::FileAlone, spare)};
     try {
       const analysis::Profile p = analysis::build_profile(std::move(traces));
       (void)p.items.size();

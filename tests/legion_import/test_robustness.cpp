@@ -7,6 +7,7 @@
 
 #include "analysis/load.hpp"
 #include "legion_import/import.hpp"
+#include "legion_import/testing/legion_log_writer.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -133,12 +134,12 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
   const auto plain = read_file(data_file(kA));
   const Summary whole = summarize(load_profile({data_file(kA)}));
   // Inflated inline, and on a thread of its own (as a load with a spare core does).
-  for (const auto inflate : {legion::Inflate::Inline, legion::Inflate::Ahead}) {
-    INFO((inflate == legion::Inflate::Ahead ? "inflated ahead" : "inflated inline"));
+  for (const auto spare : {legion::SpareCore::No, legion::SpareCore::Yes}) {
+    INFO((spare == legion::SpareCore::Yes ? "inflated ahead" : "inflated inline"));
     const auto load = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
       const std::string path = dir.file(name);
       write_file(path, bytes);
-      return legion::import_log(path, legion::Links::FileAlone, inflate);
+      return legion::import_log(path, legion::Links::FileAlone, spare);
     };
     // Two members, cut inside a record (as `cat a.gz b.gz` joins them).
     const size_t half = plain.size() / 2 + 3;
@@ -186,11 +187,33 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
   for (size_t at : {size_t{10}, gz.size() / 3, gz.size() - 4}) {
     write_file(cut, std::vector<uint8_t>(gz.begin(), gz.begin() + static_cast<long>(at)));
     const RankTrace ahead =
-        legion::import_log(cut, legion::Links::FileAlone, legion::Inflate::Ahead);
+        legion::import_log(cut, legion::Links::FileAlone, legion::SpareCore::Yes);
     const RankTrace inline_t = legion::import_log(cut);
     CHECK(ahead.readable == inline_t.readable);
     CHECK(ahead.records == inline_t.records);
     CHECK(ahead.problems == inline_t.problems);
+  }
+}
+
+TEST_CASE("a plain log loaded with a core to spare imports as one loaded without",
+          "[legion][robust]") {
+  TempDir dir;
+  // Enough records for the spare core to prefault tables many times over.
+  legion::testing::write_synthetic_run(dir.path().string(), 1, 100000, false);
+  const std::string whole = dir.file("prof_0.prof"), cut = dir.file("cut.prof");
+  const auto bytes = read_file(whole);
+  for (const size_t size : {bytes.size(), bytes.size() * 2 / 3}) {
+    INFO("file of " << size << " bytes");
+    write_file(cut, prefix(bytes, size));
+    RankTrace spare = legion::import_log(cut, legion::Links::FileAlone, legion::SpareCore::Yes);
+    RankTrace alone = legion::import_log(cut);
+    CHECK(spare.records == alone.records);
+    CHECK(spare.problems == alone.problems);
+    CHECK(spare.records > 2 * 16384);
+    std::vector<RankTrace> a, b;
+    a.push_back(std::move(spare));
+    b.push_back(std::move(alone));
+    CHECK(summarize(build_profile(std::move(a))) == summarize(build_profile(std::move(b))));
   }
 }
 
