@@ -1,22 +1,51 @@
 #include "analysis/rank_trace.hpp"
 
+#include <algorithm>
 #include <exception>
+#include <memory>
+#include <new>
+#include <vector>
 
 #include "legion_import/import.hpp"
+#include "trace_format/huge_pages.hpp"
+#include "trace_format/pages_ahead.hpp"
 #include "trace_format/reader.hpp"
 
 namespace legato::analysis {
 
 namespace {
 
+// Records read before each kind's table is reserved at their rate
+// (reserve_at_rate).
+constexpr uint64_t kSampleRecords = uint64_t{1} << 16;
+
 template <class R>
 void append(std::vector<R>& to, std::vector<R>& from) {
-  if (to.empty()) {
+  if (to.capacity() == 0) {  // nothing reserved: the frame's table becomes it
     to.swap(from);
   } else {
     to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   }
   from.clear();
+}
+
+// Once the first frames are in: each kind's table reserved (as huge pages)
+// for 1.25 times what the whole file would give it at their rate, `scale`
+// times what it holds, so that a big file's tables do not grow by copying.
+// Left to grow where that is over the reservation budget.
+void reserve_at_rate(RankTrace& t, double scale) {
+  double total = 0;
+  const auto want = [&](const auto& table) {
+    return static_cast<size_t>(std::min(1.25 * scale * static_cast<double>(table.size()), 1e15)) +
+           1024;
+  };
+  t.all.for_each_kind(
+      [&](const auto& table) { total += static_cast<double>(want(table)) * sizeof(table[0]); });
+  if (total > reservation_budget()) return;
+  try {
+    t.all.for_each_kind([&](auto& table) { reserve_huge(table, want(table)); });
+  } catch (const std::bad_alloc&) {  // the tables grow as frames come
+  }
 }
 
 }  // namespace
@@ -37,8 +66,18 @@ RankTrace read_rank_trace(const std::string& path, bool spare_core) {
   t.readable = true;
   trace::Frame frame;
   uint64_t unknown_records = 0;
+  // A core to spare prefaults the tables' next pages while this one reads.
+  std::unique_ptr<PagesAhead> pages;
+  if (spare_core) pages = std::make_unique<PagesAhead>();
+  std::vector<PagesAhead::Table> ends;
+  bool sampled = false;
   while (reader->next(frame)) {
     if (frame.header.type != trace::FrameType::Events) continue;
+    if (!sampled && t.records >= kSampleRecords) {  // the records before this frame's offset
+      sampled = true;
+      reserve_at_rate(t, static_cast<double>(reader->file_size()) /
+                             static_cast<double>(std::max<uint64_t>(frame.offset, 1)));
+    }
     t.records += frame.records.size();
     for (auto& s : frame.records.get<trace::StringRecord>()) t.strings[s.id] = std::move(s.text);
     frame.records.get<trace::StringRecord>().clear();
@@ -48,7 +87,17 @@ RankTrace read_rank_trace(const std::string& path, bool spare_core) {
       using R = typename std::remove_cvref_t<decltype(to)>::value_type;
       append(to, frame.records.get<R>());
     });
+    if (pages) {
+      ends.clear();
+      t.all.for_each_kind([&](const auto& table) {
+        const auto* begin = reinterpret_cast<const char*>(table.data());
+        const size_t element = sizeof(table[0]);
+        ends.push_back({begin, begin + table.size() * element, begin + table.capacity() * element});
+      });
+      pages->update(ends);
+    }
   }
+  pages.reset();
   t.metadata = reader->metadata();
   std::vector<std::string> meta_problems;
   t.run = trace::RunInfo::from_json(t.metadata, meta_problems);

@@ -1,7 +1,5 @@
 #include "legion_import/collect.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <exception>
@@ -225,12 +223,7 @@ void Collector::table_ends(std::vector<PagesAhead::Table>& out) {
 }
 
 void Collector::expect(uint64_t bytes, uint64_t budget) {
-  // Address space only, but where the system counts it against a commit
-  // limit, more than a quarter of its memory could starve later tables.
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  budget_ = budget > 0              ? static_cast<double>(budget)
-            : pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) / 4
-                                    : 0;
+  budget_ = budget > 0 ? static_cast<double>(budget) : reservation_budget();
   // The fewest bytes a record of each layout takes.
   std::vector<uint64_t> least(handlers_.size(), 4);  // the record id
   for (size_t i = 0; i < handlers_.size(); ++i) {

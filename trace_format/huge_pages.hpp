@@ -17,6 +17,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace legato {
@@ -34,6 +35,18 @@ inline void advise_huge_pages(void* p, size_t bytes) {
   (void)p;
   (void)bytes;
 #endif
+}
+
+// The most address space a loader reserves ahead for its tables: a quarter
+// of the machine's memory (address space only, but where the system counts
+// it against a commit limit, more could starve later tables); 0 where
+// unknown.
+inline double reservation_budget() {
+#if defined(__linux__)
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page > 0) return static_cast<double>(pages) * static_cast<double>(page) / 4;
+#endif
+  return 0;
 }
 
 // Reserves room for n elements of v, advised as huge pages before any of

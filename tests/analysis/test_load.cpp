@@ -142,3 +142,43 @@ TEST_CASE("a string id defined twice takes its last text", "[analysis]") {
   REQUIRE(p.items.size() == 1);
   CHECK(p.str(p.items[0].name) == "second name");
 }
+
+TEST_CASE("a big rank file reads the same with a core to spare, its tables reserved at its rate",
+          "[analysis][ranks]") {
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  {
+    // 200,000 tasks and meta tasks in frames of 10,000 (written through
+    // the public writer API; nothing ran).
+    SyntheticTrace t(path);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto kind = t.task_kind("work");
+    for (int i = 0; i < 100000; ++i) {
+      const trace::Time at = i * 1000;
+      t.task(c0, kind, at, at + 800);
+      t.meta(u0, "Mapping", at, at + 300);
+      if (i % 5000 == 4999) t.writer().flush();
+    }
+    t.finish();
+  }
+  RankTrace spare = read_rank_trace(path, true);
+  RankTrace alone = read_rank_trace(path, false);
+  CHECK(spare.records == alone.records);
+  CHECK(spare.problems == alone.problems);
+  const auto& tasks = alone.all.get<trace::TaskRecord>();
+  REQUIRE(tasks.size() == 100000);
+  CHECK(spare.all.get<trace::TaskRecord>() == tasks);
+  CHECK(spare.all.get<trace::MetaTaskRecord>() == alone.all.get<trace::MetaTaskRecord>());
+  // Reserved once 65,536 records were in, for 1.25 times the file's rate:
+  // room for what the file holds, without the doubling a growing table's
+  // last step leaves (up to twice what it holds).
+  CHECK(tasks.capacity() >= tasks.size());
+  CHECK(tasks.capacity() < tasks.size() * 3 / 2);
+  std::vector<RankTrace> a, b;
+  a.push_back(std::move(spare));
+  b.push_back(std::move(alone));
+  const Profile p = build_profile(std::move(a)), q = build_profile(std::move(b));
+  CHECK(p.items.size() == q.items.size());
+  CHECK(p.items.size() == 200000);
+}
