@@ -18,6 +18,11 @@
 //    tasks, waits, instances, operations and the event graph) repeated with
 //    shifted times, ops and events, plain and gzip: decode, import and load
 //    speed of one file with a real record mix.
+// 3. One node's log of as many records as part 1's run (a single-node
+//    Legate run writes one file): loaded with a core to spare, which
+//    prefaults the tables' pages ahead of the collecting thread
+//    (PagesAhead), the tables' room reserved from the first records'
+//    rate (Collector::expect): legion_one_file_load_records_per_s.
 //   bench_legion_import [--records N] [--nodes K] [--repeats R]
 //   (defaults: 10,000,000 records over 4 nodes; log A repeated 4,000 times)
 #include <sys/resource.h>
@@ -293,6 +298,25 @@ void grown_log_a(uint64_t repeats) {
   std::filesystem::remove_all(dir);
 }
 
+void one_node_log(uint64_t records) {
+  const auto dir = std::filesystem::temp_directory_path() / "bench_legion_one_node";
+  std::filesystem::remove_all(dir);
+  const uint64_t written = legion::testing::write_synthetic_run(dir.string(), 1, records, false);
+  const std::string file = (dir / "prof_0.prof").string();
+  std::printf("# one node's log: %llu records, %.0f MB plain\n",
+              static_cast<unsigned long long>(written),
+              static_cast<double>(std::filesystem::file_size(file)) / 1e6);
+  Spent loads[3];
+  analysis::Profile p;
+  for (Spent& load : loads) load = spent([&] { p = analysis::load_profile({file}); });
+  const Spent best = *std::min_element(
+      loads, loads + 3, [](const Spent& a, const Spent& b) { return a.wall < b.wall; });
+  std::printf("# best load %.3f s (user %.2f s, system %.2f s)\n", best.wall, best.user, best.sys);
+  result("legion_one_file_load_records_per_s", static_cast<double>(written) / best.wall,
+         "records/s");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -318,5 +342,6 @@ int main(int argc, char** argv) {
   }
   synthetic_run(records, nodes);
   grown_log_a(repeats);
+  one_node_log(records);
   return 0;
 }
