@@ -89,11 +89,7 @@ RankTrace read_rank_trace(const std::string& path, bool spare_core) {
     });
     if (pages) {
       ends.clear();
-      t.all.for_each_kind([&](const auto& table) {
-        const auto* begin = reinterpret_cast<const char*>(table.data());
-        const size_t element = sizeof(table[0]);
-        ends.push_back({begin, begin + table.size() * element, begin + table.capacity() * element});
-      });
+      t.all.for_each_kind([&](const auto& table) { ends.push_back(PagesAhead::Table::of(table)); });
       pages->update(ends);
     }
   }

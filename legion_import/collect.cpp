@@ -215,11 +215,7 @@ void Collector::each_table(F&& f) {
 
 void Collector::table_ends(std::vector<PagesAhead::Table>& out) {
   out.clear();
-  each_table([&](const auto& table, auto&&) {
-    const auto* begin = reinterpret_cast<const char*>(table.data());
-    const size_t element = sizeof(table[0]);
-    out.push_back({begin, begin + table.size() * element, begin + table.capacity() * element});
-  });
+  each_table([&](const auto& table, auto&&) { out.push_back(PagesAhead::Table::of(table)); });
 }
 
 void Collector::expect(uint64_t bytes, uint64_t budget) {

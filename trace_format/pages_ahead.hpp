@@ -24,6 +24,13 @@ class PagesAhead {
     const char* begin = nullptr;
     const char* end = nullptr;
     const char* limit = nullptr;
+    // A vector's: its size written, its capacity reserved.
+    template <class V>
+    static Table of(const V& v) {
+      const auto* first = reinterpret_cast<const char*>(v.data());
+      const size_t element = sizeof(*v.data());
+      return Table{first, first + v.size() * element, first + v.capacity() * element};
+    }
   };
   PagesAhead();
   ~PagesAhead();  // stops the thread after the range it is prefaulting
