@@ -1,5 +1,7 @@
 #include "trace_format/pages_ahead.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -11,10 +13,17 @@ namespace legato {
 
 namespace {
 
-constexpr uintptr_t kPage = 4096;
+// The system's page size (madvise takes ranges that start on a page).
+uintptr_t page_size() {
+  static const uintptr_t size = [] {
+    const long s = sysconf(_SC_PAGESIZE);
+    return s > 0 ? static_cast<uintptr_t>(s) : uintptr_t{4096};
+  }();
+  return size;
+}
 
 const char* page_down(const char* p) {
-  return reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(p) & ~(kPage - 1));
+  return reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(p) & ~(page_size() - 1));
 }
 
 // Prefaults [from, to) for writing; false where the system cannot (a
