@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -46,11 +47,14 @@ TEST_CASE("pages ahead of a growing table become resident, its bytes unchanged",
   fill_to(3 * mib);
   // Grew 1 MiB: the next 4 MiB (four times that) are prefaulted.
   ahead.update({{begin, end(), limit}});
-  const char* const from = begin + 4 * mib;  // past the huge page the writer is in
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (resident(from, 2 * mib) < 2 * mib / page && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  CHECK(resident(from, 2 * mib) == 2 * mib / page);
+  // Waits (up to 20 s) for [p, p + 2 MiB) to be resident; true once it is.
+  const auto becomes_resident = [&](const char* p) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (resident(p, 2 * mib) < 2 * mib / page && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return resident(p, 2 * mib) == 2 * mib / page;
+  };
+  CHECK(becomes_resident(begin + 4 * mib));          // past the huge page the writer is in
   CHECK(resident(begin + 16 * mib, 16 * mib) == 0);  // not far ahead
   // What was written is as it was, and the writer goes on as before.
   const auto intact = [&] {
@@ -62,14 +66,26 @@ TEST_CASE("pages ahead of a growing table become resident, its bytes unchanged",
   CHECK(intact());
   fill_to(8 * mib);
   CHECK(intact());
-  // A table that moved (grew past its room) starts over: nothing at once.
-  HugeVector<uint64_t> other;
-  reserve_huge(other, 32 * mib / sizeof(uint64_t));
-  other.resize(mib / sizeof(uint64_t));
-  const char* const o = reinterpret_cast<const char*>(other.data());
-  ahead.update({{o, o + mib, o + 32 * mib}});
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  CHECK(resident(o + 8 * mib, 8 * mib) == 0);
+  // A table that moved (grew past its room) starts over, whether its new
+  // room lies above the old or below: nothing at once, then ahead of its
+  // new end as it grows there. Rooms of 32 MiB side by side: the middle
+  // one first, then the one above, then the one below.
+  const size_t room = 32 * mib;
+  void* const area = mmap(nullptr, 3 * room, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  REQUIRE(area != MAP_FAILED);
+  char* const rooms = static_cast<char*>(area);
+  for (char* const o : {rooms + room, rooms + 2 * room, rooms}) {
+    std::memset(o, 1, mib);
+    ahead.update({{o, o + mib, o + room}});
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(resident(o + 4 * mib, room - 4 * mib) == 0);  // past a huge page written into
+    std::memset(o + mib, 1, mib);
+    ahead.update({{o, o + 2 * mib, o + room}});
+    CHECK(becomes_resident(o + 4 * mib));
+    CHECK(resident(o + 8 * mib, room - 8 * mib) == 0);
+  }
+  munmap(area, 3 * room);
 #else
   SUCCEED("this system cannot prefault with MADV_POPULATE_WRITE: PagesAhead does nothing");
 #endif
