@@ -1,6 +1,7 @@
 #include "analysis/utilization.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace legato::analysis {
 
@@ -161,39 +162,75 @@ bool selected(const Lane& l, LaneKind kind, uint32_t rank) {
   return l.kind == kind && (rank == kAllNodes || l.rank == rank);
 }
 
-// Adds a lane's busy periods as 0/1 steps: its items minus their waits,
-// overlapping items counted once.
-void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Time, int64_t>>& out) {
-  std::vector<std::pair<Time, int64_t>> edges;
-  for (uint32_t i = lane.begin; i < lane.end; ++i) {
+// Calls f(from, to) for each busy period of items [begin, end) of a row,
+// in order: each item minus its waits.
+template <class F>
+void row_periods(const Profile& p, uint32_t begin, uint32_t end, F&& f) {
+  for (uint32_t i = begin; i < end; ++i) {
     const Item& it = p.items[i];
     Time from = it.start;
     const auto [w, wend] = p.waits_of(i);
     for (const Wait* x = w; x != wend; ++x) {
       const Time a = std::clamp(x->start, from, it.stop()), b = std::clamp(x->end, a, it.stop());
-      if (a > from) {
-        edges.emplace_back(from, 1);
-        edges.emplace_back(a, -1);
-      }
+      if (a > from) f(from, a);
       from = b;
     }
-    if (it.stop() > from) {
-      edges.emplace_back(from, 1);
-      edges.emplace_back(it.stop(), -1);
-    }
+    if (it.stop() > from) f(from, it.stop());
   }
+}
+
+// Adds a lane's busy periods as 0/1 steps: its items minus their waits,
+// overlapping items counted once. A row's periods come in order and apart
+// (its items do not overlap), so the rows' periods are merged by start, a
+// heap of rows deep, instead of sorted: a Legion utility lane's millions of
+// meta tasks and nested calls took a third of a second to sort. Periods
+// that touch stay apart (an end and a start at one time).
+void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Time, int64_t>>& out) {
+  const auto add = [&](Time from, Time to) {
+    out.emplace_back(from, 1);
+    out.emplace_back(to, -1);
+  };
   if (lane.rows.size() <= 1) {  // one row: no overlap to merge
-    out.insert(out.end(), edges.begin(), edges.end());
+    row_periods(p, lane.begin, lane.end, add);
     return;
   }
-  std::sort(edges.begin(), edges.end());
-  int64_t depth = 0;
-  for (const auto& [t, d] : edges) {
-    const int64_t before = depth;
-    depth += d;
-    if (before == 0 && depth > 0) out.emplace_back(t, 1);
-    if (before > 0 && depth == 0) out.emplace_back(t, -1);
+  using Period = std::pair<Time, Time>;
+  std::vector<Period> periods;    // row after row
+  std::vector<size_t> next, end;  // per row: its next period, the end of its periods
+  for (const Row& row : lane.rows) {
+    next.push_back(periods.size());
+    row_periods(p, row.begin, row.end, [&](Time from, Time to) { periods.emplace_back(from, to); });
+    end.push_back(periods.size());
   }
+  // A min-heap of the rows by their next period's start (then row).
+  using Head = std::pair<Time, size_t>;
+  std::vector<Head> heap;
+  for (size_t r = 0; r < next.size(); ++r) {
+    if (next[r] < end[r]) heap.emplace_back(periods[next[r]].first, r);
+  }
+  const auto later = std::greater<Head>();
+  std::make_heap(heap.begin(), heap.end(), later);
+  bool open = false;
+  Period busy;
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    const size_t r = heap.back().second;
+    const Period& period = periods[next[r]++];
+    if (next[r] < end[r]) {
+      heap.back().first = periods[next[r]].first;
+      std::push_heap(heap.begin(), heap.end(), later);
+    } else {
+      heap.pop_back();
+    }
+    if (open && period.first < busy.second) {
+      busy.second = std::max(busy.second, period.second);
+      continue;
+    }
+    if (open) add(busy.first, busy.second);
+    busy = period;
+    open = true;
+  }
+  if (open) add(busy.first, busy.second);
 }
 
 }  // namespace

@@ -1,0 +1,72 @@
+// A lane's busy time when its items overlap (rows) and wait: the rows'
+// periods merged, checked against a count of busy nanoseconds.
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "analysis/load.hpp"
+#include "analysis/utilization.hpp"
+#include "synthetic_trace.hpp"
+#include "trace_format/trace_test_util.hpp"
+
+using namespace legato;
+using namespace legato::analysis;
+using analysis::testing::SyntheticTrace;
+using trace::testing::TempDir;
+
+TEST_CASE("overlapping items and their waits count each busy nanosecond once", "[analysis]") {
+  constexpr Time kSpan = 20000;
+  TempDir dir;
+  // Per processor: which nanoseconds of [0, kSpan) something ran in.
+  std::vector<std::vector<bool>> busy(2, std::vector<bool>(kSpan, false));
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const uint32_t procs[] = {t.processor(trace::ProcKind::Cpu, 0, "c0"),
+                              t.processor(trace::ProcKind::Cpu, 1, "c1")};
+    const auto kind = t.task_kind("work");
+    std::mt19937 rng(7);
+    // Times on a coarse grid, so that many items start where others stop.
+    const auto at = [&](Time lo, Time hi) {
+      return lo + 10 * std::uniform_int_distribution<Time>(0, (hi - lo) / 10)(rng);
+    };
+    for (int k = 0; k < 3000; ++k) {
+      const size_t proc = k % 2;
+      const Time start = at(0, kSpan - 500), stop = at(start + 10, start + 500);
+      const auto uid = t.task(procs[proc], kind, start, stop);
+      std::vector<bool> waiting(static_cast<size_t>(stop - start), false);
+      for (int w = std::uniform_int_distribution<int>(0, 2)(rng); w > 0; --w) {
+        // Waits may overlap one another and reach past the task's end.
+        const Time from = at(start, stop), to = at(from, from + 200);
+        t.wait(uid, from, from, to);
+        for (Time x = from; x < std::min(to, stop); ++x)
+          waiting[static_cast<size_t>(x - start)] = true;
+      }
+      for (Time x = start; x < stop; ++x) {
+        if (!waiting[static_cast<size_t>(x - start)]) busy[proc][static_cast<size_t>(x)] = true;
+      }
+    }
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const auto busy_in = [&](size_t proc, Time from, Time to) {
+    return std::count(busy[proc].begin() + from, busy[proc].begin() + to, true);
+  };
+  for (size_t proc = 0; proc < 2; ++proc) {
+    const Lane* lane = nullptr;
+    for (const Lane& l : p.lanes) {
+      if (l.name == "c" + std::to_string(proc)) lane = &l;
+    }
+    REQUIRE(lane != nullptr);
+    CHECK(lane->rows.size() > 4);  // the items overlap
+    CHECK(busy_time(p, *lane) == busy_in(proc, 0, kSpan));
+  }
+  // Both lanes together, over windows that cut periods.
+  const UtilizationCurve cpu = utilization(p, LaneKind::Cpu, 0);
+  for (const auto& [from, to] : {std::pair<Time, Time>{0, kSpan}, {1234, 5678}, {9995, 10005}}) {
+    const double expected =
+        static_cast<double>(busy_in(0, from, to) + busy_in(1, from, to)) / 2.0 / (to - from);
+    CHECK(cpu.average(from, to) == Approx(expected));
+  }
+}
