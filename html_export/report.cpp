@@ -1,7 +1,6 @@
 #include "html_export/report.hpp"
 
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -9,6 +8,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "html_export/gzip.hpp"
 #include "html_export/report_assets.hpp"
 #include "html_export/report_data.hpp"
 #include "html_export/report_findings.hpp"
@@ -17,23 +17,6 @@
 namespace legato::html {
 
 namespace {
-
-std::string gzip(const std::string& in) {
-  z_stream z{};
-  // windowBits 15 + 16: a gzip stream, which DecompressionStream("gzip") reads.
-  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw ReportError("cannot start compression");
-  std::string out(deflateBound(&z, static_cast<uLong>(in.size())), '\0');
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = deflate(&z, Z_FINISH);
-  out.resize(z.total_out);
-  deflateEnd(&z);
-  if (rc != Z_STREAM_END) throw ReportError("compressing the report data failed");
-  return out;
-}
 
 std::string base64(const std::string& in) {
   static constexpr char kAlphabet[] =
