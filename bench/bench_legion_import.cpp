@@ -12,7 +12,9 @@
 //    and legion_over_legato_load, which tell a slow moment of the machine
 //    from a slow importer; the best load's user and system CPU time
 //    (legion_load_user_s, legion_load_system_s), which tell the loader's
-//    own work from the price of the fresh pages it fills.
+//    own work from the price of the fresh pages it fills. Then what the
+//    commands do with the loaded run (after_load): the utilization
+//    summary, the report, and its compression against zlib's.
 // 2. A log grown from the real log A of tests/legion_import/data: its
 //    timeline records (tasks, meta tasks, mapper and runtime calls, prof
 //    tasks, waits, instances, operations and the event graph) repeated with
@@ -41,6 +43,10 @@
 #include <vector>
 
 #include "analysis/load.hpp"
+#include "analysis/stats.hpp"
+#include "html_export/gzip.hpp"
+#include "html_export/report.hpp"
+#include "html_export/report_data.hpp"
 #include "legion_import/collect.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/log_reader.hpp"
@@ -143,6 +149,22 @@ void gzip_file(const std::string& from, const std::string& to) {
   gzclose(gz);
 }
 
+// zlib's default level, as a gzip stream (the report's compression before
+// ISA-L's).
+std::string deflate6(const std::string& in) {
+  z_stream z{};
+  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, static_cast<uLong>(in.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
 uint64_t decode(const std::string& path) {
   auto reader = legion::LogReader::open(path);
   legion::Collector c(reader->header());
@@ -177,6 +199,32 @@ double peak_rss_mb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+// What the commands do with the loaded run: the utilization summary of
+// `legate_prof stats`, and the HTML report (`archive`, and the end of a
+// profiled run), its data compressed by ISA-L (html::gzip) against zlib's
+// default level, the baseline, on the same bytes.
+void after_load(const analysis::Profile& p) {
+  std::vector<analysis::UtilizationSummary> summary;
+  result("legion_utilization_summary_s",
+         best_of(3, [&] { summary = analysis::utilization_summary(p); }), "s");
+  size_t data_bytes = 0;
+  std::string page;
+  result("legion_report_render_s", best_of(2, [&] { page = html::render_report(p, &data_bytes); }),
+         "s");
+  result("legion_report_mb", static_cast<double>(page.size()) / 1e6, "MB");
+  page.clear();
+  const std::string packed = html::pack_profile(p, nlohmann::json::object());
+  std::string ours, zlib6;
+  const double ours_s = best_of(2, [&] { ours = html::gzip(packed); });
+  const double zlib6_s = best_of(1, [&] { zlib6 = deflate6(packed); });
+  std::printf("# report data %.1f MB: ISA-L %.1f MB in %.3f s, zlib -6 %.1f MB in %.3f s\n",
+              static_cast<double>(packed.size()) / 1e6, static_cast<double>(ours.size()) / 1e6,
+              ours_s, static_cast<double>(zlib6.size()) / 1e6, zlib6_s);
+  result("report_zlib6_over_gzip_time", zlib6_s / ours_s, "x");
+  result("report_gzip_over_zlib6_bytes",
+         static_cast<double>(ours.size()) / static_cast<double>(zlib6.size()), "x");
 }
 
 void synthetic_run(uint64_t records, uint32_t nodes) {
@@ -261,6 +309,7 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   result("legion_first_frame_ms_10m", seconds_since(t0) * 1e3, "ms");
   std::printf("# the first frame drew %zu boxes\n", app.view().boxes_drawn());
   result("legion_peak_rss_mb", peak_rss_mb(), "MB");
+  after_load(analysis::load_profile(files));  // after the first frame, which it would disturb
   std::filesystem::remove_all(dir);
 }
 
