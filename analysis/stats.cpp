@@ -13,11 +13,13 @@ namespace legato::analysis {
 
 namespace {
 
-void add_item(const Profile& p, const Item& it, const std::string& name, KindStats& s) {
+// name() gives the kind's name: called for its first item only.
+template <class Name>
+void add_item(const Profile& p, const Item& it, Name&& name, KindStats& s) {
   const Time d = it.duration();
   if (s.count == 0) {
     s.kind = it.kind;
-    s.name = name;
+    s.name = name();
     s.min = s.max = d;
   }
   ++s.count;
@@ -32,19 +34,31 @@ void add_item(const Profile& p, const Item& it, const std::string& name, KindSta
 
 std::vector<KindStats> kind_stats(const Profile& p) {
   // Keyed by item kind and name; instances by the kind of their memory.
-  std::map<std::tuple<ItemKind, uint32_t, LaneKind>, KindStats> by;
+  using Key = std::tuple<ItemKind, uint32_t, LaneKind>;
+  std::map<Key, KindStats> by;
+  // The last item's: items come in runs of one kind and name.
+  Key last_key{};
+  KindStats* last = nullptr;
   for (const Lane& lane : p.lanes) {
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       const Item& it = p.items[i];
       uint32_t name = it.name;
       if (name == 0 && it.op != kNone) name = p.operations[it.op].name;
       const bool instance = it.kind == ItemKind::Instance;
-      KindStats& s = by[{it.kind, instance ? 0 : name, instance ? lane.kind : LaneKind::Cpu}];
-      add_item(p, it,
-               instance ? "instances in " + std::string(to_string(lane.kind))
-               : name   ? p.str(name)
-                        : std::string(to_string(it.kind)),
-               s);
+      const Key key{it.kind, instance ? 0 : name, instance ? lane.kind : LaneKind::Cpu};
+      if (!last || key != last_key) {
+        last = &by[key];
+        last_key = key;
+      }
+      KindStats& s = *last;
+      add_item(
+          p, it,
+          [&] {
+            return instance ? "instances in " + std::string(to_string(lane.kind))
+                   : name   ? p.str(name)
+                            : std::string(to_string(it.kind));
+          },
+          s);
     }
   }
   std::vector<KindStats> out;
