@@ -241,7 +241,9 @@ std::string pack_profile(const Profile& p, const nlohmann::json& findings) {
   out += json;
   varint(out, kColumns);
   for (const auto& c : col) varint(out, c.size());
-  for (const auto& c : col) out.append(c.data(), c.size());
+  for (const auto& c : col) {
+    if (c.size() > 0) out.append(c.data(), c.size());
+  }
   return out;
 }
 
