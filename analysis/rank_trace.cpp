@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
-#include <new>
 #include <vector>
 
 #include "legion_import/import.hpp"
@@ -34,18 +33,13 @@ void append(std::vector<R>& to, std::vector<R>& from) {
 // times what it holds, so that a big file's tables do not grow by copying.
 // Left to grow where that is over the reservation budget.
 void reserve_at_rate(RankTrace& t, double scale) {
-  double total = 0;
-  const auto want = [&](const auto& table) {
-    return static_cast<size_t>(std::min(1.25 * scale * static_cast<double>(table.size()), 1e15)) +
-           1024;
-  };
-  t.all.for_each_kind(
-      [&](const auto& table) { total += static_cast<double>(want(table)) * sizeof(table[0]); });
-  if (total > reservation_budget()) return;
-  try {
-    t.all.for_each_kind([&](auto& table) { reserve_huge(table, want(table)); });
-  } catch (const std::bad_alloc&) {  // the tables grow as frames come
-  }
+  reserve_tables([&](auto&& f) { t.all.for_each_kind(f); },
+                 [&](const auto& table) {
+                   return static_cast<size_t>(
+                              std::min(1.25 * scale * static_cast<double>(table.size()), 1e15)) +
+                          1024;
+                 },
+                 reservation_budget());
 }
 
 }  // namespace

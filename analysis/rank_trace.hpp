@@ -44,7 +44,8 @@ struct RankTrace {
 // Never throws: a file that cannot be read comes back with readable = false.
 // A Legion log's critical-path links wait for build_profile (legion_links).
 // spare_core: a core would otherwise idle while this file is read (a gzip
-// Legion log is then inflated, a plain one decoded, on a thread of its own).
+// Legion log is then inflated on a thread of its own; a thread of its own
+// prefaults the tables of a plain one and of a Legato trace: PagesAhead).
 RankTrace read_rank_trace(const std::string& path, bool spare_core = false);
 
 }  // namespace legato::analysis

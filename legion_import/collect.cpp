@@ -243,17 +243,9 @@ void Collector::expect(uint64_t bytes, uint64_t budget) {
 }
 
 bool Collector::reserve(const std::vector<size_t>& counts) {
-  double total = 0;
   size_t k = 0;
-  each_table(
-      [&](auto& table, auto&&) { total += static_cast<double>(counts[k++]) * sizeof(table[0]); });
-  if (total > budget_) return false;
-  try {
-    k = 0;
-    each_table([&](auto& table, auto&&) { reserve_huge(table, counts[k++]); });
-  } catch (const std::exception&) {  // bad_alloc: the tables grow as records come
-  }
-  return true;
+  return reserve_tables([&](auto&& f) { each_table([&](auto& table, auto&&) { f(table); }); },
+                        [&](const auto&) { return counts[k++]; }, budget_);
 }
 
 void Collector::reserve_from_sample(uint64_t offset) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -56,6 +57,27 @@ void reserve_huge(std::vector<T, A>& v, size_t n) {
   if (n <= v.capacity()) return;
   v.reserve(n);
   advise_huge_pages(v.data(), v.capacity() * sizeof(T));
+}
+
+// Reserves (reserve_huge) every table that each(f) gives to f(table) for
+// want(table) elements, want called once per table in each's order; none
+// where together they would take more than `budget` bytes (then false).
+// Where the system will not reserve them, the tables are left to grow.
+template <class Each, class Want>
+bool reserve_tables(Each&& each, Want&& want, double budget) {
+  std::vector<size_t> n;
+  double total = 0;
+  each([&](auto& table) {
+    n.push_back(want(table));
+    total += static_cast<double>(n.back()) * sizeof(table[0]);
+  });
+  if (total > budget) return false;
+  try {
+    size_t k = 0;
+    each([&](auto& table) { reserve_huge(table, n[k++]); });
+  } catch (const std::exception&) {  // bad_alloc, length_error: they grow as records come
+  }
+  return true;
 }
 
 // The allocator of tables that grow by doubling to unknown sizes: each

@@ -23,8 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   if (legion::is_legion_log(path)) {
-    // Inflated or decoded inline, or on a thread of its own (as a load
-    // with a spare core does), by the input's length.
+    // With a core to spare or not (a gzip input inflated on a thread of
+    // its own, a plain one's tables prefaulted by one), by the input's length.
     const auto spare = size % 2 ? legion::SpareCore::Yes : legion::SpareCore::No;
     std::vector<analysis::RankTrace> traces{
         legion::import_log(path, legion::Links::FileAlone, spare)};
