@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "trace_format/metadata.hpp"
+
 namespace legato::legion {
 
 namespace {
@@ -185,7 +187,12 @@ bool LogReader::read_field(const FieldLayout& f, size_t k, Record& r) {
       return in_->skip(f.size);
     case FieldType::String: {
       bool too_long = false;
-      if (in_->read_until('\0', r.texts[k], kMaxString, too_long)) return true;
+      if (in_->read_until('\0', r.texts[k], kMaxString, too_long)) {
+        // Names, hosts and backtraces are shown and written as UTF-8 text:
+        // bytes that are not are kept escaped, as Legato's metadata keeps them.
+        if (!trace::is_utf8(r.texts[k])) r.texts[k] = trace::escape_bytes(r.texts[k]);
+        return true;
+      }
       if (too_long)
         stop(at_offset(r.offset) + ": a " + r.layout->name + " record has a string field " +
              f.name + " longer than 16 MiB (a damaged file?); the rest of the file is not read");

@@ -99,6 +99,15 @@ int hex_value(char c) {
 
 }  // namespace
 
+bool is_utf8(std::string_view bytes) {
+  for (size_t i = 0; i < bytes.size();) {
+    const size_t n = utf8_sequence(bytes, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string escape_bytes(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;

@@ -38,6 +38,8 @@ std::string escape_bytes(std::string_view bytes);
 // The bytes escape_bytes() was given; text that is not its output comes back
 // with unknown escapes left as they are.
 std::string unescape_bytes(std::string_view text);
+// Whether bytes are valid UTF-8 throughout (no overlong forms, no surrogates).
+bool is_utf8(std::string_view bytes);
 // A copy of value with every string (object keys included) escaped.
 nlohmann::json escape_strings(const nlohmann::json& value);
 

@@ -2,6 +2,7 @@
 // kinds and ids, bad headers, shuffled and older layouts, two runs, two nodes,
 // random bytes. None may crash.
 #include <random>
+#include <set>
 
 #include <catch2/catch.hpp>
 
@@ -9,6 +10,7 @@
 #include "legion_import/import.hpp"
 #include "legion_import/testing/legion_log_writer.hpp"
 #include "log_editor.hpp"
+#include "trace_format/metadata.hpp"
 #include "trace_format/trace_test_util.hpp"
 
 using namespace legato;
@@ -524,4 +526,43 @@ TEST_CASE(
   CHECK_FALSE(has_warning(p.warnings, "reuse the uid"));
   CHECK(p.items.size() == a.items.size());
   CHECK(p.waits.size() == a.waits.size());
+}
+
+TEST_CASE("names and hosts that are not UTF-8 are kept escaped, as text every output can hold",
+          "[legion][robust]") {
+  using namespace legion::testing;
+  TempDir dir;
+  const std::string path = dir.file("prof_0.prof");
+  {
+    LegionLogWriter w(path, LogVersion::V1008);
+    MachineInfo m;
+    m.hostname = std::string("node\xff\x01");
+    w.machine(m);
+    w.proc(proc_id(0, 1), kCpu);
+    w.task_kind(1, std::string("solve\xe9\\x"));  // Latin-1 é, and a backslash
+    w.mapper_call_desc(2, std::string("map\x80"));
+    w.operation(10, ~uint64_t{0}, 1);
+    TaskTimes t;
+    t.op = 10;
+    t.task_id = 1;
+    t.proc = proc_id(0, 1);
+    t.start = 100;
+    t.stop = 200;
+    t.fevent = event_id(0, 1);
+    w.task(t);
+    w.mapper_call(0, proc_id(0, 1), 2, 10, 120, 150, proc_id(0, 1), event_id(0, 1));
+    w.finish();
+  }
+  const Profile p = load_profile({path});
+  std::set<std::string> names;
+  for (const Item& it : p.items) names.insert(p.str(it.name));
+  // Lossless: \xNN for each byte that is not UTF-8, \\ for a backslash.
+  CHECK(names.count("solve\\xe9\\\\x") == 1);
+  CHECK(names.count("Mapper Call map\\x80") == 1);
+  CHECK(p.ranks[0].host == "node\\xff\x01");
+  for (const std::string& s : p.strings) CHECK(trace::is_utf8(s));
+  // Valid UTF-8 is kept as it is.
+  CHECK(trace::is_utf8("caf\xc3\xa9"));
+  CHECK_FALSE(trace::is_utf8("caf\xe9"));
+  CHECK_FALSE(trace::is_utf8("\xed\xa0\x80"));  // a surrogate
 }
