@@ -161,6 +161,7 @@ class Builder {
   }
   Time clamp_time(size_t r, Time t);
   uint64_t bad_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
+  std::vector<uint32_t> sized_by_instances_;  // described memories without a capacity (tree())
   std::atomic<uint64_t> clamped_times_{0};  // at() runs on several threads in links()
   std::string undescribed_;                 // the first few such lanes' names
   uint64_t huge_sizes_ = 0, strings_left_out_ = 0;

@@ -183,8 +183,9 @@ void Builder::strings() {
 }
 
 void Builder::lanes() {
+  // Adds the lane of a described resource; false where another file described it first.
   const auto add = [&](size_t r, uint32_t id, LaneKind kind, uint32_t index, uint32_t name) {
-    if (lane_of_resource_.contains(id)) return;
+    if (lane_of_resource_.contains(id)) return false;
     Lane l;
     l.kind = kind;
     l.rank = p_.ranks[r].rank;
@@ -193,6 +194,7 @@ void Builder::lanes() {
     if (l.name.empty()) l.name = short_name(kind, index);
     lane_of_resource_[id] = static_cast<uint32_t>(p_.lanes.size());
     p_.lanes.push_back(std::move(l));
+    return true;
   };
   for (size_t r = 0; r < traces_.size(); ++r) {
     const auto& all = traces_[r].all;
@@ -200,8 +202,14 @@ void Builder::lanes() {
       add(r, pr.id, lane_kind(pr.proc_kind), pr.index, pr.name);
     uint32_t mem_index = 0;
     for (const auto& m : all.get<trace::MemoryRecord>()) {
-      add(r, m.id, lane_kind(m.mem_kind), mem_index++, m.name);
-      p_.lanes[lane_of_resource_[m.id]].capacity = m.capacity;
+      const bool added = add(r, m.id, lane_kind(m.mem_kind), mem_index++, m.name);
+      const uint32_t l = lane_of_resource_[m.id];
+      if (m.capacity > 0) {
+        p_.lanes[l].capacity = m.capacity;
+        p_.lanes[l].capacity_given = true;
+      } else if (added) {
+        sized_by_instances_.push_back(l);
+      }
     }
     uint32_t chan_index = 0;
     for (const auto& c : all.get<trace::ChannelRecord>())

@@ -284,6 +284,19 @@ void Builder::errors() {
 }
 
 void Builder::tree() {
+  // A described memory without a capacity: the bytes of all its instances
+  // (Lane::capacity_given).
+  for (const uint32_t l : sized_by_instances_) {
+    Lane& lane = p_.lanes[l];
+    if (lane.capacity_given) continue;  // another file's description gave it
+    uint64_t bytes = 0;
+    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+      if (p_.items[i].kind != ItemKind::Instance) continue;
+      const uint64_t b = p_.instances[p_.items[i].extra].bytes;
+      bytes = b > ~uint64_t{0} - bytes ? ~uint64_t{0} : bytes + b;
+    }
+    lane.capacity = bytes;
+  }
   // Lanes of a node and kind in the order the trace declared them.
   for (uint32_t l = 0; l < p_.lanes.size(); ++l) {
     const Lane& lane = p_.lanes[l];

@@ -230,6 +230,11 @@ struct Lane {
   uint32_t resource = trace::kNoResource;  // processor, memory or channel id
   std::string name;                        // "c0", "u1", "sysmem", "sysmem -> fbmem"
   uint64_t capacity = 0;                   // memories: bytes
+  // Memories: whether the trace gave the capacity. One whose descriptor
+  // gives none (a Legion log's capacity 0, a GPU's dynamic pool) is drawn
+  // against the bytes of all its instances, as legion_prof draws it, and no
+  // rule judges how full it is; one never described has capacity 0.
+  bool capacity_given = false;
   uint32_t begin = 0, end = 0;             // item indices, rows in order
   std::vector<Row> rows;
 };

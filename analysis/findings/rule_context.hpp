@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -49,13 +50,40 @@ struct Context {
   std::vector<Skipped>* skipped = nullptr;
 
   double param(std::string_view rule, std::string_view name) const { return t.get(rule, name); }
+  // A parameter in microseconds as nanoseconds, and one in bytes as bytes,
+  // saturated: a threshold past what the type holds means "no limit", never
+  // a value wrapped around by the cast.
+  Time param_us_as_ns(std::string_view rule, std::string_view name) const {
+    return saturated<Time>(param(rule, name) * 1e3);
+  }
+  uint64_t param_bytes(std::string_view rule, std::string_view name) const {
+    return saturated<uint64_t>(param(rule, name));
+  }
+  // Time `share` of the program's time, saturated likewise.
+  Time share_of_span(double share) const {
+    return saturated<Time>(share * static_cast<double>(span));
+  }
+  template <class T>
+  static T saturated(double v) {
+    // 2^63 and 2^64 are exact doubles; anything at or past them does not fit.
+    constexpr double kLimit = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+    if (!(v > 0)) return 0;
+    return v >= kLimit ? std::numeric_limits<T>::max() : static_cast<T>(v);
+  }
   bool top_level(uint32_t item) const {
     const uint32_t op = p.items[item].op;
     return op != kNone && top_level_op[op];
   }
+  // An item's operation; a GPU kernel's is its launching task's.
+  uint32_t op_of(uint32_t item) const {
+    const Item& it = p.items[item];
+    if (it.op != kNone || it.kind != ItemKind::GpuKernel) return it.op;
+    const uint32_t task = p.kernels[it.extra].task;
+    return task == kNone ? kNone : p.items[task].op;
+  }
   // The provenance string id of an item's operation (0 for none).
   uint32_t provenance(uint32_t item) const {
-    const uint32_t op = p.items[item].op;
+    const uint32_t op = op_of(item);
     return op == kNone ? 0 : p.operations[op].provenance;
   }
   bool any_provenance() const { return has_provenance_; }

@@ -86,7 +86,7 @@ constexpr std::string_view kMaskFix =
 
 void micro_copies(Context& ctx) {
   const Profile& p = ctx.p;
-  const auto max_bytes = static_cast<uint64_t>(ctx.param("micro_copies", "max_bytes"));
+  const auto max_bytes = ctx.param_bytes("micro_copies", "max_bytes");
   for (const Node& node : p.nodes) {
     uint64_t all = 0;
     double best = 0;  // the best bandwidth of a copy that is not tiny

@@ -12,6 +12,72 @@ namespace {
 
 constexpr LaneKind kComputeKinds[] = {LaneKind::Cpu, LaneKind::GpuDevice, LaneKind::OpenMp};
 
+// The program's work on a node by compute kind: the time its tasks ran on
+// the kind's processors (a GPU's: its kernels), not runtime work nor the
+// top-level task. In a GPU run the CPUs run runtime work and little else
+// (cuPyNumeric's, Legato's tasks without a GPU variant): idle CPUs are its
+// design there, not a fault, so the rules about idle and unevenly loaded
+// processors judge only the kinds that ran a share of the work.
+struct KindWork {
+  std::map<LaneKind, Time> work;
+  Time total = 0;
+  double share(LaneKind k) const {
+    const auto w = work.find(k);
+    return w == work.end() || total <= 0
+               ? 0
+               : static_cast<double>(w->second) / static_cast<double>(total);
+  }
+};
+
+KindWork kind_work(const Context& ctx, uint32_t rank) {
+  const Profile& p = ctx.p;
+  KindWork w;
+  for (const LaneKind kind : kComputeKinds) {
+    for (const uint32_t l : lanes_of(p, rank, {kind})) {
+      Time& t = w.work[kind];
+      for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+        const ItemKind k = p.items[i].kind;
+        if ((k == ItemKind::Task || k == ItemKind::GpuKernel) && !ctx.top_level(i))
+          t = saturating_add(t, p.items[i].duration());
+      }
+    }
+  }
+  for (const auto& [kind, t] : w.work) w.total = saturating_add(w.total, t);
+  return w;
+}
+
+// Whether `kind` ran enough of the program's work on the node to be judged
+// by `rule` (its min_work_share); says under "not checked" why not, once
+// per kind over all nodes (`left_out` collects kind -> nodes and shares).
+using LeftOut = std::map<LaneKind, std::vector<std::pair<uint32_t, double>>>;
+bool judged(const Context& ctx, const std::string& rule, const KindWork& w, LaneKind kind,
+            uint32_t rank, LeftOut& left_out) {
+  if (!w.work.count(kind) || w.total <= 0) return false;  // no processors of it, or no work
+  const double share = w.share(kind);
+  if (share >= ctx.param(rule, "min_work_share")) return true;
+  left_out[kind].emplace_back(rank, share);
+  return false;
+}
+
+void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& left_out) {
+  for (const auto& [kind, nodes] : left_out) {
+    std::string where;
+    double most = 0;
+    for (const auto& [rank, share] : nodes) {
+      where += (where.empty() ? "" : ", ") + std::to_string(rank);
+      most = std::max(most, share);
+    }
+    const std::string name(to_string(kind));
+    ctx.skip(rule, name + " processors not judged (node" + (nodes.size() > 1 ? "s " : " ") +
+                       where + "): they ran " +
+                       (most == 0 ? std::string("none") : "at most " + short_percent(most)) +
+                       " of the node's task time, under " + rule + ".min_work_share (" +
+                       short_percent(ctx.param(rule, "min_work_share")) +
+                       "); idle or uneven processors that run little of the program's work "
+                       "are the run's design, not a fault");
+  }
+}
+
 // Time spent along the critical path, by what was happening.
 class Breakdown {
  public:
@@ -144,10 +210,13 @@ class ChainTimeline {
 
 void idle_processors(Context& ctx) {
   const Profile& p = ctx.p;
-  const Time min_gap = static_cast<Time>(ctx.param("idle_processors", "min_gap_us") * 1e3);
+  const Time min_gap = ctx.param_us_as_ns("idle_processors", "min_gap_us");
   std::optional<ChainTimeline> timeline;  // built when a window needs it
+  LeftOut left_out;
   for (const Node& node : p.nodes) {
+    const KindWork work = kind_work(ctx, node.rank);
     for (const LaneKind kind : kComputeKinds) {
+      if (!judged(ctx, "idle_processors", work, kind, node.rank, left_out)) continue;
       const auto lanes = lanes_of(p, node.rank, {kind});
       std::vector<std::pair<Time, Time>> spans;
       for (uint32_t l : lanes) {
@@ -232,6 +301,7 @@ void idle_processors(Context& ctx) {
       ctx.out->push_back(std::move(f));
     }
   }
+  say_left_out(ctx, "idle_processors", left_out);
 }
 
 void load_imbalance(Context& ctx) {
@@ -286,6 +356,9 @@ void load_imbalance(Context& ctx) {
         "avoid loops whose iterations touch only part of an array.";
     ctx.out->push_back(std::move(f));
   };
+  LeftOut left_out;
+  std::map<uint32_t, KindWork> work;
+  for (const Node& node : p.nodes) work[node.rank] = kind_work(ctx, node.rank);
   for (const LaneKind kind : kComputeKinds) {
     std::vector<uint32_t> node_lanes;
     std::vector<Time> node_busy;
@@ -293,6 +366,7 @@ void load_imbalance(Context& ctx) {
     uint32_t node_busiest = kNone;
     Time node_busiest_time = -1;
     for (const Node& node : p.nodes) {
+      if (!judged(ctx, "load_imbalance", work[node.rank], kind, node.rank, left_out)) continue;
       const auto lanes = lanes_of(p, node.rank, {kind});
       if (lanes.empty()) continue;
       std::vector<Time> busy;
@@ -318,6 +392,7 @@ void load_imbalance(Context& ctx) {
     if (node_busy.size() >= 2)
       report("node", kind, kAllNodes, node_lanes, node_busy, node_names, node_busiest);
   }
+  say_left_out(ctx, "load_imbalance", left_out);
 }
 
 void critical_path_breakdown(Context& ctx) {

@@ -140,9 +140,18 @@ bool has_oom(const Profile& p, uint32_t lane) {
 
 void memory_pressure(Context& ctx) {
   const Profile& p = ctx.p;
+  std::string unsized;  // memories whose capacity the trace does not give
+  size_t unsized_count = 0;
   for (uint32_t l = 0; l < p.lanes.size(); ++l) {
     const Lane& lane = p.lanes[l];
-    if (!is_memory(lane.kind) || lane.capacity == 0 || has_oom(p, l)) continue;
+    if (!is_memory(lane.kind) || has_oom(p, l)) continue;
+    if (!lane.capacity_given) {
+      // Drawn against the bytes of its instances, it is always "full": not
+      // a measure of how close it came to running out.
+      if (lane.begin == lane.end) continue;
+      if (unsized_count++ < 3) unsized += (unsized.empty() ? "" : ", ") + memory_name(p, lane);
+      continue;
+    }
     const MemoryPeak peak = memory_peak(p, lane);
     const double share = static_cast<double>(peak.bytes) / static_cast<double>(lane.capacity);
     if (peak.bytes == 0 || share < ctx.param("memory_pressure", "max_peak_share")) continue;
@@ -169,11 +178,20 @@ void memory_pressure(Context& ctx) {
         memory_flag(lane.kind) + ".";
     ctx.out->push_back(std::move(f));
   }
+  if (unsized_count > 0)
+    ctx.skip("memory_pressure",
+             grouped(unsized_count) + (unsized_count == 1 ? " memory" : " memories") + " (" +
+                 unsized + (unsized_count > 3 ? ", ..." : "") +
+                 ") not judged: the trace does not give " +
+                 (unsized_count == 1 ? "its capacity" : "their capacities") +
+                 " (drawn against the bytes of all " + (unsized_count == 1 ? "its" : "their") +
+                 " instances, as legion_prof draws them), so how close " +
+                 (unsized_count == 1 ? "it" : "they") + " came to full is unknown");
 }
 
 void duplicate_instances(Context& ctx) {
   const Profile& p = ctx.p;
-  const auto min_bytes = static_cast<uint64_t>(ctx.param("duplicate_instances", "min_bytes"));
+  const auto min_bytes = ctx.param_bytes("duplicate_instances", "min_bytes");
   bool any_store = false, any_instance = false;
   for (uint32_t l = 0; l < p.lanes.size(); ++l) {
     const Lane& lane = p.lanes[l];
@@ -217,12 +235,14 @@ void duplicate_instances(Context& ctx) {
     Finding f = memory_finding("duplicate_instances", l, p, all);
     f.bytes = extra.total();
     const double share =
-        lane.capacity ? static_cast<double>(extra.total()) / static_cast<double>(lane.capacity) : 0;
+        lane.capacity_given
+            ? static_cast<double>(extra.total()) / static_cast<double>(lane.capacity)
+            : 0;
     f.title = "Several instances of one array at once in " + memory_name(p, lane);
     f.summary = grouped(all.stores()) + (all.stores() == 1 ? " array had" : " arrays had") +
                 " a second instance made while the first was alive, " +
                 human_bytes(static_cast<double>(extra.total())) + " in the extra instances" +
-                (lane.capacity ? " (" + short_percent(share) + " of the memory)" : "") +
+                (lane.capacity_given ? " (" + short_percent(share) + " of the memory)" : "") +
                 ": an operation on a slice made an instance of just that part, and a later "
                 "operation on the whole array needed a new one.";
     f.cost_basis = "not a time: the bytes of the extra instances";
@@ -245,9 +265,8 @@ void duplicate_instances(Context& ctx) {
 
 void temporaries(Context& ctx) {
   const Profile& p = ctx.p;
-  const auto min_bytes = static_cast<uint64_t>(ctx.param("temporaries", "min_bytes"));
-  const auto max_life =
-      static_cast<Time>(ctx.param("temporaries", "max_life_share") * static_cast<double>(ctx.span));
+  const auto min_bytes = ctx.param_bytes("temporaries", "min_bytes");
+  const Time max_life = ctx.share_of_span(ctx.param("temporaries", "max_life_share"));
   for (const Node& node : p.nodes) {
     Holders h(p);
     std::vector<uint32_t> lanes;
@@ -334,7 +353,7 @@ void out_of_memory(Context& ctx) {
     f.summary =
         "The run failed to allocate" + failed + ": " + lane.name + " held " +
         human_bytes(static_cast<double>(h.total())) +
-        (lane.capacity ? " of its " + human_bytes(static_cast<double>(lane.capacity)) : "") +
+        (lane.capacity_given ? " of its " + human_bytes(static_cast<double>(lane.capacity)) : "") +
         " in " + grouped(h.items().size()) + " instances of " + grouped(h.stores()) +
         " arrays, listed by the line that allocated each array.";
     f.cost_basis = "the run failed; the bytes held when it did";
@@ -344,7 +363,7 @@ void out_of_memory(Context& ctx) {
     f.evidence = {{"held", static_cast<double>(h.total()), "bytes"},
                   {"instances", static_cast<double>(h.items().size()), "count"},
                   {"arrays", static_cast<double>(h.stores()), "count"}};
-    if (lane.capacity)
+    if (lane.capacity_given)
       f.evidence.push_back({"capacity", static_cast<double>(lane.capacity), "bytes"});
     f.fix =
         "Hold less at once: touch a sliced array whole first so it has one instance, not "

@@ -9,7 +9,10 @@
 namespace legato::analysis::findings {
 namespace {
 
-constexpr LaneKind kTaskKinds[] = {LaneKind::Cpu, LaneKind::GpuHost, LaneKind::GpuDevice,
+// GPU devices before GPU hosts: a GPU's kernels are the device side of its
+// host tasks, so where the kernels are found tiny, their tasks are not a
+// second finding.
+constexpr LaneKind kTaskKinds[] = {LaneKind::Cpu, LaneKind::GpuDevice, LaneKind::GpuHost,
                                    LaneKind::OpenMp, LaneKind::Python};
 
 // What a processor kind's lanes run: kernels on GPU devices, tasks elsewhere.
@@ -52,11 +55,12 @@ constexpr std::string_view kWholeArrayFix =
 
 void tiny_tasks(Context& ctx) {
   const Profile& p = ctx.p;
-  const Time max_ns = static_cast<Time>(ctx.param("tiny_tasks", "max_task_us") * 1e3);
+  const Time max_ns = ctx.param_us_as_ns("tiny_tasks", "max_task_us");
   for (const Node& node : p.nodes) {
+    bool kernels_found = false;
     for (const LaneKind kind : kTaskKinds) {
       const auto lanes = lanes_of(p, node.rank, {kind});
-      if (lanes.empty()) continue;
+      if (lanes.empty() || (kind == LaneKind::GpuHost && kernels_found)) continue;
       const ItemKind want = work_kind(kind);
       uint64_t total = 0;
       std::vector<uint32_t> tiny;
@@ -84,7 +88,7 @@ void tiny_tasks(Context& ctx) {
       Time runtime = 0;
       LineTally lines;
       for (uint32_t i : tiny) {
-        const uint32_t op = p.items[i].op;
+        const uint32_t op = ctx.op_of(i);
         lines.add(ctx.provenance(i), 1);
         if (op == kNone || seen[op]) continue;
         seen[op] = 1;
@@ -135,6 +139,7 @@ void tiny_tasks(Context& ctx) {
       f.item_kinds = {want};
       f.provenances = lines.ids();
       ctx.out->push_back(std::move(f));
+      kernels_found = kernels_found || kind == LaneKind::GpuDevice;
     }
   }
 }

@@ -91,6 +91,10 @@ TEST_CASE("tiny tasks: fires on many short tasks, names their line, holds its th
   // A 5 us task is not shorter than 5 us.
   CHECK(finding(run(dir, {"tiny_tasks.max_task_us=5"}), "tiny_tasks") == nullptr);
   CHECK(finding(run(dir, {"tiny_tasks.max_task_us=5.001"}), "tiny_tasks") != nullptr);
+  // Thresholds past what a time holds mean "no limit", never a wrapped cast.
+  for (const char* huge : {"1e16", "1e19", "1e300"})
+    CHECK(finding(run(dir, {std::string("tiny_tasks.max_task_us=") + huge}), "tiny_tasks") !=
+          nullptr);
 }
 
 TEST_CASE("findings: costs are shares of the program's time, not the runtime's around it") {
@@ -258,6 +262,9 @@ TEST_CASE("idle processors: windows with every CPU idle, and what the chain did 
   CHECK(idle->summary.find("Channel copy 100%") != std::string::npos);
   CHECK(finding(run(dir, {"idle_processors.min_gap_us=5000"}), "idle_processors") != nullptr);
   CHECK(finding(run(dir, {"idle_processors.min_gap_us=5001"}), "idle_processors") == nullptr);
+  for (const char* huge : {"1e16", "1e300"})
+    CHECK(finding(run(dir, {std::string("idle_processors.min_gap_us=") + huge}),
+                  "idle_processors") == nullptr);
   // 5 ms of the 8 ms run.
   CHECK(finding(run(dir, {"idle_processors.min_share=0.625"}), "idle_processors") != nullptr);
   CHECK(finding(run(dir, {"idle_processors.min_share=0.626"}), "idle_processors") == nullptr);
@@ -265,6 +272,76 @@ TEST_CASE("idle processors: windows with every CPU idle, and what the chain did 
   REQUIRE(cp != nullptr);
   CHECK(cp->severity == Severity::Info);
   CHECK(cp->items.size() == 3);  // b, the copy, a
+}
+
+namespace {
+
+// A GPU run: the GPU's tasks every 2 ms, 1 ms each, with their kernels; two
+// CPUs that run runtime work and, given `cpu_work`, a task each at the
+// start and end (the program's work on CPUs).
+void gpu_run(const TempDir& dir, trace::Time cpu_work) {
+  SyntheticTrace t(dir.file("legate_0.prof"));
+  Program prog(t, 10'000'000);
+  const auto host = t.processor(trace::ProcKind::GpuHost, 0, "g0h");
+  const auto dev = t.processor(trace::ProcKind::GpuDevice, 0, "g0d");
+  const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+  const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+  const auto kind = t.task_kind("add");
+  for (int i = 0; i < 5; ++i) {
+    const trace::Time at = 100'000 + i * 2'000'000;
+    const trace::Uid task = t.task(host, kind, at, at + 1'000'000, prog.op("add", 20));
+    t.writer().add(
+        trace::GpuKernelRecord{task, dev, t.writer().intern("add_kernel"), 0, at, at + 1'000'000});
+  }
+  for (const auto c : {c0, c1}) {
+    t.meta(c, "Mapping", 0, 50'000);
+    t.meta(c, "Mapping", 9'000'000, 9'050'000);
+    if (cpu_work > 0) {
+      t.task(c, kind, 100'000, 100'000 + cpu_work, prog.op("eye", 10));
+      t.task(c, kind, 9'100'000, 9'100'000 + cpu_work, prog.op("eye", 11));
+    }
+  }
+  t.finish();
+}
+
+bool skipped(const Findings& f, const std::string& rule, const std::string& text) {
+  return std::any_of(f.skipped.begin(), f.skipped.end(), [&](const Skipped& s) {
+    return s.rule == rule && s.reason.find(text) != std::string::npos;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("idle processors and imbalance judge the kinds that ran the program's tasks") {
+  TempDir dir;
+  gpu_run(dir, 0);  // CPUs ran runtime work only
+  Findings f = run(dir);
+  for (const Finding& x : f.findings) {
+    INFO(x.title);
+    if (x.rule == "idle_processors" || x.rule == "load_imbalance")
+      CHECK(x.kinds != std::vector<LaneKind>{LaneKind::Cpu});
+  }
+  CHECK(skipped(f, "idle_processors", "CPU processors not judged (node 0): they ran none"));
+  CHECK(skipped(f, "load_imbalance", "CPU processors not judged (node 0)"));
+  // The GPU, which ran the program's tasks, is judged: idle 4 ms of 10.
+  const Finding* gpu = finding(f, "idle_processors");
+  REQUIRE(gpu != nullptr);
+  CHECK(gpu->kinds == std::vector<LaneKind>{LaneKind::GpuDevice});
+  CHECK(gpu->cost == 4'000'000);
+  // CPUs that ran a share of the work (two 400 us tasks each: 1.6 ms of the
+  // 6.6 ms of task time) are judged: idle 8.5 ms, from the end of their first
+  // tasks to the runtime work before their last ones.
+  gpu_run(dir, 400'000);
+  f = run(dir);
+  const auto cpu_idle = std::find_if(f.findings.begin(), f.findings.end(), [](const Finding& x) {
+    return x.rule == "idle_processors" && x.kinds == std::vector<LaneKind>{LaneKind::Cpu};
+  });
+  REQUIRE(cpu_idle != f.findings.end());
+  CHECK(cpu_idle->cost == 8'500'000);
+  CHECK_FALSE(skipped(f, "idle_processors", "CPU"));
+  // Raising the share they must run leaves them out again, saying how much they ran.
+  f = run(dir, {"idle_processors.min_work_share=0.25"});
+  CHECK(skipped(f, "idle_processors", "they ran at most 24%"));
 }
 
 TEST_CASE("load imbalance: one CPU busy far longer than the others") {
@@ -319,6 +396,7 @@ TEST_CASE("copies: tiny copies, gathers and scatters, with their lines and bytes
   CHECK(index->lines[0].bytes == 150 * 4096);
   // 4 KiB copies are tiny below 4097 bytes, not below 4096.
   CHECK(finding(run(dir, {"micro_copies.max_bytes=4096"}), "micro_copies") == nullptr);
+  CHECK(finding(run(dir, {"micro_copies.max_bytes=1e30"}), "micro_copies") != nullptr);
   CHECK(finding(run(dir, {"index_copies.min_copies=151"}), "index_copies") == nullptr);
   CHECK(finding(run(dir, {"micro_copies.min_copies=150"}), "micro_copies") != nullptr);
   CHECK(finding(run(dir, {"micro_copies.min_copies=151"}), "micro_copies") == nullptr);
@@ -556,4 +634,29 @@ TEST_CASE("findings of one rule on several nodes merge into one naming the costl
   CHECK(tiny->lines[0].items == 400);
   // 50 rounds of 30 us on node 1: 1475 us of window, 1225 us idle per CPU.
   CHECK(tiny->cost == 1'225'000);
+}
+
+TEST_CASE("memory: a memory whose capacity the trace does not give is never judged full") {
+  TempDir dir;
+  const auto write = [&](uint64_t capacity) {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    Program prog(t, 10'000'000);
+    const auto mem = t.memory(trace::MemKind::System, capacity, "sysmem1");
+    instance(t, mem, 1, 4 * kMiB, "prog.py:2", prog.op("a", 3), 1'000, 9'000'000);
+    instance(t, mem, 2, 2 * kMiB, "prog.py:4", prog.op("b", 5), 2'000, 3'000'000);
+    t.finish();
+  };
+  write(0);
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Lane& mem = p.lanes[p.nodes[0].kinds.back().lanes[0]];
+  REQUIRE(mem.name == "sysmem1");
+  // Drawn against all its instances, as legion_prof draws it.
+  CHECK(mem.capacity == 6 * kMiB);
+  CHECK_FALSE(mem.capacity_given);
+  const Findings f = find(p);
+  CHECK(finding(f, "memory_pressure") == nullptr);
+  CHECK(skipped(f, "memory_pressure", "1 memory (sysmem1 (System Memory)) not judged"));
+  // The same use of a memory that gives its capacity is nearly full.
+  write(6 * kMiB + kMiB / 2);
+  CHECK(finding(run(dir), "memory_pressure") != nullptr);
 }
