@@ -32,6 +32,9 @@ enum class Collector::Kind : uint8_t {
   TaskWait,
   MetaWait,
   Instance,
+  InstCreate,  // before 2022-10
+  InstUsage,   // before 2022-10
+  MessageDesc,
   ChannelItem,  // with a ChannelItem::Type
   CopyInst,
   FillInst,
@@ -55,7 +58,7 @@ constexpr std::array kFieldNames = {
     "name",       "overwrite",   "message",      "capacity",   "parent_id",
     "provenance", "prov",        "node_id",      "num_nodes",  "version",
     "hostname",   "host_id",     "process_id",   "zero_time",  "calibration_err",
-    "max_dim",    "spawn",       "backtrace_id", "backtrace"};
+    "max_dim",    "spawn",       "backtrace_id", "backtrace",  "ordered_vc"};
 constexpr size_t kNumFields = kFieldNames.size();
 
 consteval size_t ix(std::string_view name) {
@@ -121,6 +124,9 @@ Collector::Collector(const Header& header) : header_(header) {
       {"TaskWaitInfo", k(K::TaskWait), 0},
       {"MetaWaitInfo", k(K::MetaWait), 0},
       {"InstTimelineInfo", k(K::Instance), 0},
+      {"InstCreateInfo", k(K::InstCreate), 0},
+      {"InstUsageInfo", k(K::InstUsage), 0},
+      {"MessageDesc", k(K::MessageDesc), 0},
       {"CopyInfo", k(K::ChannelItem), s(ChannelItem::Copy)},
       {"FillInfo", k(K::ChannelItem), s(ChannelItem::Fill)},
       {"PartitionInfo", k(K::ChannelItem), s(ChannelItem::DepPart)},
@@ -159,7 +165,6 @@ Collector::Collector(const Header& header) : header_(header) {
       {"LocalLockAcquireInfo", k(K::Ignored), 0},
       {"SpawnInfo", k(K::Ignored), 0},
       {"ExternalEventInfo", k(K::Ignored), 0},
-      {"MessageDesc", k(K::Ignored), 0},
       {"ProcMemDesc", k(K::Ignored), 0},
   };
   handlers_.resize(header.layouts.size());
@@ -174,7 +179,19 @@ Collector::Collector(const Header& header) : header_(header) {
       }
     }
     for (size_t f = 0; f < kNumFields; ++f) h.f.at[f] = l.field(kFieldNames[f]);
+    if (l.name == "MessageInfo" && l.field("lg_id") < 0 && l.field("kind") >= 0)
+      data_.messages_by_kind = true;
   }
+  // Layouts that only Legion from 2022 on writes say the memory kinds are
+  // numbered from NO_MEMKIND (April 2021): MachineDesc (2023-03) and a
+  // MetaDesc with message and ordered_vc (2022-01). Older headers leave it
+  // to the memories the records describe (convert.cpp).
+  if (const RecordLayout* ops = header.find("OperationInstance"))
+    data_.ops_name_parents = ops->field("parent_id") >= 0;
+  const RecordLayout* meta = header.find("MetaDesc");
+  if (header.find("MachineDesc") ||
+      (meta && (meta->field("message") >= 0 || meta->field("ordered_vc") >= 0)))
+    data_.mem_kinds = MemKindNumbering::Current;
 }
 
 Collector::~Collector() = default;
@@ -261,6 +278,17 @@ void Collector::reserve_from_sample(uint64_t offset) {
   reserve(want);
 }
 
+uint64_t Collector::provenance_id(const std::string& text) {
+  if (text.empty()) return 0;
+  const auto [it, added] = inline_provenances_.try_emplace(text, 0);
+  if (added) {
+    // Ids no Provenance record of the same log uses (they count from 1).
+    it->second = (uint64_t{1} << 62) + inline_provenances_.size();
+    data_.provenances[it->second] = text;
+  }
+  return it->second;
+}
+
 LogData& Collector::data() {
   data_.counts.clear();
   data_.unknown_kinds.clear();
@@ -333,6 +361,9 @@ void Collector::add(const Record& r) {
     case Kind::MetaDesc:
       d.meta_names[u32(ix("kind"))] = {text(ix("name")), u(ix("message")) != 0};
       break;
+    case Kind::MessageDesc:
+      d.message_names[u32(ix("kind"))] = text(ix("name"));
+      break;
     case Kind::MapperCallDesc:
       d.mapper_calls[u32(ix("kind"))] = text(ix("name"));
       break;
@@ -348,10 +379,18 @@ void Collector::add(const Record& r) {
     case Kind::Provenance:
       d.provenances[u(ix("provenance"))] = text(ix("prov"));
       break;
-    case Kind::OperationInstance:
-      d.ops.push_back(OpInfo{u(ix("op_id")), u(ix("parent_id"), ~uint64_t{0}), u(ix("provenance")),
+    case Kind::OperationInstance: {
+      // Legion of 2023 writes the provenance text in the record itself;
+      // later ones a Provenance record's id.
+      const int prov = f[ix("provenance")];
+      const bool inline_text =
+          prov >= 0 && r.layout->fields[static_cast<size_t>(prov)].kind == FieldType::String;
+      d.ops.push_back(OpInfo{u(ix("op_id")), u(ix("parent_id"), ~uint64_t{0}),
+                             inline_text ? provenance_id(text(ix("provenance")))
+                                         : u(ix("provenance")),
                              u32(ix("kind"))});
       break;
+    }
     case Kind::MultiTask:
       d.multi_tasks[u(ix("op_id"))] = u32(ix("task_id"));
       break;
@@ -381,7 +420,8 @@ void Collector::add(const Record& r) {
           break;
         case Source::Meta:
         case Source::Message:
-          it.kind = u32(ix("lg_id"));
+          // An older MessageInfo names its MessageDesc kind instead.
+          it.kind = f[ix("lg_id")] >= 0 ? u32(ix("lg_id")) : u32(ix("kind"));
           it.extra = u(ix("spawn"));  // messages: when the sender sent it
           break;
         case Source::MapperCall:
@@ -414,6 +454,13 @@ void Collector::add(const Record& r) {
       d.waits.push_back(w);
       break;
     }
+    case Kind::InstCreate:
+      d.inst_creates.emplace_back(u(ix("inst_id")), u(ix("create")));
+      break;
+    case Kind::InstUsage:
+      d.inst_usages.push_back(
+          InstUsage{u(ix("inst_id")), u(ix("mem_id")), u(ix("size")), u(ix("op_id"))});
+      break;
     case Kind::Instance:
       d.instances.push_back(InstInfo{
           u(ix("inst_uid")), u(ix("inst_id")), u(ix("mem_id")), u(ix("size")), u(ix("op_id")),
@@ -432,6 +479,8 @@ void Collector::add(const Record& r) {
       c.ready = u(ix("ready"), c.start);
       c.create = u(ix("create"), c.ready);
       c.part_op = u32(ix("part_op"));
+      c.src = u(ix("src"));
+      c.dst = u(ix("dst"));
       d.channel_items.push_back(c);
       break;
     }

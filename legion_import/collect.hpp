@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "legion_import/log_data.hpp"
@@ -49,6 +51,10 @@ class Collector {
   // false where they would take over budget_ bytes.
   bool reserve(const std::vector<size_t>& counts);
   void reserve_from_sample(uint64_t offset);  // at the record at that offset
+  // An id for a provenance an OperationInstance gives as text (Legion of
+  // 2023), its text kept in LogData::provenances.
+  uint64_t provenance_id(const std::string& text);
+  std::unordered_map<std::string, uint64_t> inline_provenances_;
   std::vector<Handler> handlers_;             // per layout (index into header.layouts)
   std::vector<uint64_t> counts_;              // records per layout
   uint64_t added_ = 0;

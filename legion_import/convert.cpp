@@ -2,6 +2,7 @@
 // operations and processor items as Legato records (LEGION_FORMAT.md §6),
 // and the run's identity and metadata.
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 #include "legion_import/converter.hpp"
@@ -21,6 +22,7 @@ struct MemMap {
   const char* prefix;
   bool device;
 };
+// k in today's numbering (from NO_MEMKIND = 0).
 MemMap mem_map(int32_t k) {
   switch (k) {
     case 2:
@@ -40,6 +42,14 @@ MemMap mem_map(int32_t k) {
     default:
       return {trace::MemKind::System, "", false};
   }
+}
+
+// Legion's provenance strings are "human-readable$machine-readable"
+// (Legate: "prog.py:130$OpCode,ADD|Provenance,prog.py:130"): the part a
+// user reads, as legion_prof shows it.
+std::string_view readable_provenance(std::string_view text) {
+  const size_t dollar = text.find('$');
+  return dollar == std::string_view::npos || dollar == 0 ? text : text.substr(0, dollar);
 }
 
 trace::OpKind op_kind(const std::string& name) {
@@ -62,6 +72,7 @@ void Converter::run() {
   next_synthetic_ = d_.items.synthetic;
   next_string_ = static_cast<uint32_t>(d_.items.names.size()) + 1;
   survey();
+  merge_older_instances();
   processors();
   memories();
   names();
@@ -152,9 +163,14 @@ void Converter::survey() {
   }
 }
 
+// A file may describe every node's processors and memories (Legion of 2023
+// and older logs the whole machine in each node's file): each is a lane of
+// the node its id names, described by that node's file, so this file
+// describes only its own node's and those its own records use.
 void Converter::processors() {
   for (const auto& [id, kind] : d_.procs) {
     const uint32_t idx = index_of_proc(id), node = node_of_proc(id);
+    if (node != node_ && !d_.items.procs_used.contains(id)) continue;
     trace::ProcessorRecord p;
     p.id = proc_resource(id);
     p.index = idx;
@@ -203,32 +219,56 @@ void Converter::processors() {
   }
 }
 
+namespace {
+
+// Realm numbered memory kinds from GLOBAL_MEM = 0 until April 2021, then
+// from NO_MEMKIND = 0. Where the header does not say (Collector), the
+// memories do: every node has a system memory (today kind 2; before, kind
+// 1, when 2 was registered memory, which only some runs have), and every
+// GPU a framebuffer (today 6; before, 5, when 6 was disk). So a log with a
+// kind 0, with a kind 1 but no kind 2, or with GPUs, a kind 5 and no kind 6
+// numbers from GLOBAL_MEM (LEGION_FORMAT.md §4).
+bool numbered_from_global(const LogData& d) {
+  if (d.mem_kinds != MemKindNumbering::FromRecords) return d.mem_kinds == MemKindNumbering::FromGlobal;
+  std::set<int32_t> kinds;
+  for (const auto& [id, kc] : d.mems) kinds.insert(kc.first);
+  const bool gpus = std::any_of(d.procs.begin(), d.procs.end(),
+                                [](const auto& p) { return p.second == kGpuProc; });
+  return kinds.count(0) || (kinds.count(1) && !kinds.count(2)) ||
+         (gpus && kinds.count(5) && !kinds.count(6));
+}
+
+}  // namespace
+
 void Converter::memories() {
-  std::unordered_map<uint64_t, uint64_t> used;  // memory -> bytes of its instances
-  for (const auto& in : d_.instances) {
-    uint64_t& bytes = used[in.mem];
-    bytes = in.size > ~uint64_t{0} - bytes ? ~uint64_t{0} : bytes + in.size;
+  IdSet used;  // memories with instances in this file
+  for (const auto& in : d_.instances) used.insert(in.mem);
+  const bool from_global = numbered_from_global(d_);
+  if (from_global) {
+    d_.mem_kinds = MemKindNumbering::FromGlobal;
+  } else if (d_.mem_kinds == MemKindNumbering::FromRecords) {
+    d_.mem_kinds = MemKindNumbering::Current;
   }
   for (const auto& [id, kc] : d_.mems) {
-    MemMap m = mem_map(kc.first);
-    if (*m.prefix == '\0') {
-      if (!used.count(id)) continue;  // a disk, file or cache memory without instances
-      m.prefix = "mem";
-    }
+    MemMap m = mem_map(from_global ? kc.first + 1 : kc.first);
+    const bool own = node_of_mem(id) == node_;
+    const bool other_kind = *m.prefix == '\0';
+    if (other_kind) m.prefix = "mem";
+    const std::string name = std::string(m.prefix) + std::to_string(index_of_mem(id));
+    // Another node's memory is named by its node in this file's channels.
+    mem_name_[id] = own ? name : "node " + std::to_string(node_of_mem(id)) + " " + name;
+    mem_device_[id] = m.device;
+    // Another node's memory, or a disk, file or cache memory: a lane only
+    // with instances of this file.
+    if ((!own || other_kind) && !used.contains(id)) continue;
     trace::MemoryRecord r;
     r.id = mem_res(id);
     r.mem_kind = m.kind;
-    r.capacity = kc.second;
-    // Unknown capacity (0) or a GPU's dynamic pool: what its instances take,
-    // as legion_prof computes it.
-    if (kc.second == 0 || kc.first == kGpuDynamicMem) {
-      const auto u = used.find(id);
-      r.capacity = u == used.end() ? 0 : u->second;
-    }
-    const std::string name = std::string(m.prefix) + std::to_string(index_of_mem(id));
-    r.name = str(name);
-    mem_name_[id] = name;
-    mem_device_[id] = m.device;
+    // A GPU's dynamic pool has no fixed size: like a capacity the log does
+    // not give (0), the model draws it against its instances' bytes, as
+    // legion_prof does, and judges no fullness of it (Lane::capacity_given).
+    r.capacity = !from_global && kc.first == kGpuDynamicMem ? 0 : kc.second;
+    r.name = str(mem_name_[id]);
     out<trace::MemoryRecord>().push_back(r);
   }
 }
@@ -264,6 +304,19 @@ void Converter::operations() {
   };
   std::unordered_map<uint32_t, KindName> kinds;
   std::unordered_map<uint32_t, uint32_t> task_names, provenances;
+  // Legion before 2022-08 logs no operation's parent. The program's
+  // operations are then taken as issued by its top-level task, the run's
+  // first task (a program whose tasks launch tasks of their own is shown
+  // flatter than it ran), so that the findings know the program's task.
+  uint64_t top_level = 0;
+  if (!d_.ops_name_parents) {
+    const trace::TaskRecord* first = nullptr;
+    for (const trace::TaskRecord& t : d_.items.tasks)
+      if (t.op != 0 && (!first || std::make_pair(t.create, t.start) <
+                                      std::make_pair(first->create, first->start)))
+        first = &t;
+    if (first) top_level = first->op;
+  }
   constexpr size_t kAhead = 8;  // operations between a slot's prefetch and its lookup
   for (size_t k = 0; k < d_.ops.size(); ++k) {
     if (k + kAhead < d_.ops.size()) task_of_op.prefetch(d_.ops[k + kAhead].op);
@@ -271,6 +324,7 @@ void Converter::operations() {
     trace::OperationRecord r;
     r.uid = o.op;
     r.parent = o.parent == kNoParent ? 0 : o.parent;
+    if (top_level != 0 && o.op != top_level) r.parent = top_level;
     if (const uint32_t* task = task_of_op.find(o.op)) {
       r.op_kind = trace::OpKind::Task;
       r.task_kind = *task;
@@ -292,7 +346,7 @@ void Converter::operations() {
       const auto [text, added] = provenances.try_emplace(o.provenance, 0);
       if (added) {
         const auto p = d_.provenances.find(o.provenance);
-        if (p != d_.provenances.end()) text->second = str(p->second);
+        if (p != d_.provenances.end()) text->second = str(readable_provenance(p->second));
       }
       r.provenance = text->second;
     }
@@ -306,8 +360,13 @@ std::string Converter::item_name(const ItemTables::NameKey& it) const {
     return f == m.end() ? "kind " + std::to_string(k) : f->second;
   };
   switch (it.source) {
-    case Source::Meta:
-    case Source::Message: {
+    case Source::Message:
+      if (d_.messages_by_kind) {
+        const auto f = d_.message_names.find(static_cast<uint32_t>(it.kind));
+        return f == d_.message_names.end() ? "message " + std::to_string(it.kind) : f->second;
+      }
+      [[fallthrough]];
+    case Source::Meta: {
       const auto f = d_.meta_names.find(static_cast<uint32_t>(it.kind));
       return f == d_.meta_names.end() ? "meta task " + std::to_string(it.kind) : f->second.first;
     }
@@ -317,7 +376,8 @@ std::string Converter::item_name(const ItemTables::NameKey& it) const {
       return "Runtime Call " + lookup(d_.runtime_calls, static_cast<uint32_t>(it.kind));
     case Source::ApplicationCall: {
       const auto p = d_.provenances.find(it.kind);
-      return p == d_.provenances.end() ? "Application Call" : p->second;
+      return p == d_.provenances.end() ? "Application Call"
+                                       : std::string(readable_provenance(p->second));
     }
     case Source::ProfTask:
       return "ProfTask";
@@ -382,6 +442,18 @@ std::string runtime_config_flag(const std::string& flag) {
   return w == kWords.end() ? flag : w->second;
 }
 
+// A log without MachineDesc (Legion before 2022) names its node only in
+// its ids: its items ran on its own node's processors, and it describes
+// every node's processors.
+void infer_machine(LogData& d) {
+  std::map<uint32_t, uint64_t> ran;  // node -> processors of it that ran items
+  for (const auto& [id, kind] : d.procs)
+    if (d.items.procs_used.contains(id)) ++ran[node_of_proc(id)];
+  if (ran.size() == 1) d.node = ran.begin()->first;
+  for (const auto& [id, kind] : d.procs) d.nodes = std::max(d.nodes, node_of_proc(id) + 1);
+  d.nodes = std::max(d.nodes, d.node + 1);
+}
+
 }  // namespace
 
 analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts,
@@ -392,6 +464,7 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
   t.records = facts.records;
   t.problems = facts.problems;
   t.finished_cleanly = facts.clean_end;
+  t.data_lost = facts.damaged;  // part of the file could not be used: exit status 1
   if (!d.unknown_kinds.empty()) {
     std::string kinds;
     uint64_t n = 0;
@@ -409,6 +482,7 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
     d.node = 0;
     d.nodes = 1;
   }
+  if (!d.has_machine) infer_machine(d);
   detail::Converter(d, t).run();
   if (links == Links::FileAlone) {
     detail::resolve_links({&t});
@@ -450,6 +524,9 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
                            {"max_dim", d.max_dim},
                            {"record_counts", d.counts}};
   if (d.has_machine) legion["version"] = d.version;
+  legion["memory_kinds"] = d.mem_kinds == MemKindNumbering::FromGlobal
+                               ? "numbered from GLOBAL_MEM = 0 (Realm before April 2021)"
+                               : "numbered from NO_MEMKIND = 0";
   if (d.has_zero_time) legion["zero_time_ns"] = d.zero_time;
   legion["calibration_err_ns"] = d.calibration_err;
   t.metadata = {{"run", run.to_json()},

@@ -1,6 +1,7 @@
 // Converter steps that link items: waits and call nesting, instances,
 // copies, fills and partitions on their lanes, and the critical path.
 #include <algorithm>
+#include <deque>
 #include <tuple>
 
 #include "legion_import/converter.hpp"
@@ -263,6 +264,51 @@ void Converter::add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t 
                         to_time(std::max(end, start)), event_uid(event)});
 }
 
+// Before 2022-10 an instance was three records by its inst_id:
+// InstCreateInfo (when it was asked for), InstUsageInfo (its memory and
+// size) and InstTimelineInfo (created and destroyed). Each timeline without
+// a memory takes its usage's, and a usage without a timeline is an
+// instance from its creation to the end of the log.
+void Converter::merge_older_instances() {
+  if (d_.inst_usages.empty()) return;
+  IdMap<uint32_t> usage_of;  // inst_id -> index in inst_usages
+  for (size_t k = 0; k < d_.inst_usages.size(); ++k)
+    usage_of.try_emplace(d_.inst_usages[k].inst_id, static_cast<uint32_t>(k));
+  std::vector<uint8_t> timed(d_.inst_usages.size(), 0);
+  for (InstInfo& in : d_.instances) {
+    const uint32_t* u = in.mem == 0 ? usage_of.find(in.inst_id) : nullptr;
+    if (!u) continue;
+    in.mem = d_.inst_usages[*u].mem;
+    in.size = d_.inst_usages[*u].size;
+    if (in.op == 0) in.op = d_.inst_usages[*u].op;
+    timed[*u] = 1;
+  }
+  IdMap<uint64_t> created;  // inst_id -> InstCreateInfo's time
+  for (const auto& [inst, at] : d_.inst_creates) created.try_emplace(inst, at);
+  uint64_t last = 0;  // the log's last time, computed once needed
+  const auto last_time = [&] {
+    if (last != 0) return last;
+    for (const auto& t : d_.items.tasks) last = std::max(last, static_cast<uint64_t>(t.stop));
+    for (const auto& m : d_.items.metas) last = std::max(last, static_cast<uint64_t>(m.stop));
+    for (const auto& c : d_.channel_items) last = std::max(last, c.stop);
+    for (const auto& i : d_.instances) last = std::max(last, i.destroy);
+    return last;
+  };
+  for (size_t k = 0; k < d_.inst_usages.size(); ++k) {
+    if (timed[k]) continue;
+    const InstUsage& u = d_.inst_usages[k];
+    const uint64_t* at = created.find(u.inst_id);
+    InstInfo in;
+    in.inst_id = u.inst_id;
+    in.mem = u.mem;
+    in.size = u.size;
+    in.op = u.op;
+    in.create = in.ready = at ? *at : 0;
+    in.destroy = std::max(in.create, last_time());
+    d_.instances.push_back(in);
+  }
+}
+
 void Converter::instances() {
   reserve_huge(out<trace::InstanceRecord>(), d_.instances.size());
   for (const InstInfo& in : d_.instances) {
@@ -343,6 +389,8 @@ void Converter::channels() {
   for (size_t k = 0; k < refs.size(); ++k) refs[k] = RefAt{d_.inst_refs[k].fevent, k};
   std::sort(refs.begin(), refs.end());
   bool dep_lane = false;
+  uint64_t unplaced[2] = {0, 0};  // copies and fills without memories
+  std::deque<InstRef> older_refs;  // refs completed with their copy's memories (stable addresses)
   // Channel item k is position first_channel + k of repeated_events_.
   const size_t first_channel = path_->items.size();
   auto repeat = std::lower_bound(repeated_events_.begin(), repeated_events_.end(), first_channel);
@@ -365,12 +413,30 @@ void Converter::channels() {
       channel_uids_.push_back(uid);
       continue;
     }
-    const auto from = std::lower_bound(refs.begin(), refs.end(), RefAt{c.fevent, 0});
+    // Its CopyInstInfo / FillInstInfo records; an older copy or fill, which
+    // has none, names its memories itself.
+    auto from = std::lower_bound(refs.begin(), refs.end(), RefAt{c.fevent, 0});
+    if (c.fevent == 0) from = refs.end();
+    auto end = from;
+    while (end != refs.end() && end->fevent == c.fevent) ++end;
+    const InstRef own{c.fevent, c.type == ChannelItem::Fill ? 0 : c.src, c.dst, 0, 0, false};
+    const bool named_by_itself = from == end && c.dst != 0;
+    if (from == end && !named_by_itself) {
+      ++unplaced[c.type];
+      channel_uids_.push_back(0);
+      continue;
+    }
     Uid item_uid = uid;
     const InstRef* prev = nullptr;
-    auto ref = from;
-    for (; ref != refs.end() && ref->fevent == c.fevent; ++ref) {
-      const InstRef* r = &d_.inst_refs[ref->index];
+    for (auto ref = from; ref != end || named_by_itself; ++ref) {
+      const InstRef* r = named_by_itself ? &own : &d_.inst_refs[ref->index];
+      if (r->dst == 0 && c.dst != 0) {  // a CopyInstInfo of 2020-12..2022-10: instances only
+        InstRef with = *r;
+        with.src = c.type == ChannelItem::Fill ? 0 : c.src;
+        with.dst = c.dst;
+        with.src_inst = with.dst_inst = 0;  // InstIDs then, not the instances' events
+        r = &(older_refs.emplace_back(with));
+      }
       if (prev && !r->indirect && !prev->indirect && r->src == prev->src && r->dst == prev->dst)
         continue;  // the same run
       prev = r;
@@ -392,8 +458,20 @@ void Converter::channels() {
                                                : channel(cr.copy_kind, r->src, r->dst);
       out<trace::CopyRecord>().push_back(cr);
       item_uid = synthetic_uid();
+      if (named_by_itself) break;
     }
-    channel_uids_.push_back(from == ref ? 0 : uid);  // not drawn without its memories
+    channel_uids_.push_back(uid);
+  }
+  // Copies and fills that name no memory (no CopyInstInfo / FillInstInfo
+  // and none of their own: a log cut before them) cannot be placed on a
+  // channel: counted, never dropped silently.
+  static constexpr const char* kWhat[] = {"copies", "fills", "partitions"};
+  for (int type = 0; type < 2; ++type) {
+    if (unplaced[type] == 0) continue;
+    t_.problems.push_back(t_.file + ": " + std::to_string(unplaced[type]) + " " + kWhat[type] +
+                          " name no memories (no " +
+                          (type == ChannelItem::Copy ? "CopyInstInfo" : "FillInstInfo") +
+                          " records for them: a log cut short?); left out of the channels");
   }
 }
 

@@ -106,6 +106,7 @@ class Converter {
   // not waits of what they nest in (LEGION_FORMAT.md §6).
   void waits();
   void add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t end, uint64_t event);
+  void merge_older_instances();  // InstCreateInfo and InstUsageInfo into d_.instances
   void instances();
   std::string mem_label(uint64_t mem) const;
   // The channel of copies of this kind from src to dst (named when first used).

@@ -45,6 +45,10 @@ void ItemTables::add(const ProcItem& it, uint32_t node) {
     path_keys.push_back(task ? wait_key(false, it.op, 0) : wait_key(true, it.op, it.kind));
   }
   const uint32_t proc = proc_resource(it.proc);
+  if (it.proc != last_proc_) {
+    last_proc_ = it.proc;
+    procs_used.insert(it.proc);
+  }
   if (task) {
     tasks.push_back(trace::TaskRecord{uid, it.op, proc, it.kind, it.variant, to_time(it.start),
                                       to_time(it.stop), to_time(it.ready), to_time(it.create)});

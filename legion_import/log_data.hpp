@@ -106,11 +106,14 @@ struct InstInfo {
   uint64_t create = 0, ready = 0, destroy = 0, creator = 0;
 };
 
-// CopyInfo, FillInfo and PartitionInfo.
+// CopyInfo, FillInfo and PartitionInfo. src and dst: the memories an
+// older CopyInfo or FillInfo names itself (before 2022-10, when
+// CopyInstInfo and FillInstInfo came to name them), else 0.
 struct ChannelItem {
   enum Type : uint8_t { Copy, Fill, DepPart } type = Copy;
   uint64_t op = 0, size = 0, fevent = 0, creator = 0, critical = 0;
   uint64_t create = 0, ready = 0, start = 0, stop = 0;
+  uint64_t src = 0, dst = 0;
   uint32_t part_op = 0;
 };
 
@@ -205,6 +208,9 @@ class ItemTables {
   HugeVector<ItemRef> path_refs;
   HugeVector<uint64_t> path_keys;  // the wait_key a wait would name each by
   std::vector<Call> calls;
+  // The processors the items ran on (a file may describe every node's
+  // processors; its own items run on its node's).
+  IdSet procs_used;
   uint64_t messages = 0, slow_messages = 0;  // messages with a spawn time; over 1 ms of it
   // Synthetic uids given so far (the converter goes on from there), and the
   // node they carry; mixed_nodes: MachineDesc came between items.
@@ -229,6 +235,7 @@ class ItemTables {
   IdMap<uint32_t> app_slots_;         // application calls: provenance -> slot's string id
   uint64_t last_key_ = ~uint64_t{0};  // items come in runs of one kind
   uint32_t last_slot_ = 0;
+  uint64_t last_proc_ = 0;  // and of one processor
 };
 
 struct OpInfo {
@@ -236,9 +243,26 @@ struct OpInfo {
   uint32_t kind = 0;
 };
 
+// InstUsageInfo (before 2022-10): the memory and size of an instance whose
+// InstTimelineInfo names neither.
+struct InstUsage {
+  uint64_t inst_id = 0, mem = 0, size = 0, op = 0;
+};
+
+// How the log numbers memory kinds. Realm numbered them from GLOBAL_MEM = 0
+// until April 2021, when NO_MEMKIND took 0 and every kind moved up by one
+// (LEGION_FORMAT.md §4 says how the importer tells them apart).
+enum class MemKindNumbering : uint8_t { FromRecords, Current, FromGlobal };
+
 struct LogData {
   // Run and machine.
   bool has_machine = false;
+  MemKindNumbering mem_kinds = MemKindNumbering::FromRecords;
+  // MessageInfo names its message by a MessageDesc kind (before 2020-05)
+  // rather than a MetaDesc lg_id.
+  bool messages_by_kind = false;
+  // OperationInstance names each operation's parent (Legion from 2022-08).
+  bool ops_name_parents = true;
   uint32_t node = 0, nodes = 1, version = 0, process_id = 0;
   std::string hostname;
   uint64_t host_id = 0;
@@ -252,6 +276,7 @@ struct LogData {
   std::map<uint32_t, std::pair<std::string, bool>> task_names;  // task_id -> name, overwritten
   std::map<std::pair<uint32_t, uint32_t>, std::string> variants;
   std::map<uint32_t, std::pair<std::string, bool>> meta_names;  // lg_id -> name, message
+  std::map<uint32_t, std::string> message_names;                // MessageDesc: kind -> name
   std::map<uint32_t, std::string> mapper_calls, runtime_calls, op_kinds;
   std::map<std::pair<uint32_t, uint64_t>, std::string> mapper_names;  // mapper id, proc
   std::map<uint64_t, std::string> provenances;
@@ -263,6 +288,8 @@ struct LogData {
   HugeVector<WaitInfo> waits;
   HugeVector<WaitSite> wait_sites;
   HugeVector<InstInfo> instances;
+  std::vector<InstUsage> inst_usages;                  // InstUsageInfo
+  std::vector<std::pair<uint64_t, uint64_t>> inst_creates;  // InstCreateInfo: inst_id, create
   HugeVector<ChannelItem> channel_items;
   HugeVector<InstRef> inst_refs;
   HugeVector<EventNode> events;

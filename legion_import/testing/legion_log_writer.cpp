@@ -3,8 +3,11 @@
 // through the chosen version's layouts into a buffered plain or gzip file.
 #include "legion_import/testing/legion_log_writer.hpp"
 
+#include "legion_import/testing/legion_log_layouts.hpp"
+
 #include <zlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -75,6 +78,10 @@ enum class LegionLogWriter::Kind : uint8_t {
   InstanceRedistrictInfo,
   CompletionQueueInfo,
   ProfTaskInfo,
+  // Kinds of older layouts only (kOlderKinds).
+  MessageDesc,
+  InstCreateInfo,
+  InstUsageInfo,
   Count
 };
 
@@ -82,7 +89,8 @@ namespace {
 
 // The header of the real logs (Legion profiling version 1008, as in
 // tests/legion_import/data), line for line and in its order.
-constexpr std::array<const char*, static_cast<size_t>(LegionLogWriter::Kind::Count)> kLayouts1008 =
+constexpr size_t kKinds1008 = static_cast<size_t>(LegionLogWriter::Kind::MessageDesc);
+constexpr std::array<const char*, kKinds1008> kLayouts1008 =
     {
         "MapperName {id:1, mapper_id:MapperID:4, mapper_proc:ProcID:8, name:string:-1}",
         "MapperCallDesc {id:2, kind:unsigned:4, name:string:-1}",
@@ -209,13 +217,33 @@ constexpr std::array<const char*, static_cast<size_t>(LegionLogWriter::Kind::Cou
         "completion:bool:1}",
 };
 
+// The fields each writer call passes, in order, beyond a kind's 1008 fields
+// (older layouts name what later ones moved elsewhere), and the kinds only
+// older layouts have, in Kind order after the 1008 kinds.
+struct Extra {
+  const char* kind;
+  std::vector<const char*> fields;
+};
+const std::vector<Extra>& extra_fields() {
+  static const std::vector<Extra> extras = {
+      {"CopyInfo", {"src", "dst"}}, {"FillInfo", {"dst"}}, {"MessageInfo", {"kind"}}};
+  return extras;
+}
+constexpr const char* kOlderKinds[] = {
+    "MessageDesc {id:0, kind:unsigned:4, name:string:-1}",
+    "InstCreateInfo {id:0, op_id:UniqueID:8, inst_id:InstID:8, create:timestamp_t:8}",
+    "InstUsageInfo {id:0, op_id:UniqueID:8, inst_id:InstID:8, mem_id:MemID:8, "
+    "size:unsigned long long:8}"};
+static_assert(kKinds1008 + std::size(kOlderKinds) ==
+              static_cast<size_t>(LegionLogWriter::Kind::Count));
+
 // What 1007 (the critical-path data) and 1008 added (legion_prof_logs.md §1.6).
 constexpr const char* kNewIn1007[] = {
     "ImplicitTaskInfo",  "EventMergerInfo",        "EventTriggerInfo",
     "EventPoisonInfo",   "BarrierArrivalInfo",     "ReservationAcquireInfo",
     "InstanceReadyInfo", "InstanceRedistrictInfo", "CompletionQueueInfo"};
 
-enum class FieldCode : uint8_t { Int, String, Uuid };
+enum class FieldCode : uint8_t { Int, String, Uuid, Zeros };
 
 struct ParsedField {
   std::string name, type;
@@ -247,6 +275,12 @@ ParsedLayout parse(const std::string& line) {
   return l;
 }
 
+std::string unparse(const ParsedLayout& l, uint32_t id) {
+  std::string line = l.name + " {id:" + std::to_string(id);
+  for (const auto& f : l.fields) line += ", " + f.name + ":" + f.type + ":" + std::to_string(f.size);
+  return line + "}";
+}
+
 bool in_1006(const std::string& kind, const std::string& field) {
   if (field == "critical") return false;
   if (kind == "PartitionInfo" && field == "fevent") return false;
@@ -261,17 +295,41 @@ bool kind_in_1006(const std::string& kind) {
   return true;
 }
 
+// 1006 numbered its kinds in the same enum order as 1008, without the kinds
+// 1007/1008 added (GPUTaskInfo 28, ZeroTime 51, ... in the version table).
+std::vector<std::string> lines_1006() {
+  std::vector<ParsedLayout> all;
+  for (const char* line : kLayouts1008) all.push_back(parse(line));
+  std::vector<uint32_t> removed_ids;
+  for (const auto& l : all)
+    if (!kind_in_1006(l.name)) removed_ids.push_back(l.id);
+  std::vector<std::string> lines;
+  for (auto l : all) {
+    if (!kind_in_1006(l.name)) continue;
+    uint32_t id = l.id;
+    for (uint32_t r : removed_ids) id -= r < l.id ? 1 : 0;
+    std::erase_if(l.fields, [&](const ParsedField& f) { return !in_1006(l.name, f.name); });
+    lines.push_back(unparse(l, id));
+  }
+  return lines;
+}
+
 }  // namespace
 
+// How a version encodes a kind: each field of its layout, in the layout's
+// order, from the writer call's value at `from` (the call's fields: the
+// kind's 1008 fields, then extra_fields()), or zeros where the call passes
+// no such field.
 struct LegionLogWriter::Plan {
   bool present = false;
   uint32_t id = 0;
   struct Field {
-    bool keep = true;
+    int from = -1;
     FieldCode code = FieldCode::Int;
-    uint8_t size = 0;
+    uint16_t size = 0;
   };
-  std::vector<Field> fields;  // per 1008 field
+  std::vector<Field> fields;
+  size_t call_fields = 0;  // how many values a call passes
 };
 
 namespace {
@@ -281,48 +339,85 @@ struct VersionTables {
   std::vector<std::string> lines;
 };
 
-VersionTables make_tables(LogVersion v) {
-  std::vector<ParsedLayout> all;
-  for (const char* line : kLayouts1008) all.push_back(parse(line));
-  // 1006 numbered its kinds in the same enum order, without the kinds
-  // 1007/1008 added (GPUTaskInfo 28, ZeroTime 51, ... in the version table).
-  std::vector<uint32_t> removed_ids;
-  for (const auto& l : all) {
-    if (!kind_in_1006(l.name)) removed_ids.push_back(l.id);
-  }
-  VersionTables t;
-  for (const auto& l : all) {
-    LegionLogWriter::Plan p;
-    p.present = v == LogVersion::V1008 || kind_in_1006(l.name);
-    p.id = l.id;
-    if (v == LogVersion::V1006) {
-      for (uint32_t r : removed_ids) p.id -= r < l.id ? 1 : 0;
+// The fields each writer call of a kind passes, by Kind.
+const std::vector<std::vector<std::string>>& call_fields() {
+  static const std::vector<std::vector<std::string>> fields = [] {
+    std::vector<std::vector<std::string>> out;
+    std::vector<ParsedLayout> kinds;
+    for (const char* line : kLayouts1008) kinds.push_back(parse(line));
+    for (const char* line : kOlderKinds) kinds.push_back(parse(line));
+    for (const auto& l : kinds) {
+      std::vector<std::string> names;
+      for (const auto& f : l.fields) names.push_back(f.name);
+      for (const Extra& e : extra_fields())
+        if (l.name == e.kind) names.insert(names.end(), e.fields.begin(), e.fields.end());
+      out.push_back(std::move(names));
     }
-    std::string line = l.name + " {id:" + std::to_string(p.id);
+    return out;
+  }();
+  return fields;
+}
+
+size_t kind_index(const std::string& name) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const char* line : kLayouts1008) out.push_back(parse(line).name);
+    for (const char* line : kOlderKinds) out.push_back(parse(line).name);
+    return out;
+  }();
+  const auto at = std::find(names.begin(), names.end(), name);
+  if (at == names.end()) throw std::logic_error("legion log writer: no kind " + name);
+  return static_cast<size_t>(at - names.begin());
+}
+
+VersionTables make_tables(const std::vector<std::string>& lines) {
+  VersionTables t;
+  t.lines = lines;
+  t.plans.resize(static_cast<size_t>(LegionLogWriter::Kind::Count));
+  for (const std::string& line : lines) {
+    const ParsedLayout l = parse(line);
+    const size_t k = kind_index(l.name);
+    const std::vector<std::string>& given = call_fields()[k];
+    LegionLogWriter::Plan& p = t.plans[k];
+    p.present = true;
+    p.id = l.id;
+    p.call_fields = given.size();
     for (const auto& f : l.fields) {
       LegionLogWriter::Plan::Field pf;
-      pf.keep = v == LogVersion::V1008 || in_1006(l.name, f.name);
+      const auto at = std::find(given.begin(), given.end(), f.name);
+      pf.from = at == given.end() ? -1 : static_cast<int>(at - given.begin());
       pf.code = f.type == "string" ? FieldCode::String
                 : f.type == "uuid" ? FieldCode::Uuid
                                    : FieldCode::Int;
-      pf.size = static_cast<uint8_t>(f.size < 0 ? 0 : f.size);
+      pf.size = static_cast<uint16_t>(f.size < 0 ? 0 : f.size);
+      // Points and arrays (index-space records, never written) and fields
+      // of other sizes: zeros of their size.
       if (pf.code == FieldCode::Int && pf.size != 1 && pf.size != 4 && pf.size != 8)
-        pf.keep = false;  // point / array: never written (no index-space records)
+        pf.code = FieldCode::Zeros;
+      if (pf.code == FieldCode::Int && pf.from < 0) pf.code = FieldCode::Zeros;
       p.fields.push_back(pf);
-      if (v == LogVersion::V1008 || in_1006(l.name, f.name))
-        line += ", " + f.name + ":" + f.type + ":" + std::to_string(f.size);
     }
-    line += "}";
-    if (p.present) t.lines.push_back(line);
-    t.plans.push_back(std::move(p));
   }
   return t;
 }
 
 const VersionTables& tables(LogVersion v) {
-  static const VersionTables v1006 = make_tables(LogVersion::V1006);
-  static const VersionTables v1008 = make_tables(LogVersion::V1008);
-  return v == LogVersion::V1006 ? v1006 : v1008;
+  static const VersionTables v2020 = make_tables(layouts_2020());
+  static const VersionTables v2023 = make_tables(layouts_2023());
+  static const VersionTables v1006 = make_tables(lines_1006());
+  static const VersionTables v1008 =
+      make_tables(std::vector<std::string>(kLayouts1008.begin(), kLayouts1008.end()));
+  switch (v) {
+    case LogVersion::V2020:
+      return v2020;
+    case LogVersion::V2023:
+      return v2023;
+    case LogVersion::V1006:
+      return v1006;
+    case LogVersion::V1008:
+      break;
+  }
+  return v1008;
 }
 
 constexpr size_t kFlushAt = size_t{1} << 20;
@@ -395,30 +490,37 @@ void LegionLogWriter::finish() {
 bool LegionLogWriter::put(Kind kind, std::initializer_list<Value> fields) {
   const Plan& p = (*plans_)[static_cast<size_t>(kind)];
   if (!p.present) return false;
-  if (fields.size() != p.fields.size())
+  if (fields.size() != p.call_fields)
     throw std::logic_error("legion log writer: wrong field count for kind " +
                            std::to_string(static_cast<int>(kind)));
   char bytes[8];
   std::memcpy(bytes, &p.id, 4);  // little-endian hosts only, as the format
   buf_.append(bytes, 4);
   uint64_t last = 0;  // the previous integer (a uuid's size)
-  const Value* v = fields.begin();
   for (const Plan::Field& f : p.fields) {
-    const Value& x = *v++;
-    if (!f.keep) continue;
+    const Value* x = f.from < 0 ? nullptr : fields.begin() + f.from;
     switch (f.code) {
       case FieldCode::Int:
-        std::memcpy(bytes, &x.u, 8);
+        std::memcpy(bytes, &x->u, 8);
         buf_.append(bytes, f.size);
-        last = x.u;
+        last = x->u;
         break;
       case FieldCode::String: {
-        const char* s = x.s ? x.s : "";
+        // A text field the call gives as an id (a provenance Legion of 2023
+        // writes as text): the text provenance() registered for it.
+        const char* s = x == nullptr ? "" : x->s;
+        if (x != nullptr && s == nullptr) {
+          const auto text = provenance_texts_.find(x->u);
+          s = text == provenance_texts_.end() ? "" : text->second.c_str();
+        }
         buf_.append(s, std::strlen(s) + 1);
         break;
       }
       case FieldCode::Uuid:
-        for (uint64_t i = 0; i < last; ++i) buf_.push_back(x.s ? x.s[i] : '\0');
+        for (uint64_t i = 0; i < last; ++i) buf_.push_back(x && x->s ? x->s[i] : '\0');
+        break;
+      case FieldCode::Zeros:
+        buf_.append(f.size, '\0');
         break;
     }
   }
@@ -450,7 +552,8 @@ void LegionLogWriter::proc(uint64_t proc_id, int32_t kind) {
 }
 
 void LegionLogWriter::memory(uint64_t mem_id, int32_t kind, uint64_t capacity) {
-  put(K::MemDesc, {mem_id, kind, capacity});
+  // Realm numbered memory kinds from GLOBAL_MEM = 0 until April 2021.
+  put(K::MemDesc, {mem_id, version_ == LogVersion::V2020 ? kind - 1 : kind, capacity});
 }
 
 void LegionLogWriter::proc_memory(uint64_t proc_id, uint64_t mem_id, uint32_t bandwidth,
@@ -488,6 +591,7 @@ void LegionLogWriter::mapper_name(uint32_t mapper_id, uint64_t mapper_proc,
 }
 
 void LegionLogWriter::provenance(uint64_t id, const std::string& text) {
+  provenance_texts_[id] = text;
   put(K::Provenance, {id, text});
 }
 
@@ -521,7 +625,11 @@ void LegionLogWriter::meta(const MetaTimes& m) {
 
 void LegionLogWriter::message(const MetaTimes& m) {
   put(K::MessageInfo, {m.op, m.lg_id, m.proc, m.spawn, m.create, m.ready, m.start, m.stop,
-                       m.creator, m.critical, m.fevent});
+                       m.creator, m.critical, m.fevent, m.lg_id});
+}
+
+bool LegionLogWriter::message_desc(uint32_t kind, const std::string& name) {
+  return put(K::MessageDesc, {kind, name});
 }
 
 void LegionLogWriter::mapper_call(uint32_t mapper_id, uint64_t mapper_proc, uint32_t kind,
@@ -556,29 +664,32 @@ void LegionLogWriter::meta_wait(uint64_t op, uint32_t lg_id, uint64_t start, uin
 }
 
 void LegionLogWriter::instance(const InstanceTimes& i) {
+  // Before 2022-10: also when it was asked for, and its memory and size.
+  put(K::InstCreateInfo, {i.op, i.inst_id, i.create});
+  put(K::InstUsageInfo, {i.op, i.inst_id, i.mem, i.size});
   put(K::InstTimelineInfo,
       {i.inst_uid, i.inst_id, i.mem, i.size, i.op, i.create, i.ready, i.destroy, i.creator});
 }
 
 void LegionLogWriter::copy(const ChannelTimes& c) {
   put(K::CopyInfo, {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical,
-                    c.fevent, c.collective});
+                    c.fevent, c.collective, c.src, c.dst});
 }
 
-void LegionLogWriter::copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, uint64_t dst_inst,
+bool LegionLogWriter::copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, uint64_t dst_inst,
                                 uint64_t fevent, bool indirect, uint32_t src_fid, uint32_t dst_fid,
                                 uint32_t num_hops) {
-  put(K::CopyInstInfo,
-      {src, dst, src_fid, dst_fid, src_inst, dst_inst, fevent, num_hops, indirect});
+  return put(K::CopyInstInfo,
+             {src, dst, src_fid, dst_fid, src_inst, dst_inst, fevent, num_hops, indirect});
 }
 
 void LegionLogWriter::fill(const ChannelTimes& c) {
-  put(K::FillInfo,
-      {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical, c.fevent});
+  put(K::FillInfo, {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical,
+                    c.fevent, c.dst});
 }
 
-void LegionLogWriter::fill_inst(uint64_t dst, uint64_t dst_inst, uint64_t fevent, uint32_t fid) {
-  put(K::FillInstInfo, {dst, fid, dst_inst, fevent});
+bool LegionLogWriter::fill_inst(uint64_t dst, uint64_t dst_inst, uint64_t fevent, uint32_t fid) {
+  return put(K::FillInstInfo, {dst, fid, dst_inst, fevent});
 }
 
 void LegionLogWriter::partition(const ChannelTimes& c) {

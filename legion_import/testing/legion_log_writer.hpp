@@ -1,26 +1,37 @@
 // A writer of Legion Prof binary logs ("FileType: BinaryLegionProf v: 1.0"),
 // used only by tests and benchmarks (never installed, never linked into the
-// tools). It writes one node's file, plain or gzip, in the layout of
-// Legion's profiling version 1008 (the header of the real logs in
-// tests/legion_import/data, line for line) or 1006 (before the
-// critical-path data: no `critical` fields, no event graph, no
+// tools). It writes one node's file, plain or gzip, in the layout of a
+// Legion version (LogVersion): the header of the real logs of that version,
+// line for line (1008: tests/legion_import/data; 1006 derived from it:
+// before the critical-path data, no `critical` fields, no event graph, no
 // ImplicitTaskInfo, PartitionInfo without fevent, ProfTaskInfo without
-// completion; ids renumbered as that version's enum had them).
+// completion, ids renumbered as that version's enum had them).
 //
-// Records are encoded through the version's header: each call passes the
-// 1008 fields, and fields the version lacks are left out. Records of kinds
-// the version lacks (the event graph, implicit tasks in 1006) are not
-// written, and the call returns false.
+// Records are encoded through the version's header, field by field by name:
+// each call passes the 1008 fields (and what older layouts name besides:
+// a copy's memories), fields the version lacks are left out and fields only
+// it has are zeros. Records of kinds the version lacks (the event graph,
+// implicit tasks in 1006, CopyInstInfo in V2020) are not written, and the
+// call returns false.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace legato::legion::testing {
 
-enum class LogVersion : uint32_t { V1006 = 1006, V1008 = 1008 };
+// Profiling versions 1006 and 1008, and two older, unversioned layouts:
+// V2020, Legion of May 2020 (no MachineDesc, ZeroTime or event ids;
+// instances in three records; copies and fills naming their memories;
+// memory kinds numbered from GLOBAL_MEM = 0), and V2023, Legion of December
+// 2023 (MachineDesc of node and node count only, provenance as text in
+// OperationInstance, no event ids on processor items). Both logged every
+// node's processors and memories in each node's file: the test calls the
+// writer to do so.
+enum class LogVersion : uint32_t { V2020 = 2020, V2023 = 2023, V1006 = 1006, V1008 = 1008 };
 
 // Realm ids, built as the real ones are (LEGION_FORMAT.md §3).
 inline uint64_t proc_id(uint32_t node, uint32_t index) {
@@ -90,9 +101,10 @@ struct MetaTimes {
   uint64_t creator = 0, critical = 0, fevent = 0;
 };
 
-// CopyInfo, FillInfo and PartitionInfo (part_op).
+// CopyInfo, FillInfo and PartitionInfo (part_op). src and dst: the
+// memories an older CopyInfo or FillInfo names itself (V2020).
 struct ChannelTimes {
-  uint64_t op = 0, size = 0;
+  uint64_t op = 0, size = 0, src = 0, dst = 0;
   uint64_t create = 0, ready = 0, start = 0, stop = 0;
   uint64_t creator = 0, critical = 0, fevent = 0;
   uint32_t collective = 0, part_op = 0;
@@ -126,6 +138,7 @@ class LegionLogWriter {
   void task_kind(uint32_t task_id, const std::string& name, bool overwrite = true);
   void task_variant(uint32_t task_id, uint32_t variant_id, const std::string& name);
   void meta_desc(uint32_t lg_id, const std::string& name, bool message = false);
+  bool message_desc(uint32_t kind, const std::string& name);  // V2020 only (else false)
   void op_desc(uint32_t kind, const std::string& name);
   void mapper_call_desc(uint32_t kind, const std::string& name);
   void runtime_call_desc(uint32_t kind, const std::string& name);
@@ -157,11 +170,12 @@ class LegionLogWriter {
   void copy(const ChannelTimes& c);
   // One per field (run) of a copy: indirect = the field of a gather (src
   // set) or a scatter (src 0).
-  void copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, uint64_t dst_inst, uint64_t fevent,
+  // False (not written) where the version has no CopyInstInfo / FillInstInfo.
+  bool copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, uint64_t dst_inst, uint64_t fevent,
                  bool indirect = false, uint32_t src_fid = 0, uint32_t dst_fid = 0,
                  uint32_t num_hops = 1);
   void fill(const ChannelTimes& c);
-  void fill_inst(uint64_t dst, uint64_t dst_inst, uint64_t fevent, uint32_t fid = 0);
+  bool fill_inst(uint64_t dst, uint64_t dst_inst, uint64_t fevent, uint32_t fid = 0);
   void partition(const ChannelTimes& c);
   // The event graph (1007+): false in 1006 (not written).
   bool event_merger(uint64_t result, uint64_t fevent, uint64_t performed, uint64_t pre0,
@@ -182,7 +196,7 @@ class LegionLogWriter {
   // report a failure). Throws std::runtime_error when writing failed.
   void finish();
 
-  enum class Kind : uint8_t;  // one per header line of 1008 (legion_log_writer.cpp)
+  enum class Kind : uint8_t;  // one per kind any version writes (legion_log_writer.cpp)
   struct Plan;                // how a version encodes a kind (legion_log_writer.cpp)
   struct Value {
     uint64_t u = 0;
@@ -208,6 +222,7 @@ class LegionLogWriter {
   const std::vector<Plan>* plans_ = nullptr;
   std::string buf_;
   uint64_t records_ = 0;
+  std::map<uint64_t, std::string> provenance_texts_;  // provenance(): id -> text
 };
 
 // Writes one multi-node Legate-like GPU run into `dir` (created if needed):

@@ -19,14 +19,22 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
   w.machine(m);
   w.runtime_config();
   const uint64_t u0 = proc_id(n, 0), c1 = proc_id(n, 1), c2 = proc_id(n, 2), g3 = proc_id(n, 3);
-  w.proc(u0, kUtility);
-  w.proc(c1, kCpu);
-  w.proc(c2, kCpu);
-  w.proc(g3, kGpu);
   const uint64_t sys = mem_id(n, 0), zc = mem_id(n, 1), fb = mem_id(n, 2);
-  w.memory(sys, kSystemMem, 256 * kMiB);
-  w.memory(zc, kZeroCopyMem, 64 * kMiB);
-  w.memory(fb, kFramebufferMem, uint64_t{16} << 30);
+  // Legion of 2023 and older described the whole machine in every node's
+  // file, each description several times over.
+  const bool whole_machine = version == LogVersion::V2020 || version == LogVersion::V2023;
+  for (uint32_t node = 0; node < 2; ++node) {
+    if (node != n && !whole_machine) continue;
+    for (int repeat = 0; repeat < (whole_machine ? 2 : 1); ++repeat) {
+      w.proc(proc_id(node, 0), kUtility);
+      w.proc(proc_id(node, 1), kCpu);
+      w.proc(proc_id(node, 2), kCpu);
+      w.proc(proc_id(node, 3), kGpu);
+      w.memory(mem_id(node, 0), kSystemMem, 256 * kMiB);
+      w.memory(mem_id(node, 1), kZeroCopyMem, 64 * kMiB);
+      w.memory(mem_id(node, 2), kFramebufferMem, uint64_t{16} << 30);
+    }
+  }
   w.proc_memory(g3, fb, 900, 5);
   w.task_kind(1, "unnamed_task_1", false);
   w.task_kind(1, "cpu_task");
@@ -42,7 +50,12 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
   w.runtime_call_desc(3, "create_region");
   w.mapper_name(0, u0, "default mapper");
   const auto E = [n](uint64_t s) { return event_id(n, s); };
-  for (uint64_t op : {10, 20, 30, 40, 50}) w.operation(op + n, kNoParent, op == 50 ? 1 : 30);
+  // Legion of 2023 writes each operation's provenance as text.
+  const bool provenance = version == LogVersion::V2023;
+  for (uint64_t op : {10, 20, 30, 40, 50}) {
+    if (provenance) w.provenance(op, "prog.py:" + std::to_string(op) + "$OpCode,ADD");
+    w.operation(op + n, kNoParent, op == 50 ? 1 : 30, provenance ? op : 0);
+  }
 
   // u0: mapping with a mapper call, a call in the call, and a meta wait
   // inside the mapper call.
@@ -156,18 +169,25 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
     c.fevent = E(seq);
     return c;
   };
-  w.copy(chan(20, kMiB, 10500, 11500));
+  // Older logs name a copy's memories in CopyInfo (a gather or scatter is
+  // a copy between them there).
+  const auto mems = [](ChannelTimes c, uint64_t src, uint64_t dst) {
+    c.src = src;
+    c.dst = dst;
+    return c;
+  };
+  w.copy(mems(chan(20, kMiB, 10500, 11500), zc, fb));
   w.copy_inst(zc, fb, i2, i4, E(20));
-  w.copy(chan(21, kMiB, 20600, 21000));
+  w.copy(mems(chan(21, kMiB, 20600, 21000), fb, zc));
   w.copy_inst(fb, zc, i4, i2, E(21));
-  w.copy(chan(22, kMiB, 14000, 15000));
+  w.copy(mems(chan(22, kMiB, 14000, 15000), zc, fb));
   w.copy_inst(zc, fb, i2, i4, E(22), true);
-  w.copy(chan(23, kMiB, 16000, 16500));
+  w.copy(mems(chan(23, kMiB, 16000, 16500), fb, zc));
   w.copy_inst(0, zc, 0, i2, E(23), true);
-  w.fill(chan(25, 64 * kMiB, 11000, 11200));
+  w.fill(mems(chan(25, 64 * kMiB, 11000, 11200), 0, fb));
   w.fill_inst(fb, i4, E(25));
   if (n == 0) {
-    w.copy(chan(24, 8 * kMiB, 25000, 27000));
+    w.copy(mems(chan(24, 8 * kMiB, 25000, 27000), fb, mem_id(1, 2)));
     w.copy_inst(fb, mem_id(1, 2), i4, 0, E(24));
     ChannelTimes p = chan(30, 0, 4000, 6000);
     p.part_op = 9;  // Partition by Field
