@@ -38,6 +38,18 @@ bool names_line(const Finding& f, const std::string& line) {
                      [&](const CodeLine& l) { return l.where == line; });
 }
 
+// The line with the most of a finding's items. Lines are ranked by cost,
+// which depends on how fast this machine ran each item (a loop's many small
+// copies against one large copy before it); their items are the workload's
+// shape.
+std::string most_items(const Finding& f) {
+  REQUIRE(!f.lines.empty());
+  return std::max_element(f.lines.begin(), f.lines.end(), [](const CodeLine& a,
+                                                             const CodeLine& b) {
+           return a.items < b.items;
+         })->where;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -51,19 +63,22 @@ TEST_CASE(
       profile_and_find(chunked_dir, "--cpus 2", "chunked_update", "--n 300000");
   const Findings vectorized =
       profile_and_find(vectorized_dir, "--cpus 2", "vectorized_update", "--n 300000");
+  // Whether each rule fires is the workload's shape: the counts of its
+  // items against the rules' thresholds (the vectorized update runs a few
+  // dozen tasks, no index copies, no partitioning). How much each costs is a
+  // share of the program's time, which depends on how fast this machine
+  // ran each part, so severities are not compared.
   for (const std::string rule : {"tiny_tasks", "runtime_bound", "index_copies", "dep_part_churn"}) {
     INFO(rule);
     const Finding* c = finding(chunked, rule);
     REQUIRE(c != nullptr);
-    CHECK(c->severity >= Severity::Low);
-    // The loop's lines are among the most costly.
+    // The loop's lines are among the finding's, and the loop holds most of
+    // its items.
     CHECK((names_line(*c, mask_get) || names_line(*c, mask_not)));
-    REQUIRE(!c->lines.empty());
-    const std::string& top = c->lines.front().where;
+    const std::string top = most_items(*c);
     CHECK((top == mask_get || top == mask_not ||
            top == testing::line_of(src, "Array gt1 = sub > 1.0;")));
-    const Finding* v = finding(vectorized, rule);
-    if (v != nullptr) CHECK(v->severity < c->severity);
+    CHECK(finding(vectorized, rule) == nullptr);
   }
   CHECK(finding(chunked, "blocked_top_level") != nullptr);
 }
@@ -112,6 +127,11 @@ TEST_CASE(
   }
 }
 
+// Whether a task counts as tiny is a duration (tiny_tasks.max_task_us, 100 us):
+// the problems are sized so that their tasks are tiny on any machine. On the
+// machines the benchmarks ran on, cg's median task took about 1 us and the
+// stencil's on a 20x20 grid about 2 us (30 us on its default 100x100 grid,
+// which a machine a few times slower, or a loaded one, takes past 100 us).
 TEST_CASE("cg and stencil: small problems are found launch-bound, with their loop lines",
           "[examples][findings]") {
   TempDir cg_dir, stencil_dir;
@@ -122,7 +142,7 @@ TEST_CASE("cg and stencil: small problems are found launch-bound, with their loo
   const Finding* path = finding(cg, "critical_path");
   REQUIRE(path != nullptr);
   CHECK(path->evidence.front().value > 100);  // the chain runs through the iterations
-  const Findings stencil = profile_and_find(stencil_dir, "--cpus 2", "stencil", "");
+  const Findings stencil = profile_and_find(stencil_dir, "--cpus 2", "stencil", "-n 20");
   const Finding* st_tiny = finding(stencil, "tiny_tasks");
   REQUIRE(st_tiny != nullptr);
   CHECK(st_tiny->lines.front().where.find("examples/stencil.cpp:") != std::string::npos);

@@ -35,6 +35,11 @@ namespace legato::legion::testing {
 //   (1008: EventTriggerInfo at 2000, before its create 2500). Node 1's
 //   gpu_task op 31 is gated (1008) by a merge of node 0's gpu_task op 20
 //   (stop 20500, in the other file) and its own cpu_task op 41 (stop 10000).
+// In V2023 and V2020 each node's file describes both nodes' processors and
+// memories, twice, as Legion of 2023 and older did; in V2023 each operation
+// gives its provenance as text ("prog.py:<op>$OpCode,ADD"); in V2020 copies
+// and fills name their memories in CopyInfo / FillInfo (a gather or scatter
+// is a copy there, and a fill has no size).
 struct GpuRunFiles {
   std::string node0, node1;
 };

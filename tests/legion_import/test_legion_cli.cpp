@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "gpu_run_fixture.hpp"
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -130,4 +131,34 @@ TEST_CASE("legate_prof stats --json gives Legion Prof's busy time per lane", "[c
     CHECK(m["peak_bytes"].get<uint64_t>() <= 1600);
   }
   CHECK(sysmem);
+}
+
+TEST_CASE("legate_prof stats --json on a 2-node log whose files each describe both nodes",
+          "[cli][legion]") {
+  // Legion of 2023 logged every node's processors and memories in each
+  // node's file: each node keeps its own, with its own GPU work.
+  TempDir dir;
+  const auto f = legato::legion::testing::write_gpu_run(dir.path().string(),
+                                                        legato::legion::testing::LogVersion::V2023);
+  const auto r = run_command(bin("legate_prof") + " stats --json " + f.node0 + " " + f.node1);
+  CHECK(r.status == 0);
+  INFO(r.err);
+  CHECK(r.err.empty());
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  std::map<std::pair<int, std::string>, int> lanes;  // (node, name) -> how many
+  std::map<std::pair<int, std::string>, int64_t> busy;
+  for (const auto& lane : j["lanes"]) {
+    ++lanes[{lane["node"].get<int>(), lane["name"].get<std::string>()}];
+    busy[{lane["node"].get<int>(), lane["name"].get<std::string>()}] =
+        lane["busy_ns"].get<int64_t>();
+  }
+  for (const auto& m : j["memories"])
+    ++lanes[{m["node"].get<int>(), m["name"].get<std::string>()}];
+  for (int node = 0; node < 2; ++node) {
+    INFO("node " << node);
+    for (const char* name : {"u0", "c1", "c2", "g3h", "g3d", "sysmem0", "zcmem1", "fbmem2"})
+      CHECK(lanes[{node, name}] == 1);
+    CHECK(busy[{node, "g3d"}] == 13000);  // its own kernels
+  }
+  CHECK(lanes.size() == 2 * 8 + 1);  // and node 0's dependent-partitioning lane, nothing else
 }
