@@ -271,6 +271,12 @@ bool has_lanes(const Profile& p, LaneKind kind, uint32_t rank) {
                      [&](const Lane& l) { return selected(l, kind, rank); });
 }
 
+bool sized_by_instances(const Profile& p, LaneKind kind, uint32_t rank) {
+  return is_memory(kind) && std::any_of(p.lanes.begin(), p.lanes.end(), [&](const Lane& l) {
+           return selected(l, kind, rank) && !l.capacity_given && l.capacity > 0;
+         });
+}
+
 UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
   std::vector<std::pair<Time, int64_t>> changes;
   double capacity = 0;

@@ -67,4 +67,9 @@ uint64_t peak_bytes(const Profile& p, const Lane& lane);
 // Whether a kind has any lane on the node (kAllNodes: anywhere).
 bool has_lanes(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
 
+// Whether a memory kind's line on the node is drawn, for some of its
+// memories, against the bytes of all their instances: the trace gives
+// their capacity as none (Lane::capacity_given).
+bool sized_by_instances(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
+
 }  // namespace legato::analysis

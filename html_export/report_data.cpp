@@ -111,6 +111,7 @@ nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
                      {"kind", static_cast<int>(l.kind)},
                      {"rank", l.rank},
                      {"capacity", l.capacity},
+                     {"capacity_given", l.capacity_given},
                      {"rows", std::move(rows)}});
   }
   json ops = json::array();

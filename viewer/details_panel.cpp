@@ -5,6 +5,7 @@
 #include <string>
 
 #include "analysis/units.hpp"
+#include "analysis/utilization.hpp"
 #include "viewer/app.hpp"
 
 namespace legato::viewer {
@@ -214,6 +215,8 @@ void App::tooltip(const Pick& pick) {
                       human_ns(pick.time - camera_.run_start()).c_str());
       }
       text = row.text + ": " + buf;
+      if (analysis::sized_by_instances(p, row.kind, row.rank))
+        text += "\n(of the bytes of all their instances: the trace gives no capacity)";
       break;
     }
     case Pick::Type::Error: {

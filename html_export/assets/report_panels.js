@@ -141,6 +141,10 @@ class Panels {
       const value = Number.isNaN(hit.value) ? 'unknown (the trace gives no size for these memories)'
         : `${(100 * hit.value).toFixed(1)}%`;
       text = `${hit.avg.text.replace(/^[▸▾] /, '')}: ${value}`;
+      if (hit.avg.lanes.some((l) => p.isMemory(p.lanes[l].kind) &&
+                                   !p.lanes[l].capacity_given && p.lanes[l].capacity > 0)) {
+        text += '\n(of the bytes of all their instances: the trace gives no capacity)';
+      }
     } else if (hit.box.count > 1) {
       const b = hit.box, busy = p.busyPrefix[b.first + b.count] - p.busyPrefix[b.first];
       text = `${b.count.toLocaleString()} items merged (zoom in to see them)\n` +

@@ -29,6 +29,19 @@ inline void write_undeclared_memory_trace(const std::string& path,
   t.finish();
 }
 
+// A described System memory whose capacity the trace gives as none (0),
+// holding 1 MiB from 100 to 200 and 3 MiB from 150 to 300: drawn against
+// the 4 MiB of its instances.
+inline void write_unsized_memory_trace(const std::string& path) {
+  SyntheticTrace t(path);
+  const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+  const auto mem = t.memory(trace::MemKind::System, 0, "sysmem0");
+  t.task(c0, t.task_kind("work"), 100, 300);
+  t.instance(mem, kMiB, "x", 100, 100, 200);
+  t.instance(mem, 3 * kMiB, "y", 150, 150, 300);
+  t.finish();
+}
+
 // "first" (100 to 200 on c0) and "second" (300 to 400 on c1) share a uid, and
 // so do the operations "add" and "mul"; a third task "third" waits for the
 // shared uid.

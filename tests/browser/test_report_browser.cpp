@@ -337,6 +337,34 @@ TEST_CASE("a memory whose size the trace does not give shows its utilization as 
              Catch::Contains("unknown (the trace gives no size for these memories)"));
 }
 
+TEST_CASE("a memory whose capacity the trace gives as none is drawn against its instances, saying so",
+          "[browser][fault]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  analysis::testing::write_unsized_memory_trace(dir.file("legate_0.prof"));
+  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " +
+                                      dir.file("legate_0.prof") + " -o " + dir.file("report"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  chrome.open_file(dir.file("report/index.html"));
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  const std::string find =
+      "legatoReport.timeline.avgLines.find((a) => a.row.text.includes('System Memory'))";
+  REQUIRE(chrome.eval(find + " !== undefined") == true);
+  CHECK(chrome.eval("legatoReport.timeline.utilization(" + find + ".row).known") == true);
+  const auto at = chrome.eval("(() => { const a = " + find +
+                              ", r = legatoReport.timeline.canvas.getBoundingClientRect();"
+                              "return [r.left + 40, r.top + a.top + a.h / 2]; })()");
+  chrome.mouse_move(at[0].get<double>(), at[1].get<double>());
+  CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
+             Catch::Contains("%") && Catch::Contains("(of the bytes of all their instances: the "
+                                                     "trace gives no capacity)"));
+}
+
 TEST_CASE("a GPU kernel is shown by its short name, its signature in its details",
           "[browser][kernels]") {
   Chromium chrome;

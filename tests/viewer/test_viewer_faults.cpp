@@ -42,6 +42,36 @@ TEST_CASE("an avg line of memories of unknown size says so when hovered", "[view
                  Catch::EndsWith(" (no size given for these memories)"));
 }
 
+TEST_CASE("an avg line of memories the trace gives no capacity for says what it is drawn against",
+          "[viewer][fault]") {
+  TempDir dir;
+  analysis::testing::write_unsized_memory_trace(dir.file("t.prof"));
+  HeadlessContext ctx{1200, 700};
+  ViewOptions o;
+  o.files = {dir.file("t.prof")};
+  App app(o);
+  app.wait_settled();
+  ctx.frame(app);
+  const nlohmann::json st = app.state();
+  float x = 0, y = -1;
+  for (const auto& r : st["rows"]) {
+    if (r["text"] == "System Memory avg (1)") {
+      x = st["lanes_area"][0].get<float>() + 20;
+      y = r["top"].get<float>() + 6;
+    }
+  }
+  REQUIRE(y >= 0);
+  Script s =
+      Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n", "test");
+  REQUIRE(ctx.run(app, s, 1000));
+  ctx.frame(app);
+  CHECK_THAT(app.state()["tooltip"].get<std::string>(),
+             Catch::StartsWith("System Memory avg (1): ") &&
+                 Catch::Contains("% at ") &&
+                 Catch::EndsWith("(of the bytes of all their instances: the trace gives no "
+                                 "capacity)"));
+}
+
 TEST_CASE("screenshot paths: checked with the system's reason, written without following links",
           "[viewer][fault]") {
   TempDir dir;
