@@ -125,7 +125,8 @@ TEST_CASE("killing one rank mid-run leaves readable traces for every rank", "[mp
   REQUIRE(started.status == 0);
   // The rank's pid is in its trace's metadata, written with the first frame.
   int64_t pid = 0;
-  for (int tries = 0; tries < 300 && pid == 0; ++tries) {
+  // The bounds on these waits only stop a hang: generous for a loaded machine.
+  for (int tries = 0; tries < 2400 && pid == 0; ++tries) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto t = analysis::read_rank_trace(dir.file("legate_1.prof"));  // never throws
     if (t.readable) pid = t.run.pid;
@@ -135,7 +136,7 @@ TEST_CASE("killing one rank mid-run leaves readable traces for every rank", "[mp
   REQUIRE(::kill(static_cast<pid_t>(pid), SIGKILL) == 0);
   // mpirun stops the other ranks (SIGTERM), which finish their files. ([s] keeps
   // pgrep from matching the shell that runs it.)
-  for (int tries = 0; tries < 600; ++tries) {
+  for (int tries = 0; tries < 2400; ++tries) {
     if (testing::run_command("pgrep -f '[s]tencil -n 300 -i 100000000'").status != 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
