@@ -329,6 +329,18 @@ Findings find(const Profile& p, const Thresholds& t) {
   };
   for (Rule r : kRules) r(ctx);
   findings::merge_nodes(p, out.findings);
+  // What several rules left out for one reason is said once, naming them.
+  std::vector<Skipped> said;
+  for (Skipped& s : out.skipped) {
+    const auto same = std::find_if(said.begin(), said.end(),
+                                   [&](const Skipped& x) { return x.reason == s.reason; });
+    if (same == said.end()) {
+      said.push_back(std::move(s));
+    } else {
+      same->rule += ", " + s.rule;
+    }
+  }
+  out.skipped = std::move(said);
   if (!ctx.any_provenance())
     out.skipped.push_back({"code lines",
                            "the trace names no lines of the program (no operation carries a "

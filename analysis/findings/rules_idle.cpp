@@ -60,6 +60,9 @@ bool judged(const Context& ctx, const std::string& rule, const KindWork& w, Lane
 }
 
 void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& left_out) {
+  // Kinds left out on the same nodes for the same share are one sentence:
+  // (what they ran, on which nodes) -> "CPU and OpenMP".
+  std::vector<std::pair<std::string, std::string>> said;
   for (const auto& [kind, nodes] : left_out) {
     std::string where;
     double most = 0;
@@ -67,15 +70,22 @@ void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& le
       where += (where.empty() ? "" : ", ") + std::to_string(rank);
       most = std::max(most, share);
     }
-    const std::string name(to_string(kind));
-    ctx.skip(rule, name + " processors not judged (node" + (nodes.size() > 1 ? "s " : " ") +
-                       where + "): they ran " +
-                       (most == 0 ? std::string("none") : "at most " + short_percent(most)) +
-                       " of the node's task time, under " + rule + ".min_work_share (" +
-                       short_percent(ctx.param(rule, "min_work_share")) +
-                       "); idle or uneven processors that run little of the program's work "
-                       "are the run's design, not a fault");
+    const std::string what = " processors not judged (node" +
+                             std::string(nodes.size() > 1 ? "s " : " ") + where + "): they ran " +
+                             (most == 0 ? std::string("none") : "at most " + short_percent(most));
+    const auto same = std::find_if(said.begin(), said.end(),
+                                   [&](const auto& x) { return x.second == what; });
+    if (same == said.end()) {
+      said.emplace_back(std::string(to_string(kind)), what);
+    } else {
+      same->first += " and " + std::string(to_string(kind));
+    }
   }
+  for (const auto& [kinds, what] : said)
+    ctx.skip(rule, kinds + what + " of the task time (tasks and kernels), under min_work_share " +
+                       short_percent(ctx.param(rule, "min_work_share")) +
+                       "; idle or uneven processors that run little of the program's work are "
+                       "the run's design, not a fault");
 }
 
 // Time spent along the critical path, by what was happening.

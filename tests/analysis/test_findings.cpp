@@ -306,7 +306,7 @@ void gpu_run(const TempDir& dir, trace::Time cpu_work) {
 
 bool skipped(const Findings& f, const std::string& rule, const std::string& text) {
   return std::any_of(f.skipped.begin(), f.skipped.end(), [&](const Skipped& s) {
-    return s.rule == rule && s.reason.find(text) != std::string::npos;
+    return s.rule.find(rule) != std::string::npos && s.reason.find(text) != std::string::npos;
   });
 }
 
@@ -321,8 +321,9 @@ TEST_CASE("idle processors and imbalance judge the kinds that ran the program's 
     if (x.rule == "idle_processors" || x.rule == "load_imbalance")
       CHECK(x.kinds != std::vector<LaneKind>{LaneKind::Cpu});
   }
-  CHECK(skipped(f, "idle_processors", "CPU processors not judged (node 0): they ran none"));
-  CHECK(skipped(f, "load_imbalance", "CPU processors not judged (node 0)"));
+  // Left out of both rules for one reason: said once, naming both.
+  CHECK(skipped(f, "idle_processors, load_imbalance",
+                "CPU processors not judged (node 0): they ran none of the task time"));
   // The GPU, which ran the program's tasks, is judged: idle 4 ms of 10.
   const Finding* gpu = finding(f, "idle_processors");
   REQUIRE(gpu != nullptr);

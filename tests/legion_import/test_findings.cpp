@@ -124,7 +124,7 @@ TEST_CASE("Legion GPU runs: idle CPUs and memories of no given capacity are not 
   }
   const auto said = [&](const std::string& rule, const std::string& text) {
     return std::any_of(f.skipped.begin(), f.skipped.end(), [&](const Skipped& s) {
-      return s.rule == rule && s.reason.find(text) != std::string::npos;
+      return s.rule.find(rule) != std::string::npos && s.reason.find(text) != std::string::npos;
     });
   };
   CHECK(said("idle_processors", "CPU processors not judged (nodes 0, 1): they ran none"));
