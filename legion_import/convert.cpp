@@ -229,7 +229,8 @@ namespace {
 // kind 0, with a kind 1 but no kind 2, or with GPUs, a kind 5 and no kind 6
 // numbers from GLOBAL_MEM (LEGION_FORMAT.md §4).
 bool numbered_from_global(const LogData& d) {
-  if (d.mem_kinds != MemKindNumbering::FromRecords) return d.mem_kinds == MemKindNumbering::FromGlobal;
+  if (d.mem_kinds != MemKindNumbering::FromRecords)
+    return d.mem_kinds == MemKindNumbering::FromGlobal;
   std::set<int32_t> kinds;
   for (const auto& [id, kc] : d.mems) kinds.insert(kc.first);
   const bool gpus = std::any_of(d.procs.begin(), d.procs.end(),
@@ -252,15 +253,15 @@ void Converter::memories() {
   for (const auto& [id, kc] : d_.mems) {
     MemMap m = mem_map(from_global ? kc.first + 1 : kc.first);
     const bool own = node_of_mem(id) == node_;
-    const bool other_kind = *m.prefix == '\0';
-    if (other_kind) m.prefix = "mem";
+    const bool only_when_used = *m.prefix == '\0';  // disk, file, caches
+    if (only_when_used) m.prefix = "mem";
     const std::string name = std::string(m.prefix) + std::to_string(index_of_mem(id));
     // Another node's memory is named by its node in this file's channels.
     mem_name_[id] = own ? name : "node " + std::to_string(node_of_mem(id)) + " " + name;
     mem_device_[id] = m.device;
     // Another node's memory, or a disk, file or cache memory: a lane only
     // with instances of this file.
-    if ((!own || other_kind) && !used.contains(id)) continue;
+    if ((!own || only_when_used) && !used.contains(id)) continue;
     trace::MemoryRecord r;
     r.id = mem_res(id);
     r.mem_kind = m.kind;
@@ -442,7 +443,7 @@ std::string runtime_config_flag(const std::string& flag) {
   return w == kWords.end() ? flag : w->second;
 }
 
-// A log without MachineDesc (Legion before 2022) names its node only in
+// A log without MachineDesc (Legion before 2023-03) names its node only in
 // its ids: its items ran on its own node's processors, and it describes
 // every node's processors.
 void infer_machine(LogData& d) {

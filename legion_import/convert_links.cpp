@@ -465,12 +465,12 @@ void Converter::channels() {
   // Copies and fills that name no memory (no CopyInstInfo / FillInstInfo
   // and none of their own: a log cut before them) cannot be placed on a
   // channel: counted, never dropped silently.
-  static constexpr const char* kWhat[] = {"copies", "fills", "partitions"};
-  for (int type = 0; type < 2; ++type) {
+  for (const ChannelItem::Type type : {ChannelItem::Copy, ChannelItem::Fill}) {
     if (unplaced[type] == 0) continue;
-    t_.problems.push_back(t_.file + ": " + std::to_string(unplaced[type]) + " " + kWhat[type] +
-                          " name no memories (no " +
-                          (type == ChannelItem::Copy ? "CopyInstInfo" : "FillInstInfo") +
+    const bool copy = type == ChannelItem::Copy;
+    t_.problems.push_back(t_.file + ": " + std::to_string(unplaced[type]) +
+                          (copy ? " copies" : " fills") + " name no memories (no " +
+                          (copy ? "CopyInstInfo" : "FillInstInfo") +
                           " records for them: a log cut short?); left out of the channels");
   }
 }
