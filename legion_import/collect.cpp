@@ -58,7 +58,7 @@ constexpr std::array kFieldNames = {
     "name",       "overwrite",   "message",      "capacity",   "parent_id",
     "provenance", "prov",        "node_id",      "num_nodes",  "version",
     "hostname",   "host_id",     "process_id",   "zero_time",  "calibration_err",
-    "max_dim",    "spawn",       "backtrace_id", "backtrace",  "ordered_vc"};
+    "max_dim",    "spawn",       "backtrace_id", "backtrace"};
 constexpr size_t kNumFields = kFieldNames.size();
 
 consteval size_t ix(std::string_view name) {
@@ -182,12 +182,12 @@ Collector::Collector(const Header& header) : header_(header) {
     if (l.name == "MessageInfo" && l.field("lg_id") < 0 && l.field("kind") >= 0)
       data_.messages_by_kind = true;
   }
+  if (const RecordLayout* ops = header.find("OperationInstance"))
+    data_.ops_name_parents = ops->field("parent_id") >= 0;
   // Layouts that only Legion from 2022 on writes say the memory kinds are
   // numbered from NO_MEMKIND (April 2021): MachineDesc (2023-03) and a
   // MetaDesc with message and ordered_vc (2022-01). Older headers leave it
   // to the memories the records describe (convert.cpp).
-  if (const RecordLayout* ops = header.find("OperationInstance"))
-    data_.ops_name_parents = ops->field("parent_id") >= 0;
   const RecordLayout* meta = header.find("MetaDesc");
   if (header.find("MachineDesc") ||
       (meta && (meta->field("message") >= 0 || meta->field("ordered_vc") >= 0)))
