@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "legion_import/import.hpp"
+#include "trace_format/file_create.hpp"
 #include "trace_format/huge_pages.hpp"
 #include "trace_format/pages_ahead.hpp"
 #include "trace_format/reader.hpp"
@@ -45,6 +46,14 @@ void reserve_at_rate(RankTrace& t, double scale) {
 }  // namespace
 
 RankTrace read_rank_trace(const std::string& path, bool spare_core) {
+  // Only a regular file is opened (by either reader): a FIFO would block
+  // the open until someone writes to it, a device would never end.
+  if (const std::string kind = trace::special_file(path); !kind.empty()) {
+    RankTrace t;
+    t.file = path;
+    t.problems.push_back(path + ": cannot open: " + trace::not_a_file_reason(kind));
+    return t;
+  }
   if (legion::is_legion_log(path))  // told apart by content
     return legion::import_log(path, legion::Links::WithRun,
                               spare_core ? legion::SpareCore::Yes : legion::SpareCore::No);

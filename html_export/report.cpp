@@ -109,6 +109,10 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
     if (created) fs::remove(dir, ec);
     return ReportError("cannot write " + info.path + ": " + why);
   };
+  // A FIFO at the path would block the write until someone reads it (a run
+  // that never ends): what is not a regular file is refused, unopened.
+  if (const std::string kind = trace::special_file(info.path); !kind.empty())
+    throw fail(trace::not_a_file_reason(kind) + "; remove it or choose another directory with -o");
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
   if (const int err = trace::write_replacing(info.path, page); err != 0) {

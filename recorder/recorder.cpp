@@ -297,6 +297,7 @@ void start(const RecorderOptions& options) {
     ::close(r->done_fd);
     if (e.code() == EBUSY) throw RecorderError(e.what(), RecorderError::Cause::Busy);
     if (e.no_space()) throw RecorderError(e.what(), RecorderError::Cause::NoSpace);
+    if (e.not_a_file()) throw RecorderError(e.what(), RecorderError::Cause::NotAFile);
     throw RecorderError(std::string(e.what()) + " (pass --logdir with a writable directory)");
   }
   r->profiler_lane = trace::make_resource_id(options.rank, r->next_resource++);

@@ -35,9 +35,11 @@ namespace legato::rec {
 class RecorderError : public std::runtime_error {
  public:
   enum class Cause {
-    Setup,    // a mistake in the options or the log directory
-    NoSpace,  // the disk (or quota) is full: the program can run on unrecorded
-    Busy,     // another run is still writing this trace file
+    Setup,     // a mistake in the options or the log directory
+    NoSpace,   // the disk (or quota) is full: the program can run on unrecorded
+    Busy,      // another run is still writing this trace file
+    NotAFile,  // the trace's path holds a FIFO, a socket, a device or a directory:
+               // the program can run on unrecorded
   };
   explicit RecorderError(const std::string& what, Cause cause = Cause::Setup)
       : std::runtime_error(what), cause_(cause) {}

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "trace_format/file_create.hpp"
 #include "trace_format/writer.hpp"
 
 namespace legato::trace {
@@ -53,15 +54,24 @@ class MemorySource final : public ByteSource {
 }  // namespace
 
 std::unique_ptr<ByteSource> open_file_source(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Only regular files: a FIFO would block the open until someone writes to
+  // it, a device would never end (and opening some has effects). Refused
+  // before they are opened; O_NONBLOCK and fstat refuse one that appears
+  // at path meanwhile. O_NONBLOCK changes nothing for a regular file.
+  const auto refuse = [&](const std::string& kind) {
+    return TraceError(path + ": cannot open: " + not_a_file_reason(kind), 0, /*not_a_file=*/true);
+  };
+  if (const std::string kind = special_file(path); !kind.empty()) throw refuse(kind);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
-    throw TraceError(path + ": cannot open: " + std::strerror(err));
+    throw TraceError(path + ": cannot open: " + std::strerror(err), err);
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const std::string kind = special_file_kind(st.st_mode);
     ::close(fd);
-    throw TraceError(path + ": not a regular file; expected a .prof trace file");
+    throw refuse(kind);
   }
   return std::make_unique<FileSource>(fd, static_cast<uint64_t>(st.st_size));
 }

@@ -17,7 +17,9 @@ class ByteSource {
   virtual bool read(uint64_t offset, size_t n, uint8_t* dst) const = 0;
 };
 
-// Throws TraceError if the file cannot be opened.
+// Throws TraceError if the file cannot be opened, or is not a regular file
+// (TraceError::not_a_file: a FIFO, a socket, a device, a directory; refused
+// without blocking, naming what it is).
 std::unique_ptr<ByteSource> open_file_source(const std::string& path);
 // The bytes are copied.
 std::unique_ptr<ByteSource> make_memory_source(const uint8_t* data, size_t size);

@@ -39,9 +39,24 @@ int replace_with(const NewFile& file, const std::string& path) {
   return err;
 }
 
-bool is_special_file(const std::string& path) {
+std::string special_file_kind(unsigned mode) {
+  if (S_ISREG(mode)) return "";
+  if (S_ISFIFO(mode)) return "a named pipe (FIFO)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISDIR(mode)) return "a directory";
+  return "not a regular file";
+}
+
+std::string special_file(const std::string& path) {
   struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode);
+  if (::stat(path.c_str(), &st) != 0) return "";  // nothing there (or a link to nothing)
+  return special_file_kind(st.st_mode);
+}
+
+std::string not_a_file_reason(const std::string& kind) {
+  return "Is " + kind + ", not a regular file";
 }
 
 namespace {
@@ -59,13 +74,8 @@ int write_all(int fd, std::string_view bytes) {
 }  // namespace
 
 int write_replacing(const std::string& path, std::string_view bytes) {
-  if (is_special_file(path)) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return errno;
-    int err = write_all(fd, bytes);
-    if (::close(fd) != 0 && err == 0) err = errno;
-    return err;
-  }
+  if (const std::string kind = special_file(path); !kind.empty())
+    return kind == "a directory" ? EISDIR : ENXIO;
   NewFile f;
   try {
     f = create_beside(path);

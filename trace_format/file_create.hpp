@@ -24,14 +24,24 @@ NewFile create_beside(const std::string& path);
 int replace_with(const NewFile& file, const std::string& path);
 
 // Writes `bytes` as the whole content of the file at `path`, replacing what
-// is there through a new file beside it (a device or FIFO is written in
-// place). Returns 0, or the errno of the failure (path is then as it was).
+// is there through a new file beside it. Something at path that is not a
+// file (special_file) is refused, never opened: EISDIR for a directory,
+// ENXIO for the others (a FIFO, a socket, a device). Returns 0, or the errno
+// of the failure (path is then as it was).
 int write_replacing(const std::string& path, std::string_view bytes);
 
-// True when `path` names something other than a regular file, a link or
-// nothing (a device such as /dev/null, a FIFO): written in place, never
-// replaced.
-bool is_special_file(const std::string& path);
+// What is at `path`, following a link, when it is neither a regular file nor
+// nothing: "a named pipe (FIFO)", "a socket", "a character device", "a block
+// device", "a directory"; "" for a regular file, nothing, or a link to
+// nothing. Such a path is never opened for reading or writing by the tools
+// or the recorder (a FIFO would block them forever; a device would never
+// end): they refuse it, saying what it is. Never blocks.
+std::string special_file(const std::string& path);
+// The same for a file's mode (st_mode of stat or fstat).
+std::string special_file_kind(unsigned mode);
+// Why a path where special_file found `kind` is refused, worded as the
+// system words its reasons: "Is a named pipe (FIFO), not a regular file".
+std::string not_a_file_reason(const std::string& kind);
 
 // Like replace_with for a file that stays open for writing (a trace): the new
 // file is locked (flock) for as long as its descriptor is open, and it

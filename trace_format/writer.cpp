@@ -53,23 +53,24 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options,
       options_(options),
       chunk_limit_(std::min<size_t>(options.chunk_bytes, kMaxRawFrameBytes / 2)) {
   options_.max_frame_records = std::max<uint32_t>(options_.max_frame_records, 1);
-  const bool special = is_special_file(path);
-  NewFile file;
-  if (special) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd_ < 0) throw cannot_create(path, errno);
-  } else {
-    try {
-      file = create_beside(path);
-    } catch (const std::system_error& e) {
-      throw cannot_create(path, e.code().value());
-    }
-    fd_ = file.fd;
+  // A FIFO would block the open until someone reads it (a run that hangs
+  // at its start), a device would take the trace nowhere: refused unopened.
+  if (const std::string kind = special_file(path); !kind.empty()) {
+    throw TraceError("cannot create trace file '" + path + "': " + not_a_file_reason(kind) +
+                         "; remove it or write the trace elsewhere",
+                     kind == "a directory" ? EISDIR : ENXIO, /*not_a_file=*/true);
   }
+  NewFile file;
+  try {
+    file = create_beside(path);
+  } catch (const std::system_error& e) {
+    throw cannot_create(path, e.code().value());
+  }
+  fd_ = file.fd;
   const auto abandon = [&] {
     ::close(fd_);
     fd_ = -1;
-    if (!special) ::unlink(file.temp_path.c_str());
+    ::unlink(file.temp_path.c_str());
     ZSTD_freeCCtx(static_cast<ZSTD_CCtx*>(cctx_));
     cctx_ = nullptr;
   };
@@ -78,7 +79,7 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options,
     abandon();
     throw TraceError("cannot write '" + path + "': out of memory creating the zstd compressor");
   }
-  reserving_ = options_.reserve_bytes > 0 && !special;
+  reserving_ = options_.reserve_bytes > 0;
   // The header and the first metadata are in the file before it is at its
   // path: a run killed at any moment leaves them, or the earlier file.
   try {
@@ -91,7 +92,6 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options,
     abandon();
     throw cannot_create(path, e.code() != 0 ? e.code() : EIO);
   }
-  if (special) return;
   if (const int err = replace_unless_busy(file, path); err != 0) {
     abandon();
     if (err != EBUSY) throw cannot_create(path, err);

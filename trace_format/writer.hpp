@@ -23,17 +23,21 @@ namespace legato::trace {
 // says what to do.
 class TraceError : public std::runtime_error {
  public:
-  explicit TraceError(const std::string& what, int code = 0)
-      : std::runtime_error(what), code_(code) {}
+  explicit TraceError(const std::string& what, int code = 0, bool not_a_file = false)
+      : std::runtime_error(what), code_(code), not_a_file_(not_a_file) {}
   // The errno of the failure (0: not a system error). EBUSY: another run's
   // writer holds the file.
   int code() const { return code_; }
   // The disk (or quota, or file size limit) is full. The writer stays usable:
   // what it holds in reserve is enough to finish the file (see reserve_bytes).
   bool no_space() const;
+  // The path holds something that is not a regular file (a FIFO, a socket, a
+  // device, a directory: file_create.hpp's special_file), refused unopened.
+  bool not_a_file() const { return not_a_file_; }
 
  private:
   int code_ = 0;
+  bool not_a_file_ = false;
 };
 
 struct WriterOptions {
@@ -58,8 +62,10 @@ class TraceWriter {
   // Writes the file header and first_metadata (when given) to a new file, then
   // puts it at path, replacing what is there: an earlier file or a link
   // (never written through), unless another writer still holds that file
-  // (TraceError with code EBUSY, naming its run). A device such as /dev/null
-  // is written in place. On failure path is left as it was.
+  // (TraceError with code EBUSY, naming its run). Something that is not a
+  // regular file at path (a FIFO, a socket, a device, a directory) is
+  // refused unopened (TraceError::not_a_file). On failure path is left as it
+  // was.
   explicit TraceWriter(const std::string& path, WriterOptions options = {},
                        const nlohmann::json* first_metadata = nullptr);
   ~TraceWriter();  // finishes the file if finish() was not called

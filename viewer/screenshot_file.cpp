@@ -14,9 +14,10 @@
 namespace legato::viewer {
 
 std::string check_writable(const std::string& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-    return S_ISDIR(st.st_mode) ? std::strerror(EISDIR) : "";  // a device or FIFO: written as it is
+  // A FIFO would block the write until someone reads it: what is not a
+  // regular file is refused, saying what it is.
+  if (const std::string kind = trace::special_file(path); !kind.empty())
+    return kind == "a directory" ? std::strerror(EISDIR) : trace::not_a_file_reason(kind);
   try {
     const trace::NewFile f = trace::create_beside(path);
     ::close(f.fd);
@@ -37,6 +38,8 @@ std::string write_png_file(const std::string& path, int width, int height,
   };
   if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba, width * 4))
     return "the PNG could not be encoded";
+  if (const std::string kind = trace::special_file(path); !kind.empty())
+    return trace::not_a_file_reason(kind);
   const int err = trace::write_replacing(
       path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
   return err == 0 ? "" : std::strerror(err);

@@ -10,7 +10,8 @@ namespace legato::viewer {
 
 // Empty when a PNG can be written at path (a file is created beside it and
 // removed again); else why not: "Permission denied", "No such file or
-// directory", "Is a directory", ...
+// directory", "Is a directory", "Is a named pipe (FIFO), not a regular
+// file" (what is not a regular file is refused, never opened), ...
 std::string check_writable(const std::string& path);
 
 // Writes width x height RGBA pixels (top row first) as a PNG at path.

@@ -64,8 +64,10 @@ std::string report_dir(const Config& c) {
   return c.logdir + "/legate_prof";
 }
 
-// Starts this rank's recorder. A full disk turns profiling off for the run
-// (the program runs to its end unrecorded); false then.
+// Starts this rank's recorder. A full disk, or a trace path that holds no
+// regular file (a FIFO, which would block the run, a device, a directory),
+// turns profiling off for the run (the program runs to its end
+// unrecorded); false then.
 bool start_recording(const rec::RecorderOptions& options) {
   try {
     rec::start(options);
@@ -76,6 +78,12 @@ bool start_recording(const rec::RecorderOptions& options) {
         std::fprintf(stderr,
                      "legate: warning: profiling is off for this run: %s. The program runs to its "
                      "end unrecorded; a trace an earlier run left there is untouched.\n",
+                     e.what());
+        return false;
+      case rec::RecorderError::Cause::NotAFile:
+        std::fprintf(stderr,
+                     "legate: warning: profiling is off for this run: %s. The program runs to its "
+                     "end unrecorded; what is at that path is left as it is.\n",
                      e.what());
         return false;
       case rec::RecorderError::Cause::Busy:

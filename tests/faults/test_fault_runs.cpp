@@ -2,6 +2,7 @@
 // runs of a seed workload on a full disk, two at once in one directory, with
 // GPU memory flags and no GPU, in paths that are not UTF-8, and stopped by a
 // signal.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -137,4 +138,56 @@ TEST_CASE("a run stopped by SIGTERM says how to write its report", "[fault][sign
                        Catch::Contains("write the profile report with: legate_prof archive " +
                                        trace + " -o " + dir.file("legate_prof")));
   CHECK(load_file(trace).clean);
+}
+
+TEST_CASE("a trace path that holds a FIFO, a socket or a directory: the run ends unrecorded",
+          "[fault][special]") {
+  TempDir dir;
+  const std::string trace = dir.file("legate_0.prof");
+  for (const char* what : {"FIFO", "socket", "directory"}) {
+    INFO(what);
+    std::filesystem::remove_all(trace);
+    const std::string kind = std::string(what) == "FIFO"     ? "a named pipe (FIFO)"
+                             : std::string(what) == "socket" ? "a socket"
+                                                             : "a directory";
+    if (kind == "a named pipe (FIFO)") {
+      REQUIRE(::mkfifo(trace.c_str(), 0600) == 0);
+    } else if (kind == "a socket") {
+      REQUIRE(run_command("python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX)"
+                          ".bind(sys.argv[1])' " +
+                          trace)
+                  .status == 0);
+    } else {
+      std::filesystem::create_directories(trace);
+    }
+    // Opening the FIFO would wait for a reader forever: the timeout only guards.
+    const auto r = run_command("timeout -s KILL 120 " + profiled(dir.path().string()));
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::Contains("checksum"));
+    CHECK_THAT(r.err, Catch::StartsWith("legate: warning: profiling is off for this run: cannot "
+                                        "create trace file '" +
+                                        trace + "': Is " + kind + ", not a regular file"));
+    CHECK_FALSE(std::filesystem::exists(dir.file("legate_prof")));
+    CHECK(std::filesystem::status(trace).type() ==
+          (kind == "a named pipe (FIFO)" ? std::filesystem::file_type::fifo
+           : kind == "a socket"          ? std::filesystem::file_type::socket
+                                         : std::filesystem::file_type::directory));
+  }
+}
+
+TEST_CASE("a FIFO where the report goes: the run ends, saying the report was not written",
+          "[fault][special]") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("legate_prof"));
+  const std::string report = dir.file("legate_prof/index.html");
+  REQUIRE(::mkfifo(report.c_str(), 0600) == 0);
+  // Writing the FIFO would wait for a reader forever: the timeout only guards.
+  const auto r = run_command("timeout -s KILL 120 " + profiled(dir.path().string()));
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("checksum"));
+  CHECK_THAT(r.err, Catch::Contains("cannot write " + report +
+                                    ": Is a named pipe (FIFO), not a regular file"));
+  CHECK_THAT(r.err, Catch::Contains("the profile report was not written"));
+  CHECK(load_file(dir.file("legate_0.prof")).clean);
+  CHECK(std::filesystem::is_fifo(report));
 }
