@@ -107,6 +107,11 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
     for (const auto& problem : t.problems) p.warnings.push_back(problem);
     if (!t.readable || t.data_lost) p.incomplete_files.push_back(t.file);
     if (t.readable) {
+      if (t.records == 0) {
+        p.warnings.push_back(t.file +
+                             ": the file holds no records (the run recorded nothing, or only "
+                             "the file's header was written); nothing of it can be shown");
+      }
       if (!t.finished_cleanly) {
         p.warnings.push_back(t.file +
                              ": the file was not finished (the run crashed, was killed, or "

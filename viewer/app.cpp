@@ -31,6 +31,10 @@ std::optional<std::pair<double, double>> parse_range(const std::string& text, st
              "' is not a time (a number with an optional unit: ns, us, ms, s)";
     return std::nullopt;
   }
+  if (*a < 0) {
+    *error = "the start must be 0 or later (times count from the run's start)";
+    return std::nullopt;
+  }
   if (*b <= *a) {
     *error = "the end must come after the start";
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
+#include "trace_format/file_create.hpp"
 #include "viewer/app.hpp"
 #include "viewer/keys.hpp"
 
@@ -89,6 +91,42 @@ const std::vector<OpInfo>& operations() {
   };
   return table;
 }
+
+}  // namespace
+
+const char* script_steps_help() {
+  return "Script steps (--script FILE: one step per line, '#' starts a comment; times like "
+         "1.5ms, from the run's start; X Y are window pixels):\n"
+         "  range START END        show that window\n"
+         "  zoom FACTOR [AT]       zoom around a fraction of the width (FACTOR < 1 zooms in)\n"
+         "  pan FRACTION           move by a fraction of the width\n"
+         "  expand auto|all|none|kinds|KIND,...\n"
+         "  hover X Y              move the mouse there\n"
+         "  click X Y [right]      press and release a mouse button there\n"
+         "  drag X0 Y0 X1 Y1 [right]\n"
+         "  wheel X Y STEPS        mouse wheel at (X, Y), positive zooms in\n"
+         "  key NAME               left, right, up, down, pageup, pagedown, home, end, "
+         "backspace,\n"
+         "                         escape, enter, tab, space, delete, a character (+ - ? z h s e "
+         "c / ...),\n"
+         "                         ctrl+LETTER, ctrl+shift+LETTER\n"
+         "  type TEXT              type characters into the focused text box\n"
+         "  select QUERY [N]       bring the N-th item matching QUERY into view and click it\n"
+         "  click-ui NAME          click a control: critical, chain, zoom-item, back, open, "
+         "paths,\n"
+         "                         error-message, search, first-result\n"
+         "  click-label TEXT       click the lane label reading TEXT\n"
+         "  search QUERY           open the search window with QUERY\n"
+         "  finding N              click the N-th finding's row (from 0) in the Findings window\n"
+         "  wait FRAMES            let frames pass\n"
+         "  screenshot PATH        write the window as a PNG once everything is computed\n"
+         "  dump PATH              write what is shown as JSON (window, rows, selection, "
+         "findings, ...)\n"
+         "  fps SECONDS            pan back and forth for SECONDS and print the frame rate\n"
+         "  quit";
+}
+
+namespace {
 
 // The operation a script calls `name`, or null.
 const OpInfo* find_operation(const std::string& name) {
@@ -181,8 +219,9 @@ std::string check_argument(Arg kind, const std::string& value) {
       return "";
     case Arg::Number: {
       char* end = nullptr;
-      std::strtod(value.c_str(), &end);
-      return end == value.c_str() || *end ? "'" + value + "' is not a number" : "";
+      const double v = std::strtod(value.c_str(), &end);
+      return end == value.c_str() || *end || !std::isfinite(v) ? "'" + value + "' is not a number"
+                                                               : "";
     }
     case Arg::Time:
       return analysis::parse_duration_ns(value)
@@ -240,11 +279,22 @@ Script Script::parse(const std::string& text, const std::string& name) {
 }
 
 Script Script::load(const std::string& path) {
+  // A FIFO would block the open until someone writes to it, a device would
+  // never end: what is not a regular file is refused, unopened.
+  if (const std::string kind = trace::special_file(path); !kind.empty())
+    throw ScriptError(path + ": cannot read the script file: " + trace::not_a_file_reason(kind));
   std::ifstream in(path);
   if (!in) throw ScriptError(path + ": cannot read the script file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse(ss.str(), path);
+}
+
+std::vector<std::string> Script::outputs() const {
+  std::vector<std::string> out;
+  for (const Step& s : steps_)
+    if (s.op == ScriptOp::Screenshot || s.op == ScriptOp::Dump) out.push_back(s.args[0]);
+  return out;
 }
 
 bool Script::fail(const std::string& message) {
@@ -483,10 +533,17 @@ std::string Script::after_frame(App& app) {
   std::string path = std::move(capture_);
   capture_.clear();
   if (path.empty() || !dump_) return path;
-  std::ofstream out(path);
-  out << app.state().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  if (!out) {
-    std::cerr << "legate_prof view: " << name_ << ": cannot write " << path << "\n";
+  // Written as screenshots are: replacing what is at the path, never
+  // through a link, never into a FIFO (which would block until read).
+  const std::string kind = trace::special_file(path);
+  int err = 0;
+  if (kind.empty()) {
+    const auto& replace = nlohmann::json::error_handler_t::replace;
+    err = trace::write_replacing(path, app.state().dump(2, ' ', false, replace) + "\n");
+  }
+  if (!kind.empty() || err != 0) {
+    std::cerr << "legate_prof view: " << name_ << ": cannot write " << path << ": "
+              << (kind.empty() ? std::strerror(err) : trace::not_a_file_reason(kind)) << "\n";
     status_ = 1;
   }
   return "";

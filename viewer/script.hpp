@@ -44,6 +44,10 @@ class App;
 // operations' names and arguments.
 enum class ScriptOp : uint8_t;
 
+// The steps a script can take, one per line, as `legate_prof view --help`
+// lists them (the list above, for users who have no sources).
+const char* script_steps_help();
+
 class ScriptError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -60,6 +64,8 @@ class Script {
   // After the frame was rendered: a PNG path to capture now, or empty.
   std::string after_frame(App& app);
   bool finished() const { return next_ >= steps_.size(); }
+  // The files its screenshot and dump steps write, in order.
+  std::vector<std::string> outputs() const;
   // 0, or 1 once a step failed (the script then stops).
   int status() const { return status_; }
 

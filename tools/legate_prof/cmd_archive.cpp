@@ -1,11 +1,14 @@
 // legate_prof archive FILE... [-o DIR]: the self-contained HTML report.
+#include <filesystem>
 #include <iostream>
 
 #include "analysis/load.hpp"
 #include "analysis/units.hpp"
 #include "commands.hpp"
 #include "html_export/report.hpp"
+#include "output_paths.hpp"
 #include "trace_files.hpp"
+#include "trace_format/file_create.hpp"
 
 namespace legato::tools {
 
@@ -17,6 +20,17 @@ Command add_archive_command(CLI::App& app) {
   sub->add_option("files", *files, kRunFilesHelp)->required();
   sub->add_option("-o,--output", *dir, "Directory for index.html")->capture_default_str();
   return {sub, [files, dir] {
+            // Before anything is read: the report must not replace an input,
+            // and what is at its path must be a file (a FIFO would block the
+            // write until someone reads it).
+            const std::string report = (std::filesystem::path(*dir) / "index.html").string();
+            if (!outputs_apart("archive", *files, {report})) return kExitUsage;
+            if (const std::string kind = trace::special_file(report); !kind.empty()) {
+              std::cerr << "legate_prof archive: cannot write " << report << ": "
+                        << trace::not_a_file_reason(kind)
+                        << "; remove it or choose another directory with -o\n";
+              return kExitIncomplete;
+            }
             const TraceFiles given = check_trace_files("archive", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {

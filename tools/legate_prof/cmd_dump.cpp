@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "legion_import/import.hpp"
 #include "legion_logs.hpp"
+#include "output_paths.hpp"
 #include "trace_files.hpp"
 #include "trace_format/reader.hpp"
 #include "trace_format/record_json.hpp"
@@ -22,10 +23,11 @@ struct DumpOptions {
 };
 
 void print(const nlohmann::json& j) {
-  std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  std::cout << json_text(j) << '\n';
 }
 
 int dump(const DumpOptions& o) {
+  if (!outputs_apart("dump", {o.path})) return kExitUsage;
   if (!check_trace_files("dump", {o.path}).all_readable) return kExitIncomplete;
   if (legion::is_legion_log(o.path)) return legion_dump(o.path, o.kinds, o.resolve);
   std::unique_ptr<TraceReader> reader;
@@ -79,12 +81,19 @@ Command add_dump_command(CLI::App& app) {
   sub->add_option("file", o->path,
                   "One trace file: a Legato trace or a Legion Prof log (the records it becomes)")
       ->required();
-  sub->add_option(
-      "--kind", o->kinds,
-      "Only records of these kinds (task, meta_task, copy, instance, edge, string, metadata, ...)");
+  // One kind per --kind, so that `dump --kind task FILE` reads FILE as the file.
+  sub->add_option("--kind", o->kinds,
+                  "Only records of this kind (task, meta_task, copy, instance, edge, string, "
+                  "metadata, ...); repeat it for several")
+      ->allow_extra_args(false)
+      ->type_name("KIND");
   sub->add_flag("--strings", o->resolve, "Add the text of string ids (name -> name_text)");
-  sub->add_flag("!--no-frames", o->frames, "Leave out the frame header lines");
-  return {sub, [o] { return dump(*o); }};
+  auto no_frames = std::make_shared<bool>(false);
+  sub->add_flag("--no-frames", *no_frames, "Leave out the frame header lines");
+  return {sub, [o, no_frames] {
+            o->frames = !*no_frames;
+            return dump(*o);
+          }};
 }
 
 }  // namespace legato::tools

@@ -5,6 +5,7 @@
 #include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 #include "commands.hpp"
+#include "output_paths.hpp"
 #include "trace_files.hpp"
 
 namespace legato::tools {
@@ -23,6 +24,44 @@ void list_rules() {
   }
 }
 
+// The same for scripts: every rule with its parameters, their defaults,
+// units and meanings, and the --threshold name of each.
+nlohmann::json rules_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const RuleInfo& r : rules()) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const RuleParam& p : rule_params()) {
+      if (p.rule != r.id) continue;
+      params.push_back({{"param", std::string(p.param)},
+                        {"threshold", std::string(p.rule) + "." + std::string(p.param)},
+                        {"default", p.value},
+                        {"unit", std::string(p.unit)},
+                        {"meaning", std::string(p.meaning)}});
+    }
+    out.push_back({{"rule", std::string(r.id)},
+                   {"title", std::string(r.title)},
+                   {"looks_for", std::string(r.looks_for)},
+                   {"params", params}});
+  }
+  return {{"rules", out}};
+}
+
+// A run with nothing timed in it (no records at all, or only descriptions
+// of processors and memories): nothing a rule could look at, so no rule is
+// checked, and the run is not called healthy.
+Findings nothing_to_check(const Profile& p) {
+  Findings f;
+  std::string files;
+  for (const RankInfo& r : p.ranks) files += (files.empty() ? "" : ", ") + r.file;
+  const std::string holds =
+      p.records == 0 ? "no records" : "no tasks, copies, instances or other timed records";
+  f.note = "Nothing to check: the run holds " + holds + " (" + files +
+           "), so no rule could look at it; this says nothing about whether it ran well.";
+  for (const RuleInfo& r : rules())
+    f.skipped.push_back({std::string(r.id), "the run holds " + holds});
+  return f;
+}
+
 }  // namespace
 
 Command add_findings_command(CLI::App& app) {
@@ -35,14 +74,24 @@ Command add_findings_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   auto list = std::make_shared<bool>(false);
   sub->add_option("files", *files, kRunFilesHelp);
+  // One value per --threshold, so that `findings --threshold X FILE` reads
+  // FILE as a file.
   sub->add_option("--threshold", *thresholds,
-                  "Change a rule's parameter, rule.param=value (repeatable; --list-rules lists "
-                  "them with their defaults)");
-  sub->add_flag("--json", *json, "Print one JSON object for scripts instead of text");
+                  "Change a rule's parameter, rule.param=value (one per --threshold, repeatable; "
+                  "--list-rules lists them with their defaults)")
+      ->allow_extra_args(false)
+      ->type_name("RULE.PARAM=VALUE");
+  sub->add_flag("--json", *json,
+                "Print one JSON object for scripts instead of text (with --list-rules: the rules "
+                "and their parameters)");
   sub->add_flag("--list-rules", *list, "List the rules and their parameters, then exit");
   return {sub, [files, thresholds, json, list] {
             if (*list) {
-              list_rules();
+              if (*json) {
+                std::cout << json_text(rules_json(), 1) << "\n";
+              } else {
+                list_rules();
+              }
               return kExitOk;
             }
             if (files->empty()) {
@@ -57,15 +106,21 @@ Command add_findings_command(CLI::App& app) {
                 return kExitUsage;
               }
             }
+            if (!outputs_apart("findings", *files)) return kExitUsage;
             const TraceFiles given = check_trace_files("findings", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
               const Profile p = load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof findings: warning: " << w << "\n";
-              const Findings f = find(p, t);
+              const bool empty = p.items.empty();
+              const Findings f = empty ? nothing_to_check(p) : find(p, t);
               if (*json) {
-                std::cout << findings_json(p, f).dump(1) << "\n";
+                nlohmann::json j = findings_json(p, f);
+                j["empty_run"] = empty;
+                std::cout << json_text(j, 1) << "\n";
+              } else if (empty) {
+                std::cout << f.note << "\n";
               } else {
                 std::cout << findings_text(p, f);
               }

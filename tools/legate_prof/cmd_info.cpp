@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "legion_import/import.hpp"
 #include "legion_logs.hpp"
+#include "output_paths.hpp"
 #include "trace_files.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/reader.hpp"
@@ -104,8 +105,8 @@ void print_file(const std::string& path, TraceReader& reader, const Summary& s) 
   for (const char* key : {"clock", "config"}) {
     const auto it = reader.metadata().find(key);
     if (it != reader.metadata().end()) {
-      std::cout << "  " << key << std::string(13 - std::string(key).size(), ' ')
-                << it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      std::cout << "  " << key << std::string(13 - std::string(key).size(), ' ') << json_text(*it)
+                << "\n";
     }
   }
   std::cout << "  processors   " << join_counts(s.processors, [](ProcKind k, int n) {
@@ -170,6 +171,10 @@ int info_one(const std::string& path) {
   std::vector<std::string> problems;
   RunInfo::from_json(reader->metadata(), problems);
   for (const auto& p : problems) std::cerr << path << ": warning: " << p << "\n";
+  uint64_t records = 0;
+  for (const auto& [kind, n] : s.counts) records += n;
+  if (records == 0 && !reader->lost_data())
+    std::cerr << path << ": warning: the file holds no records (nothing was recorded)\n";
   if (reader->frames_lost() == 0 && !s.footer_counts.empty()) {
     for (const auto& [kind, n] : s.footer_counts) {
       const auto it = s.counts.find(kind);
@@ -194,6 +199,7 @@ Command add_info_command(CLI::App& app) {
                   std::string("Trace files, each summarized on its own: ") + kTraceFilesHelp)
       ->required();
   return {sub, [files] {
+            if (!outputs_apart("info", *files)) return kExitUsage;
             const TraceFiles given = check_trace_files("info", *files);
             int status = given.all_readable ? kExitOk : kExitIncomplete;
             for (size_t i = 0; i < given.readable.size(); ++i) {

@@ -11,6 +11,7 @@
 #include "analysis/units.hpp"
 #include "analysis/utilization.hpp"
 #include "commands.hpp"
+#include "output_paths.hpp"
 #include "trace_files.hpp"
 
 namespace legato::tools {
@@ -121,16 +122,24 @@ Command add_stats_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "stats", "Per-kind statistics (count, total, mean, min, max) and utilization per node");
   auto files = std::make_shared<std::vector<std::string>>();
-  auto top = std::make_shared<size_t>(30);
+  auto top = std::make_shared<std::string>("30");
   auto json = std::make_shared<bool>(false);
   sub->add_option("files", *files, kRunFilesHelp)->required();
   sub->add_option("--top", *top, "Show the N kinds with the most total time (0: all)")
+      ->type_name("N")
       ->capture_default_str();
   sub->add_flag("--json", *json,
                 "Print one JSON object instead: per node and lane its kind, name, item counts by "
                 "kind and busy time; per memory its instances and peak bytes; per channel its "
                 "items");
   return {sub, [files, top, json] {
+            const auto kinds = parse_count(*top, SIZE_MAX);
+            if (!kinds) {
+              std::cerr << "legate_prof stats: --top " << *top
+                        << ": expected a whole number of kinds, 0 (all) or more\n";
+              return kExitUsage;
+            }
+            if (!outputs_apart("stats", *files)) return kExitUsage;
             const TraceFiles given = check_trace_files("stats", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
@@ -138,9 +147,9 @@ Command add_stats_command(CLI::App& app) {
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof stats: warning: " << w << "\n";
               if (*json) {
-                std::cout << stats_json(p).dump(1) << "\n";
+                std::cout << json_text(stats_json(p), 1) << "\n";
               } else {
-                print_stats(p, *top == 0 ? SIZE_MAX : *top);
+                print_stats(p, *kinds == 0 ? SIZE_MAX : *kinds);
               }
               return exit_status(given, p);
             } catch (const LoadError& e) {

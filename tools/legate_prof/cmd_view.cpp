@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "output_paths.hpp"
 #include "trace_files.hpp"
 #include "viewer/screenshot_file.hpp"
 #include "viewer/window.hpp"
@@ -12,12 +13,17 @@ namespace legato::tools {
 
 namespace {
 
-// "1600x900" -> {1600, 900}; false when it is not a size.
+// "1600x900" -> {1600, 900}; false when it is not a size in range (digits
+// only on either side: no sign, no spaces, nothing after).
 bool parse_size(const std::string& text, int& w, int& h) {
-  char x = 0;
-  char tail = 0;
-  return std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &tail) == 3 && (x == 'x' || x == 'X') &&
-         w >= 320 && h >= 200 && w <= 16384 && h <= 16384;
+  const size_t x = text.find_first_of("xX");
+  if (x == std::string::npos) return false;
+  const auto width = parse_count(text.substr(0, x), 16384);
+  const auto height = parse_count(text.substr(x + 1), 16384);
+  if (!width || !height || *width < 320 || *height < 200) return false;
+  w = static_cast<int>(*width);
+  h = static_cast<int>(*height);
+  return true;
 }
 
 }  // namespace
@@ -40,9 +46,10 @@ Command add_view_command(CLI::App& app) {
   sub->add_option("--screenshot", a->o.screenshot,
                   "Write the first view as a PNG once everything is computed, then exit");
   sub->add_option("--script", a->o.script,
-                  "Run the steps of FILE (zoom, click, key, select, screenshot, dump, ...; see "
-                  "viewer/script.hpp), then exit");
+                  "Run the steps of FILE (zoom, click, key, select, screenshot, dump, ...; listed "
+                  "below), then exit");
   sub->add_option("--size", a->size, "Window size WIDTHxHEIGHT")->capture_default_str();
+  sub->footer(std::string(viewer::script_steps_help()) + "\n\n" + kExitStatusHelp);
   return {
       sub, [a] {
         viewer::ViewOptions o = a->o;
@@ -70,6 +77,11 @@ Command add_view_command(CLI::App& app) {
           std::cerr << "legate_prof view: " << e.what() << "\n";
           return kExitUsage;
         }
+        // What the session writes (--screenshot, a script's screenshot and
+        // dump steps) must not replace a trace it reads.
+        if (!outputs_apart("view", o.files,
+                           script ? script->outputs() : std::vector<std::string>{}))
+          return kExitUsage;
         // Before a window opens: a screenshot that cannot be written, and
         // files that cannot be read, are reported as the other subcommands do.
         if (!o.screenshot.empty() && o.script.empty()) {

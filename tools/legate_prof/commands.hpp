@@ -4,7 +4,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace legato::tools {
@@ -31,6 +34,28 @@ inline constexpr const char* kTraceFilesHelp =
     "Legato traces (legate_*.prof) or Legion Prof logs (legate_*.prof, prof_*.gz; plain or "
     "gzip), told apart by content";
 inline const std::string kRunFilesHelp = std::string("Trace files of one run: ") + kTraceFilesHelp;
+
+// JSON as every subcommand prints it. Names come from files as their bytes,
+// which need not be UTF-8 (a Legion log keeps a host's or a task's name as
+// Legion wrote it): such a byte becomes U+FFFD, so the output stays valid
+// JSON instead of the dump failing.
+inline std::string json_text(const nlohmann::json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A count given on the command line: decimal digits only (no sign, no
+// fraction, no exponent, no spaces), at most `max`; nullopt otherwise.
+inline std::optional<uint64_t> parse_count(const std::string& text, uint64_t max) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  uint64_t v = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    if (v > (max - d) / 10) return std::nullopt;
+    v = v * 10 + d;
+  }
+  return v;
+}
 
 struct Command {
   CLI::App* app;

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/units.hpp"
+#include "commands.hpp"
 #include "legion_import/import.hpp"
 #include "trace_format/record_json.hpp"
 
@@ -24,9 +25,17 @@ std::string join(const std::map<K, int>& m, F&& name) {
   return out.empty() ? "none" : out;
 }
 
+// Part of the file was lost: exit status 1, as for every subcommand.
 bool damaged(const analysis::RankTrace& t) {
+  if (t.data_lost) return true;
   const auto l = t.metadata.find("legion");
-  return l != t.metadata.end() && l->value("damaged", false);
+  return l != t.metadata.end() && l->is_object() && l->value("damaged", false);
+}
+
+// A log that holds its header and nothing else (the run wrote no record).
+void warn_if_empty(const std::string& path, const analysis::RankTrace& t) {
+  if (t.records == 0)
+    std::cerr << "warning: " << path << ": the file holds no records (only its header)\n";
 }
 
 }  // namespace
@@ -94,6 +103,7 @@ int legion_info(const std::string& path) {
             << t.all.get<trace::CopyRecord>().size() << " copies and fills, "
             << t.all.get<trace::EdgeRecord>().size() << " critical-path links\n";
   for (const auto& p : t.problems) std::cerr << "warning: " << p << "\n";
+  warn_if_empty(path, t);
   return damaged(t) ? 1 : 0;
 }
 
@@ -108,7 +118,7 @@ int legion_dump(const std::string& path, const std::vector<std::string>& kinds, 
       const std::string k = j["kind"].is_string() ? j["kind"].get<std::string>() : j["kind"].dump();
       if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) return;
     }
-    std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    std::cout << json_text(j) << '\n';
   };
   print({{"kind", "metadata"}, {"value", t.metadata}});
   trace::StringTable strings;
@@ -119,6 +129,7 @@ int legion_dump(const std::string& path, const std::vector<std::string>& kinds, 
   trace::for_each_record_json(t.all, resolve ? &strings : nullptr, print);
   std::cout.flush();
   for (const auto& p : t.problems) std::cerr << "warning: " << p << "\n";
+  warn_if_empty(path, t);
   return damaged(t) ? 1 : 0;
 }
 

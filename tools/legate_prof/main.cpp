@@ -2,12 +2,16 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "terminal_text.hpp"
 #include "trace_format/frame.hpp"
 
 int main(int argc, char** argv) {
+  // Names in traces and file names reach the terminal escaped (terminal_text.hpp).
+  legato::tools::make_terminal_output_safe();
   CLI::App app{
       "legate_prof: inspect, view and publish the traces of a run: Legato traces "
-      "(legate_<rank>.prof) or Legion Prof logs (legate_<rank>.prof, prof_<node>.gz)"};
+      "(legate_<rank>.prof) or Legion Prof logs (legate_<rank>.prof, prof_<node>.gz)",
+      "legate_prof"};  // named so, not by the path it was started from
   app.set_version_flag("--version", "legate_prof 0.1.0 (trace format " +
                                         std::to_string(legato::trace::kFormatMajor) + "." +
                                         std::to_string(legato::trace::kFormatMinor) + ")");
@@ -17,6 +21,9 @@ int main(int argc, char** argv) {
       legato::tools::add_info_command(app),    legato::tools::add_dump_command(app),
       legato::tools::add_stats_command(app),   legato::tools::add_findings_command(app),
       legato::tools::add_archive_command(app), legato::tools::add_view_command(app)};
+  // Only the top level's help says how to get a subcommand's.
+  app.footer(std::string("Run 'legate_prof SUBCOMMAND --help' for a subcommand's options.\n") +
+             legato::tools::kExitStatusHelp);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
