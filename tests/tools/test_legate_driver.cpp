@@ -50,3 +50,31 @@ TEST_CASE("legate --help and --show-config", "[driver]") {
   CHECK(show.status == 0);
   CHECK(show.out.find("  sysmem          41943040 bytes (40 MiB)\n") != std::string::npos);
 }
+
+TEST_CASE("legate --version", "[driver]") {
+  const auto r = run_command(bin("legate") + " --version");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::StartsWith("legate 0.") && Catch::EndsWith(")\n"));
+  CHECK(r.err.empty());
+  CHECK_THAT(run_command(bin("legate") + " --help").out, Catch::Contains("--version"));
+}
+
+TEST_CASE("legate's numeric flags: negative, zero, huge, NaN and words stop it before the program",
+          "[driver]") {
+  for (const char* flag :
+       {"--cpus", "--utility", "--sysmem", "--ranks-per-node", "--nodes", "--min-cpu-chunk"}) {
+    for (const char* value : {"-1", "0", "nan", "inf", "1.5", "1e3", "0x10", "+2",
+                              "99999999999999999999", "1 2", "many", ""}) {
+      INFO(flag << " '" << value << "'");
+      const auto r = run_command(bin("legate") + " " + flag + "='" + value + "' " +
+                                 bin("runtime_oom_program"));
+      CHECK(r.status == 1);
+      CHECK(r.out.empty());
+      CHECK_THAT(r.err, Catch::StartsWith("legate: error: ") && Catch::Contains(flag));
+    }
+  }
+  // A flag that needs a value, given none at the end of the line.
+  const auto none = run_command(bin("legate") + " --cpus");
+  CHECK(none.status == 1);
+  CHECK_THAT(none.err, Catch::StartsWith("legate: error: "));
+}

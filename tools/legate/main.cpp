@@ -28,7 +28,8 @@ const char* kUsage =
     "                        'mpirun -n 4 legate ...', or there is one)\n"
     "  --cpu-bind B          bind each rank's threads: none, core or socket (to the launcher)\n"
     "  --verbose             print the command before running it\n"
-    "  --help                print this help and the runtime flags, then exit\n\n";
+    "  --help                print this help and the runtime flags, then exit\n"
+    "  --version             print the version of legate, then exit\n\n";
 
 // Single-quotes s for a shell (and for LEGATE_CONFIG) when it needs it.
 std::string shell_quote(const std::string& s) {
@@ -127,6 +128,10 @@ int main(int argc, char** argv) {
     if (arg == "--help") {
       help = true;
       continue;
+    }
+    if (arg == "--version") {
+      std::printf("legate %s (Legato runtime and driver)\n", LEGATO_VERSION);
+      return 0;
     }
     if (arg == "--launcher" || arg == "--cpu-bind" || arg.rfind("--launcher=", 0) == 0 ||
         arg.rfind("--cpu-bind=", 0) == 0) {
