@@ -22,6 +22,11 @@ constexpr int kEndSignals[] = {SIGTERM,   SIGINT,  SIGHUP,  SIGQUIT,   SIGXCPU,
 struct sigaction g_previous[NSIG];
 bool g_caught[NSIG];  // whether on_signal is installed for the signal
 std::atomic<bool> g_installed{false};
+// The process that installed the handlers. A fork of it inherits them, and
+// a signal can reach the fork before its fork handlers have run (while it
+// still sees the parent's recorder): it must end the fork as it would have
+// without the recorder, not wait for a flusher that is the parent's.
+std::atomic<pid_t> g_installed_by{0};
 std::atomic<int> g_handling{0};
 std::atomic<bool> g_ended{false};
 
@@ -62,7 +67,9 @@ void wait_until_finished(const RecorderImpl& r) {
 // finished once.
 void on_signal(int sig, siginfo_t*, void*) {
   RecorderImpl* r = g_recorder.load();
-  if (r == nullptr || static_cast<int>(::gettid()) == r->flusher_tid.load()) return pass_on(sig);
+  if (r == nullptr || ::getpid() != g_installed_by.load() ||
+      static_cast<int>(::gettid()) == r->flusher_tid.load())
+    return pass_on(sig);
   const bool crash = is_crash(sig);
   if (g_handling.exchange(1) == 0) {
     r->crash_tick = now().count;
@@ -106,6 +113,7 @@ BlockedSignals::~BlockedSignals() {
 
 void install_crash_handlers() {
   if (g_installed.exchange(true)) return;
+  g_installed_by = ::getpid();
   g_handling = 0;
   g_ended = false;
   struct sigaction sa {};

@@ -177,6 +177,10 @@ class TaskContext {
   int64_t scalar_int(size_t i) const;
   double future(size_t i) const;
   int64_t future_int(size_t i) const;
+  // Scalar i and future i as they were given, with their type (an int64
+  // stays exact, where scalar() and future() give it as a double).
+  const Scalar& scalar_value(size_t i) const;
+  const Scalar& future_value(size_t i) const;
   void result(double v);
   void result(int64_t v);
   // GPU variants: their GPU's stream and scratch; null on CPU processors.
@@ -227,7 +231,9 @@ void fence(std::source_location where = std::source_location::current());
 // calls its thread makes are recorded (provenance, error messages, the
 // out-of-memory report) as made at `file:line` instead of at the C++ line
 // that made them. A front end (Python) opens one around each call it
-// forwards; the innermost one counts.
+// forwards; the innermost one counts. A file name whose bytes are not
+// UTF-8 is recorded with those bytes written \xNN and each backslash
+// doubled (trace_format/FORMAT.md section 3), as trace metadata keeps paths.
 class CallSite {
  public:
   CallSite(std::string_view file, uint32_t line);

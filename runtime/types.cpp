@@ -1,19 +1,28 @@
 #include "runtime/types.hpp"
 
+#include <type_traits>
+
 namespace legato::rt {
 namespace {
 
+// Integers wrap, as NumPy's do (a plain int64 overflow is undefined); a NaN
+// wins a minimum or maximum, as in NumPy, whichever side it is on.
 template <class T>
 T apply(ReduceOp op, T a, T b) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    if (op == ReduceOp::Sum) return static_cast<T>(ua + ub);
+    if (op == ReduceOp::Prod) return static_cast<T>(ua * ub);
+  }
   switch (op) {
     case ReduceOp::Sum:
       return static_cast<T>(a + b);
     case ReduceOp::Prod:
       return static_cast<T>(a * b);
     case ReduceOp::Min:
-      return std::min(a, b);
+      return b < a || b != b ? b : a;  // NOLINT(misc-redundant-expression): NaN
     case ReduceOp::Max:
-      return std::max(a, b);
+      return a < b || b != b ? b : a;  // NOLINT(misc-redundant-expression): NaN
   }
   return a;
 }

@@ -60,7 +60,14 @@ struct Scalar {
   explicit Scalar(double v) : type(DType::F64), f(v) {}
   explicit Scalar(int64_t v) : type(DType::I64), i(v) {}
   double as_double() const { return type == DType::I64 ? static_cast<double>(i) : f; }
-  int64_t as_int() const { return type == DType::I64 ? i : static_cast<int64_t>(f); }
+  // A double truncated toward zero; NaN, infinities and values out of
+  // int64's range give INT64_MIN (as NumPy's casts do on x86), where a
+  // plain cast would be undefined.
+  int64_t as_int() const {
+    if (type == DType::I64) return i;
+    return f >= -0x1p63 && f < 0x1p63 ? static_cast<int64_t>(f)
+                                      : std::numeric_limits<int64_t>::min();
+  }
 };
 
 // The identity of op for type (what a reduction buffer starts with).

@@ -10,11 +10,14 @@
 
 namespace legato::rt {
 
+// Throws std::logic_error saying why `what` finds no runtime: it was not
+// started, or this process is a fork of the one running it (lifecycle.cpp).
+[[noreturn]] void no_runtime(const char* what);
+// Whether this process is a fork of one that was running the runtime.
+bool runtime_left_in_parent();
+
 inline RuntimeImpl& need_runtime(const char* what) {
-  if (g_runtime == nullptr) {
-    throw std::logic_error(std::string(what) +
-                           ": the Legato runtime is not running; call legato::rt::start() first");
-  }
+  if (g_runtime == nullptr) no_runtime(what);
   return *g_runtime;
 }
 

@@ -176,6 +176,12 @@ double TaskContext::future(size_t i) const {
 int64_t TaskContext::future_int(size_t i) const {
   return futures_.at(i).as_int();
 }
+const Scalar& TaskContext::scalar_value(size_t i) const {
+  return scalars_->at(i);
+}
+const Scalar& TaskContext::future_value(size_t i) const {
+  return futures_.at(i);
+}
 void TaskContext::result(double v) {
   result_ = Scalar(v);
   has_result_ = true;
@@ -193,6 +199,9 @@ bool Future::ready() const {
 
 double Future::get() const {
   if (!state_) throw std::logic_error("Future::get on an empty future");
+  // In a fork the value may never come (the threads that make it are the
+  // parent's), and the lock may have been held by one of them.
+  if (runtime_left_in_parent()) no_runtime("Future::get");
   if (g_runtime != nullptr) {
     g_runtime->window().wait(
         [&] { return state_->ready; }, state_->cv, state_->mu,

@@ -2,13 +2,19 @@
 // recorder, the runtime itself, and at the end the report.
 #include "runtime/core/lifecycle.hpp"
 
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "recorder/recorder.hpp"
+#include "runtime/core/api_support.hpp"
 #include "runtime/core/profile_report.hpp"
 #include "runtime/core/runtime_impl.hpp"
 #include "runtime/legato.hpp"
@@ -24,6 +30,21 @@ namespace {
 std::mutex g_lifecycle;
 Config g_last_config;
 uint64_t g_epoch = 0;
+// The process that started the runtime, and in a process forked from it
+// while it ran (fork(), Python's os.fork(), multiprocessing's "fork"
+// start method) that process: the child has a copy of the runtime's memory
+// but none of its threads, so the runtime stays the parent's. The child
+// leaves it alone: its operations throw (no_runtime), and finish() at its
+// exit neither waits for threads it does not have nor writes the parent's
+// trace or report.
+pid_t g_owner_pid = 0;
+std::atomic<pid_t> g_forked_from{0};
+
+void after_fork_in_child() {
+  if (g_runtime == nullptr) return;
+  g_forked_from.store(g_owner_pid);
+  g_runtime = nullptr;  // the parent's: never used, never freed here
+}
 
 // The rank the launcher gave this process (before MPI starts), 0 without one.
 int launch_rank() {
@@ -137,7 +158,26 @@ void write_run_report(const Config& c) {
 
 // --- public lifecycle ---
 
+void no_runtime(const char* what) {
+  if (const pid_t parent = g_forked_from.load(); parent != 0) {
+    throw std::logic_error(
+        std::string(what) + ": the Legato runtime belongs to process " + std::to_string(parent) +
+        ", and this process (" + std::to_string(::getpid()) +
+        ") is a fork of it (fork(), os.fork(), or multiprocessing's \"fork\" start method). A "
+        "fork gets a copy of the runtime's memory but none of its threads, so it cannot run "
+        "array operations or read arrays: use them in the parent process, or start workers "
+        "with multiprocessing's \"spawn\" start method (each then starts a runtime of its own)");
+  }
+  throw std::logic_error(std::string(what) +
+                         ": the Legato runtime is not running; call legato::rt::start() first");
+}
+
+bool runtime_left_in_parent() {
+  return g_forked_from.load() != 0;
+}
+
 void start() {
+  if (runtime_left_in_parent()) no_runtime("start");
   std::lock_guard life(g_lifecycle);
   if (g_runtime != nullptr) return;
   Config c;
@@ -177,14 +217,19 @@ void start() {
   }
   g_last_config = c;
   ++g_epoch;
+  g_owner_pid = ::getpid();
   static const bool at_exit = [] {
     std::atexit([] { finish(); });
+    pthread_atfork(nullptr, nullptr, after_fork_in_child);
     return true;
   }();
   (void)at_exit;
 }
 
 void finish() {
+  // A fork has nothing to finish (and the lock may have been held by one of
+  // the parent's threads when it forked).
+  if (runtime_left_in_parent()) return;
   std::lock_guard life(g_lifecycle);
   if (g_runtime == nullptr) return;
   g_runtime->shutdown();

@@ -7,6 +7,7 @@
 
 #include "recorder/recorder.hpp"
 #include "runtime/legato.hpp"
+#include "trace_format/metadata.hpp"
 
 namespace legato::rt {
 
@@ -35,6 +36,23 @@ Site site_of(const std::source_location& where) {
   return {where.file_name(), where.line()};
 }
 
+// A file name as text: as it is when it is UTF-8, else with the bytes that
+// are not written \xNN and backslashes \\ (trace_format/FORMAT.md section 3,
+// as trace metadata keeps paths), so the name stays exact and every tool
+// can show it. Python names a script in a directory that is not UTF-8 so.
+std::string file_text(std::string_view file) {
+  bool ascii = true;
+  for (const char c : file) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+  if (ascii) return std::string(file);
+  std::string doubled;  // what escaping gives valid UTF-8
+  for (const char c : file) {
+    doubled += c;
+    if (c == '\\') doubled += c;
+  }
+  std::string escaped = trace::escape_bytes(file);
+  return escaped == doubled ? std::string(file) : escaped;
+}
+
 }  // namespace
 
 CallSite::CallSite(std::string_view file, uint32_t line)
@@ -54,7 +72,7 @@ std::string call_site_text(const std::source_location& where) {
 
 std::string where_text(const std::source_location& where) {
   const Site s = site_of(where);
-  return std::string(s.file) + ":" + std::to_string(s.line);
+  return file_text(s.file) + ":" + std::to_string(s.line);
 }
 
 const Provenance& provenance_of(const std::source_location& where) {
