@@ -1,6 +1,8 @@
 // Arrays, views, creation, and the launch helper every operation uses.
 #include "arrays/array.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "arrays/array_launch.hpp"
@@ -23,9 +25,14 @@ void Array::stencil_hint(const std::vector<int64_t>& low, const std::vector<int6
     if (low[d] < 0 || high[d] < 0)
       throw std::invalid_argument(who("stencil_hint", where) + "offsets must not be negative");
   // In the store's elements: a row of a 2-D array is row_stride elements.
-  const int64_t before = n == 1 ? low[0] : low[0] * stride_ + low[1];
-  const int64_t after = n == 1 ? high[0] : high[0] * stride_ + high[1];
-  store_.stencil_hint(before, after);
+  const auto elements = [&](const std::vector<int64_t>& o) {
+    int64_t e = o[0];
+    if (n == 2 &&
+        (__builtin_mul_overflow(o[0], stride_, &e) || __builtin_add_overflow(e, o[1], &e)))
+      throw std::invalid_argument(who("stencil_hint", where) + "offsets too large");
+    return e;
+  };
+  store_.stencil_hint(elements(low), elements(high));
 }
 
 // --- the launch helper ---
@@ -56,6 +63,19 @@ void check_same_shape(const Array& a, const Array& b, const char* name,
     throw std::invalid_argument(who(name, where) +
                                 "operands could not be broadcast together with shapes " +
                                 a.shape_text() + " " + b.shape_text());
+  }
+}
+
+void check_shape(int64_t rows, int64_t cols, DType type, const char* name,
+                 const std::source_location& where) {
+  if (rows < 0 || cols < 0)
+    throw std::invalid_argument(who(name, where) + "negative dimensions are not allowed");
+  int64_t elements = 0, bytes = 0;
+  if (__builtin_mul_overflow(rows, cols, &elements) ||
+      __builtin_mul_overflow(elements, static_cast<int64_t>(dtype_size(type)), &bytes)) {
+    throw std::invalid_argument(who(name, where) + "array is too big: " + std::to_string(rows) +
+                                " x " + std::to_string(cols) + " elements of " + dtype_name(type) +
+                                " are more than the maximum possible size (2^63 - 1 bytes)");
   }
 }
 
@@ -106,6 +126,11 @@ ArrayLauncher& ArrayLauncher::scalar(int64_t v) {
 
 ArrayLauncher& ArrayLauncher::scalar(double v) {
   scalars_.emplace_back(v);
+  return *this;
+}
+
+ArrayLauncher& ArrayLauncher::constant(const Value& v) {
+  scalars_.push_back(v.is_constant() ? v.constant_scalar() : Scalar(0.0));
   return *this;
 }
 
@@ -213,10 +238,12 @@ Array Array::view(int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
 }
 
 Array Array::reshape(int64_t rows, int64_t cols) const {
-  if (rows * cols != size()) {
-    throw std::invalid_argument("cannot reshape an array of size " + std::to_string(size()) +
-                                " into shape (" + std::to_string(rows) + ", " +
-                                std::to_string(cols) + ")");
+  int64_t n = 0;
+  if (rows < 0 || cols < 0 || __builtin_mul_overflow(rows, cols, &n) || n != size()) {
+    throw std::invalid_argument(
+        "cannot reshape an array of size " + std::to_string(size()) + " into shape (" +
+        std::to_string(rows) + ", " + std::to_string(cols) + ")" +
+        (rows < 0 || cols < 0 ? ": negative dimensions are not allowed" : ""));
   }
   if (!contiguous())
     throw std::invalid_argument("reshape needs a contiguous array; copy() the view first");
@@ -231,14 +258,12 @@ Array Array::flatten() const {
 // --- creation ---
 
 Array empty(int64_t n, DType type, std::source_location where) {
-  if (n < 0)
-    throw std::invalid_argument(who("empty", where) + "negative dimensions are not allowed");
+  detail::check_shape(1, n, type, "empty", where);
   return detail::new_array(1, 1, n, type, where);
 }
 
 Array empty(int64_t rows, int64_t cols, DType type, std::source_location where) {
-  if (rows < 0 || cols < 0)
-    throw std::invalid_argument(who("empty", where) + "negative dimensions are not allowed");
+  detail::check_shape(rows, cols, type, "empty", where);
   return detail::new_array(2, rows, cols, type, where);
 }
 
@@ -273,7 +298,7 @@ Array empty_like(const Array& a, std::source_location where) {
 }
 
 Array arange(int64_t n, DType type, std::source_location where) {
-  Array a = empty(n, type, where);
+  Array a = empty(std::max<int64_t>(n, 0), type, where);
   if (n > 0) {
     ArrayLauncher(kernels::tasks().arange, detail::layout_of({&a}), where)
         .arg(a, Privilege::Write)
@@ -297,6 +322,16 @@ Array eye(int64_t n, DType type, std::source_location where) {
 }
 
 Array diag(const Array& a, int64_t k, std::source_location where) {
+  // Diagonals past the corner: an empty one of a matrix, a matrix too big
+  // for a vector (as in NumPy); bounded here so -k and n + |k| fit int64.
+  const int64_t far = std::max(a.rows(), a.cols()) + 1;
+  if (a.ndim() == 2) k = std::clamp(k, -far, far);
+  if (a.ndim() == 1 && (k <= -std::numeric_limits<int64_t>::max() + a.size() ||
+                        k >= std::numeric_limits<int64_t>::max() - a.size())) {
+    throw std::invalid_argument(who("diag", where) + "array is too big: diagonal " +
+                                std::to_string(k) + " of a vector of " + std::to_string(a.size()) +
+                                " elements");
+  }
   const int64_t r0 = k < 0 ? -k : 0, c0 = k > 0 ? k : 0;
   if (a.ndim() == 1) {
     const int64_t n = a.size(), m = n + (k < 0 ? -k : k);
@@ -340,6 +375,7 @@ Array Generator::random(int64_t n, DType type, std::source_location where) {
 }
 
 Array Generator::random(int64_t rows, int64_t cols, DType type, std::source_location where) {
+  detail::check_shape(rows, cols, type, "random", where);
   Array flat = random(rows * cols, type, where);
   return flat.reshape(rows, cols);
 }

@@ -24,22 +24,31 @@ struct ArrayArg;
 struct ValueArg;
 
 // A scalar that may not exist yet: a constant, or the future result of a
-// reduction. Arithmetic on values is deferred too; item() waits.
+// reduction. Arithmetic on values is deferred too; item() waits. A value is
+// float64 or int64 (dtype()): an integer constant, the sum of an int64 or
+// bool array, and +, - and * of two int64 values stay exact int64 (wrapping
+// as NumPy's do); anything with a float64 value, and /, is float64.
 class Value {
  public:
-  Value(double v) : constant_(true), c_(v) {}      // NOLINT: a number is a value
-  Value(int v) : Value(static_cast<double>(v)) {}  // NOLINT
+  Value(double v) : constant_(true), c_(v), type_(DType::F64) {}   // NOLINT: a number is a value
+  Value(int64_t v) : constant_(true), c_(v), type_(DType::I64) {}  // NOLINT
+  Value(int v) : Value(static_cast<int64_t>(v)) {}                 // NOLINT
   Value(Future f, DType type) : constant_(false), type_(type), future_(std::move(f)) {}
+  // As a double (an int64 value past 2^53 rounds: read those with item_int).
   double item(std::source_location where = std::source_location::current()) const;
+  // Exact for an int64 value; a float64 one truncated toward zero, and
+  // std::domain_error for NaN, infinities and values out of int64's range.
   int64_t item_int(std::source_location where = std::source_location::current()) const;
   bool is_constant() const { return constant_; }
-  double constant() const { return c_; }
+  double constant() const { return c_.as_double(); }
+  // The constant exactly as given (an int64 or a double).
+  const Scalar& constant_scalar() const { return c_; }
   const Future& future() const { return future_; }
   DType dtype() const { return type_; }
 
  private:
   bool constant_;
-  double c_ = 0;
+  Scalar c_;
   DType type_ = DType::F64;
   Future future_;
 };
@@ -97,10 +106,16 @@ class Array {
   Value min(std::source_location where = std::source_location::current()) const;
   Value max(std::source_location where = std::source_location::current()) const;
   Value dot(const Array& o, std::source_location where = std::source_location::current()) const;
-  // The value of a one-element array (waits).
+  // The value of a one-element array (waits); item_int() reads an int64
+  // array's exactly (a float one as astype(DType::I64) converts it).
   double item(std::source_location where = std::source_location::current()) const;
-  // Every element, converted to double (waits).
+  int64_t item_int(std::source_location where = std::source_location::current()) const;
+  // Every element, converted to double (waits; int64 past 2^53 rounds).
   std::vector<double> to_vector(std::source_location where = std::source_location::current()) const;
+  // Every element in the array's own type, row-major, into dst, which holds
+  // size() of them: float, double, int64_t, or one byte 0/1 per bool (waits;
+  // exact for every type).
+  void read(void* dst, std::source_location where = std::source_location::current()) const;
 
   // Indexing with an int64 index array (gather) or a bool mask (nonzero +
   // gather); assigning to the result scatters back.
@@ -124,7 +139,9 @@ class Array {
   int64_t stride_ = 0;           // store elements from one row to the next
 };
 
-// Creation. Shapes: n for 1-D, (rows, cols) for 2-D.
+// Creation. Shapes: n for 1-D, (rows, cols) for 2-D. A negative dimension,
+// or a shape whose bytes would be more than 2^63 - 1 (NumPy's limit too),
+// throws std::invalid_argument ("array is too big").
 Array empty(int64_t n, DType type = DType::F64,
             std::source_location where = std::source_location::current());
 Array empty(int64_t rows, int64_t cols, DType type = DType::F64,
@@ -149,6 +166,12 @@ Array from_values(const std::vector<double>& values, DType type = DType::F64,
 Array from_values(const std::vector<double>& values, int64_t rows, int64_t cols,
                   DType type = DType::F64,
                   std::source_location where = std::source_location::current());
+// The elements of `shape` (one or two dimensions) of `type` at data, already
+// in the array's own type (as read() gives them), copied in before it
+// returns: exact for every type.
+Array from_buffer(const void* data, const std::vector<int64_t>& shape, DType type,
+                  std::source_location where = std::source_location::current());
+// 0, 1, ..., n - 1 (none for n <= 0, as NumPy's arange).
 Array arange(int64_t n, DType type = DType::I64,
              std::source_location where = std::source_location::current());
 Array eye(int64_t n, DType type = DType::F64,
@@ -194,7 +217,7 @@ struct ValueArg {
   ValueArg(int v, std::source_location w = std::source_location::current())  // NOLINT
       : value(v), where(w) {}
   ValueArg(int64_t v, std::source_location w = std::source_location::current())  // NOLINT
-      : value(static_cast<double>(v)), where(w) {}
+      : value(v), where(w) {}
   Value value;
   std::source_location where;
 };
@@ -267,7 +290,8 @@ void multiply(const Array& x, const Array& y, Array& out,
 void divide(const Array& x, const Array& y, Array& out,
             std::source_location where = std::source_location::current());
 
-// where(cond, x, y): x where cond is true, else y.
+// where(cond, x, y): x where cond is true, else y. With two values the
+// result is int64 when both are, else float64 (as NumPy's).
 Array where(const Array& cond, const Array& x, const Array& y,
             std::source_location where = std::source_location::current());
 Array where(const Array& cond, const Value& x, const Value& y,

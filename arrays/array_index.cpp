@@ -120,6 +120,11 @@ Array::Indexed& Array::Indexed::operator=(const Indexed& values) {
 // a[idx] op= values or value.
 Array::Indexed& Array::Indexed::update(int op_code, const ArrayArg* values, const ValueArg* value) {
   const Op op = static_cast<Op>(op_code);
+  if (op == Op::Div && target_.dtype() == DType::I64) {
+    throw std::invalid_argument(detail::who("divide", where_) +
+                                "cannot divide an int64 array in place: the quotient is float64; "
+                                "astype(DType::F64) first");
+  }
   if (value != nullptr && is_mask()) {
     detail::masked_update(target_, index_, op, *value, where_);  // one masked task
     return *this;

@@ -34,6 +34,9 @@ class ArrayLauncher {
   ArrayLauncher& whole(const Store& s, Range r, Privilege p);
   ArrayLauncher& scalar(int64_t v);
   ArrayLauncher& scalar(double v);
+  // A value operand's constant, as given (int64 or double; 0 for a future),
+  // read in the kernels with TaskContext::scalar_value.
+  ArrayLauncher& constant(const Value& v);
   // A value operand: its source (constant or future) as a scalar, then the
   // constant; a future is added as a task future.
   ArrayLauncher& value(const Value& v);
@@ -95,5 +98,10 @@ Value count_nonzero(const Array& a, const std::source_location& where);
 // A new contiguous array of the given shape, its store allocated at where.
 Array new_array(int ndim, int64_t rows, int64_t cols, DType type,
                 const std::source_location& where);
+// Throws std::invalid_argument, as NumPy does, unless rows x cols elements
+// of type make an array: no negative dimension, and no more than 2^63 - 1
+// bytes (so the size and every offset fit int64).
+void check_shape(int64_t rows, int64_t cols, DType type, const char* name,
+                 const std::source_location& where);
 
 }  // namespace legato::rt::detail

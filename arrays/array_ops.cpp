@@ -127,8 +127,8 @@ Array detail::binary(Op op, const Term& a, const Term& b, Array* out) {
       .scalar(static_cast<int64_t>(in))
       .scalar(static_cast<int64_t>(source_of(a)))
       .scalar(static_cast<int64_t>(source_of(b)))
-      .scalar(a.is_array ? 0.0 : a.value.constant())
-      .scalar(b.is_array ? 0.0 : b.value.constant());
+      .constant(a.is_array ? Value(0.0) : a.value)
+      .constant(b.is_array ? Value(0.0) : b.value);
   // Futures in operand order: the kernel reads them as it meets them.
   if (source_of(a) == kernels::Source::Future) l.future(a.value.future());
   if (source_of(b) == kernels::Source::Future) l.future(b.value.future());
@@ -277,8 +277,14 @@ void Array::assign(const Array& src, std::source_location where) {
 void Array::assign(const Value& v, std::source_location where) {
   if (size() == 0) return;
   if (v.is_constant() && contiguous()) {
+    // The value as an element of this array's type, exactly (an int64 never
+    // passes through a double).
+    const Scalar& c = v.constant_scalar();
     const Scalar s =
-        dtype_ == DType::I64 ? Scalar(static_cast<int64_t>(v.constant())) : Scalar(v.constant());
+        dtype_ == DType::I64
+            ? Scalar(kernels::element_of<int64_t>(c))
+            : Scalar(dtype_ == DType::Bool ? static_cast<double>(kernels::element_of<uint8_t>(c))
+                                           : c.as_double());
     rt::fill(store_, {offset_, offset_ + size()}, s, where);  // deferred until the data is needed
     return;
   }
@@ -286,7 +292,7 @@ void Array::assign(const Value& v, std::source_location where) {
       .arg(*this, Privilege::Write)
       .scalar(static_cast<int64_t>(dtype_))
       .value(v)
-      .scalar(v.is_constant() ? v.constant() : 0.0)
+      .constant(v)
       .execute();
 }
 
@@ -318,17 +324,18 @@ Array where(const Array& cond, const Array& x, const Array& y, std::source_locat
 Array where(const Array& cond, const Value& x, const Value& y, std::source_location at) {
   if (cond.dtype() != DType::Bool)
     throw std::invalid_argument(who("where", at) + "the condition must be a bool array");
-  Array out = cond.ndim() == 1 ? empty(cond.cols(), DType::F64, at)
-                               : empty(cond.rows(), cond.cols(), DType::F64, at);
+  const DType type = x.dtype() == DType::I64 && y.dtype() == DType::I64 ? DType::I64 : DType::F64;
+  Array out =
+      cond.ndim() == 1 ? empty(cond.cols(), type, at) : empty(cond.rows(), cond.cols(), type, at);
   if (out.size() == 0) return out;
   ArrayLauncher l(kernels::tasks().where, detail::layout_of({&cond, &out}), at);
   l.arg(cond, Privilege::Read)
       .arg(out, Privilege::Write)
-      .scalar(static_cast<int64_t>(DType::F64))
+      .scalar(static_cast<int64_t>(type))
       .value(x)
       .value(y)
-      .scalar(x.is_constant() ? x.constant() : 0.0)
-      .scalar(y.is_constant() ? y.constant() : 0.0);
+      .constant(x)
+      .constant(y);
   l.execute();
   return out;
 }
@@ -343,6 +350,13 @@ void masked_update(Array& a, const Array& mask, Op op, const Term& v,
     throw std::invalid_argument(who(name, at) + "the mask must be a bool array");
   if (op != Op::Identity && a.dtype() == DType::Bool) {
     throw std::invalid_argument(who(name, at) + "arithmetic on bool arrays is not supported");
+  }
+  if (op == Op::Div && a.dtype() == DType::I64) {
+    // True division gives float64, which an int64 array cannot hold (and an
+    // integer division by zero would stop the program).
+    throw std::invalid_argument(who(name, at) +
+                                "cannot divide an int64 array in place: the quotient is "
+                                "float64; astype(DType::F64) first");
   }
   if (v.is_array) {
     check_same_shape(a, v.array, name, at);
@@ -362,7 +376,7 @@ void masked_update(Array& a, const Array& mask, Op op, const Term& v,
   l.scalar(static_cast<int64_t>(a.dtype()))
       .scalar(static_cast<int64_t>(op))
       .scalar(static_cast<int64_t>(source_of(v)))
-      .scalar(v.is_array || !v.value.is_constant() ? 0.0 : v.value.constant());
+      .constant(v.is_array ? Value(0.0) : v.value);
   if (source_of(v) == kernels::Source::Future) l.future(v.value.future());
   l.execute();
 }

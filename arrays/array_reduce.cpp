@@ -38,9 +38,23 @@ Value reduce(const Array& a, kernels::Reduction red, ReduceOp fold, const char* 
   return Value(std::move(f), type);
 }
 
+// The type of a op b: int64 for +, - and * of two int64 values (exact,
+// wrapping as NumPy's int64 does), else float64.
+DType value_type(Op op, const Value& a, const Value& b) {
+  const bool exact = op == Op::Add || op == Op::Sub || op == Op::Mul;
+  return exact && a.dtype() == DType::I64 && b.dtype() == DType::I64 ? DType::I64 : DType::F64;
+}
+
 // a op b on values: folded at once when both are constants, otherwise a
 // ScalarBinaryOpTask that waits for the futures.
 Value scalar_op(Op op, const Value& a, const Value& b, const std::source_location& where) {
+  const DType type = value_type(op, a, b);
+  if (a.is_constant() && b.is_constant() && type == DType::I64) {
+    const int64_t x = a.constant_scalar().i, y = b.constant_scalar().i;
+    return op == Op::Add   ? kernels::add_wrap(x, y)
+           : op == Op::Sub ? kernels::sub_wrap(x, y)
+                           : kernels::mul_wrap(x, y);
+  }
   if (a.is_constant() && b.is_constant()) {
     const double x = a.constant(), y = b.constant();
     switch (op) {
@@ -62,11 +76,12 @@ Value scalar_op(Op op, const Value& a, const Value& b, const std::source_locatio
   l.scalar(static_cast<int64_t>(op))
       .scalar(static_cast<int64_t>(a.is_constant() ? Source::Constant : Source::Future))
       .scalar(static_cast<int64_t>(b.is_constant() ? Source::Constant : Source::Future))
-      .scalar(a.is_constant() ? a.constant() : 0.0)
-      .scalar(b.is_constant() ? b.constant() : 0.0);
+      .constant(a)
+      .constant(b)
+      .scalar(static_cast<int64_t>(type));
   if (!a.is_constant()) l.future(a.future());
   if (!b.is_constant()) l.future(b.future());
-  return Value(l.execute(std::pair{ReduceOp::Sum, DType::F64}), DType::F64);
+  return Value(l.execute(std::pair{ReduceOp::Sum, type}), type);
 }
 
 }  // namespace
@@ -74,11 +89,17 @@ Value scalar_op(Op op, const Value& a, const Value& b, const std::source_locatio
 // --- values ---
 
 double Value::item(std::source_location) const {
-  return constant_ ? c_ : future_.get();
+  return constant_ ? c_.as_double() : future_.get();
 }
 
-int64_t Value::item_int(std::source_location) const {
-  return constant_ ? static_cast<int64_t>(c_) : future_.get_int();
+int64_t Value::item_int(std::source_location where) const {
+  if (type_ == DType::I64) return constant_ ? c_.i : future_.get_int();
+  const double v = item(where);
+  if (!(v >= -0x1p63 && v < 0x1p63)) {
+    throw std::domain_error("item_int at " + call_site_text(where) + ": cannot convert float " +
+                            std::to_string(v) + " to int64");
+  }
+  return static_cast<int64_t>(v);
 }
 
 Value operator+(const ValueArg& a, const ValueArg& b) {
@@ -174,50 +195,76 @@ Array matvec(const Array& a, const Array& x, std::source_location where) {
 
 // --- reading back ---
 
-std::vector<double> Array::to_vector(std::source_location where) const {
-  std::vector<double> out(static_cast<size_t>(size()));
-  if (out.empty()) return out;
-  // The points write straight into `out`; the future says they are done.
-  // Every rank of a run reads all of it.
-  ArrayLauncher(kernels::tasks().readback, detail::layout_of({this}), where)
-      .replicated()
-      .arg(*this, Privilege::Read)
-      .scalar(static_cast<int64_t>(dtype_))
-      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(out.data())))
-      .execute(std::pair{ReduceOp::Sum, DType::I64})
-      .get();
-  return out;
-}
-
 namespace {
 
-void upload(Array& a, const std::vector<double>& values, const std::source_location& where) {
-  if (values.empty()) return;
-  // The points read straight from `values`; the future says they are done.
+// The elements of a into dst (host elements of type host: a's own, or
+// double); waits.
+void readback(const Array& a, void* dst, DType host, const std::source_location& where) {
+  if (a.size() == 0) return;
+  // The points write straight into `dst`; the future says they are done.
+  // Every rank of a run reads all of it.
+  ArrayLauncher(kernels::tasks().readback, detail::layout_of({&a}), where)
+      .replicated()
+      .arg(a, Privilege::Read)
+      .scalar(static_cast<int64_t>(a.dtype()))
+      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst)))
+      .scalar(static_cast<int64_t>(host))
+      .execute(std::pair{ReduceOp::Sum, DType::I64})
+      .get();
+}
+
+// The program's elements at src (of type host) into a; waits.
+void upload(Array& a, const void* src, DType host, const std::source_location& where) {
+  if (a.size() == 0) return;
+  // The points read straight from `src`; the future says they are done.
   ArrayLauncher(kernels::tasks().upload, detail::layout_of({&a}), where)
       .arg(a, Privilege::Write)
       .scalar(static_cast<int64_t>(a.dtype()))
-      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(values.data())))
+      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(src)))
+      .scalar(static_cast<int64_t>(host))
       .execute(std::pair{ReduceOp::Sum, DType::I64})
       .get();
 }
 
 }  // namespace
 
+std::vector<double> Array::to_vector(std::source_location where) const {
+  std::vector<double> out(static_cast<size_t>(size()));
+  readback(*this, out.data(), DType::F64, where);
+  return out;
+}
+
+void Array::read(void* dst, std::source_location where) const {
+  readback(*this, dst, dtype_, where);
+}
+
 Array from_values(const std::vector<double>& values, DType type, std::source_location where) {
   Array a = empty(static_cast<int64_t>(values.size()), type, where);
-  upload(a, values, where);
+  upload(a, values.data(), DType::F64, where);
+  return a;
+}
+
+Array from_buffer(const void* data, const std::vector<int64_t>& shape, DType type,
+                  std::source_location where) {
+  if (shape.size() != 1 && shape.size() != 2) {
+    throw std::invalid_argument(who("from_buffer", where) + "arrays have 1 or 2 dimensions, not " +
+                                std::to_string(shape.size()));
+  }
+  Array a =
+      shape.size() == 1 ? empty(shape[0], type, where) : empty(shape[0], shape[1], type, where);
+  upload(a, data, type, where);
   return a;
 }
 
 Array from_values(const std::vector<double>& values, int64_t rows, int64_t cols, DType type,
                   std::source_location where) {
-  if (rows < 0 || cols < 0 || rows * cols != static_cast<int64_t>(values.size()))
+  detail::check_shape(rows, cols, type, "from_values", where);
+  if (rows * cols != static_cast<int64_t>(values.size()))
     throw std::invalid_argument(detail::who("from_values", where) + std::to_string(values.size()) +
                                 " values do not make a " + std::to_string(rows) + " x " +
                                 std::to_string(cols) + " array");
   Array a = empty(rows, cols, type, where);
-  upload(a, values, where);
+  upload(a, values.data(), DType::F64, where);
   return a;
 }
 
@@ -228,6 +275,17 @@ double Array::item(std::source_location where) const {
                                 shape_text());
   }
   return to_vector(where)[0];
+}
+
+int64_t Array::item_int(std::source_location where) const {
+  if (size() != 1) {
+    throw std::invalid_argument(who("item_int", where) +
+                                "can only convert an array of size 1 to a scalar, not " +
+                                shape_text());
+  }
+  int64_t v = 0;
+  readback(*this, &v, DType::I64, where);
+  return v;
 }
 
 }  // namespace legato::rt

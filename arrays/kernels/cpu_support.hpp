@@ -46,6 +46,78 @@ decltype(auto) with_type(DType t, F&& f) {
   throw std::logic_error("unknown element type");
 }
 
+#ifdef __CUDACC__
+#define LEGATO_HOST_DEVICE __host__ __device__
+#else
+#define LEGATO_HOST_DEVICE
+#endif
+
+// --- element arithmetic, the same in the CPU and the CUDA variants ---
+
+// int64 arithmetic wraps, as NumPy's does (a plain signed overflow is
+// undefined); other types compute as written.
+template <class T>
+LEGATO_HOST_DEVICE inline T add_wrap(T x, T y) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    return static_cast<T>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+  } else {
+    return static_cast<T>(x + y);
+  }
+}
+template <class T>
+LEGATO_HOST_DEVICE inline T sub_wrap(T x, T y) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    return static_cast<T>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+  } else {
+    return static_cast<T>(x - y);
+  }
+}
+template <class T>
+LEGATO_HOST_DEVICE inline T mul_wrap(T x, T y) {
+  if constexpr (std::is_same_v<T, int64_t>) {
+    return static_cast<T>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+  } else {
+    return static_cast<T>(x * y);
+  }
+}
+template <class T>
+LEGATO_HOST_DEVICE inline T neg_wrap(T x) {
+  return sub_wrap(T(0), x);
+}
+
+// Minimum and maximum as NumPy's: a NaN on either side wins (std::min and
+// std::max keep the first argument when the second is NaN).
+template <class T>
+LEGATO_HOST_DEVICE inline T min_nan(T acc, T x) {
+  return x < acc || x != x ? x : acc;  // NOLINT(misc-redundant-expression): NaN
+}
+template <class T>
+LEGATO_HOST_DEVICE inline T max_nan(T acc, T x) {
+  return acc < x || x != x ? x : acc;  // NOLINT(misc-redundant-expression): NaN
+}
+
+// An element converted to another type as NumPy's astype converts it: to
+// bool, whether it is non-zero (NaN is); a float to int64 truncated toward
+// zero, with NaN, infinities and values out of range giving INT64_MIN (what
+// NumPy gives on x86; a plain cast is undefined there, and GPUs saturate).
+template <class To, class From>
+LEGATO_HOST_DEVICE inline To convert_element(From x) {
+  if constexpr (std::is_same_v<To, uint8_t>) {
+    return x != From(0) ? To(1) : To(0);
+  } else if constexpr (std::is_same_v<To, int64_t> && std::is_floating_point_v<From>) {
+    const double d = static_cast<double>(x);
+    return d >= -0x1p63 && d < 0x1p63 ? static_cast<int64_t>(d) : INT64_MIN;
+  } else {
+    return static_cast<To>(x);
+  }
+}
+
+// A scalar argument or future (an int64 or a double) as an element of T.
+template <class T>
+inline T element_of(const Scalar& s) {
+  return s.type == DType::I64 ? convert_element<T>(s.i) : convert_element<T>(s.f);
+}
+
 // What reductions, dot products and matrix-vector products accumulate in,
 // on CPUs and GPUs alike: int64 for integers and bools, double for floats.
 template <class T>
@@ -94,14 +166,15 @@ struct Operand {
 // taken in order (next_arg, next_future advance).
 template <class T>
 Operand<T> operand(const Rows& g, Source source, size_t& next_arg, size_t& next_future,
-                   double constant) {
+                   const Scalar& constant) {
   Operand<T> in;
   if (source == Source::Array) {
     in.base = g.ctx.data<T>(next_arg);
     in.stride = g.stride(next_arg);
     ++next_arg;
   } else {
-    in.value = static_cast<T>(source == Source::Future ? g.ctx.future(next_future++) : constant);
+    in.value =
+        element_of<T>(source == Source::Future ? g.ctx.future_value(next_future++) : constant);
   }
   return in;
 }

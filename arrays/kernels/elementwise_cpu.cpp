@@ -33,7 +33,8 @@ void apply(const Rows& g, const Operand<T>& a, const Operand<T>& b, R* out, int6
 }
 
 template <class T>
-void binary_typed(const Rows& g, Op op, Source left, Source right, double lc, double rc) {
+void binary_typed(const Rows& g, Op op, Source left, Source right, const Scalar& lc,
+                  const Scalar& rc) {
   size_t arg = 0, future = 0;
   const Operand<T> a = operand<T>(g, left, arg, future, lc);
   const Operand<T> b = operand<T>(g, right, arg, future, rc);
@@ -73,11 +74,11 @@ void binary_typed(const Rows& g, Op op, Source left, Source right, double lc, do
   T* out = g.ctx.data<T>(out_arg);
   switch (op) {
     case Op::Add:
-      return apply(g, a, b, out, os, [](T x, T y) { return static_cast<T>(x + y); });
+      return apply(g, a, b, out, os, [](T x, T y) { return add_wrap(x, y); });
     case Op::Sub:
-      return apply(g, a, b, out, os, [](T x, T y) { return static_cast<T>(x - y); });
+      return apply(g, a, b, out, os, [](T x, T y) { return sub_wrap(x, y); });
     case Op::Mul:
-      return apply(g, a, b, out, os, [](T x, T y) { return static_cast<T>(x * y); });
+      return apply(g, a, b, out, os, [](T x, T y) { return mul_wrap(x, y); });
     case Op::Div:
       return apply(g, a, b, out, os, [](T x, T y) { return static_cast<T>(x / y); });
     default:
@@ -93,13 +94,13 @@ void unary_typed(const Rows& g, Op op) {
     T* o = g.row<T>(1, r);
     switch (op) {
       case Op::Neg:
-        for (int64_t c = 0; c < g.cols; ++c) o[c] = static_cast<T>(-a[c]);
+        for (int64_t c = 0; c < g.cols; ++c) o[c] = neg_wrap(a[c]);
         break;
       case Op::Sqrt:
         for (int64_t c = 0; c < g.cols; ++c) o[c] = static_cast<T>(std::sqrt(a[c]));
         break;
-      case Op::Abs:
-        for (int64_t c = 0; c < g.cols; ++c) o[c] = a[c] < T(0) ? static_cast<T>(-a[c]) : a[c];
+      case Op::Abs:  // abs(INT64_MIN) wraps to itself, as in NumPy
+        for (int64_t c = 0; c < g.cols; ++c) o[c] = a[c] < T(0) ? neg_wrap(a[c]) : a[c];
         break;
       case Op::Not:
         for (int64_t c = 0; c < g.cols; ++c) o[c] = static_cast<T>(!a[c]);
@@ -122,8 +123,8 @@ void binary_op_task(TaskContext& ctx) {
   const Op op = static_cast<Op>(ctx.scalar_int(s));
   with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
     binary_typed<decltype(t)>(g, op, static_cast<Source>(ctx.scalar_int(s + 2)),
-                              static_cast<Source>(ctx.scalar_int(s + 3)), ctx.scalar(s + 4),
-                              ctx.scalar(s + 5));
+                              static_cast<Source>(ctx.scalar_int(s + 3)), ctx.scalar_value(s + 4),
+                              ctx.scalar_value(s + 5));
   });
 }
 
@@ -146,11 +147,7 @@ void convert_task(TaskContext& ctx) {
       for (int64_t r = 0; r < g.rows; ++r) {
         const F* a = g.row<F>(0, r);
         T* o = g.row<T>(1, r);
-        if constexpr (std::is_same_v<T, uint8_t>) {
-          for (int64_t c = 0; c < g.cols; ++c) o[c] = a[c] != F(0);
-        } else {
-          for (int64_t c = 0; c < g.cols; ++c) o[c] = static_cast<T>(a[c]);
-        }
+        for (int64_t c = 0; c < g.cols; ++c) o[c] = convert_element<T>(a[c]);
       }
     });
   });
@@ -163,10 +160,10 @@ void where_task(TaskContext& ctx) {
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
     size_t arg = 1, future = 0;
-    const Operand<T> x =
-        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future, ctx.scalar(s + 3));
-    const Operand<T> y =
-        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 4));
+    const Operand<T> x = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future,
+                                    ctx.scalar_value(s + 3));
+    const Operand<T> y = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
+                                    ctx.scalar_value(s + 4));
     for (int64_t r = 0; r < g.rows; ++r) {
       const uint8_t* m = g.row<uint8_t>(0, r);
       T* o = g.row<T>(arg, r);
@@ -186,8 +183,8 @@ void putmask_task(TaskContext& ctx) {
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
     size_t arg = 2, future = 0;
-    const Operand<T> v =
-        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 3));
+    const Operand<T> v = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
+                                    ctx.scalar_value(s + 3));
     const auto update = [&](auto f) {
       for (int64_t r = 0; r < g.rows; ++r) {
         T* a = g.row<T>(0, r);
@@ -205,13 +202,16 @@ void putmask_task(TaskContext& ctx) {
       case Op::Identity:
         return update([](T, T y) { return y; });
       case Op::Add:
-        return update([](T x, T y) { return static_cast<T>(x + y); });
+        return update([](T x, T y) { return add_wrap(x, y); });
       case Op::Sub:
-        return update([](T x, T y) { return static_cast<T>(x - y); });
+        return update([](T x, T y) { return sub_wrap(x, y); });
       case Op::Mul:
-        return update([](T x, T y) { return static_cast<T>(x * y); });
-      case Op::Div:
-        return update([](T x, T y) { return static_cast<T>(x / y); });
+        return update([](T x, T y) { return mul_wrap(x, y); });
+      case Op::Div:  // float arrays only (masked_update refuses int64)
+        if constexpr (std::is_floating_point_v<T>) {
+          return update([](T x, T y) { return static_cast<T>(x / y); });
+        }
+        break;
       default:
         break;
     }
@@ -228,10 +228,10 @@ void fill_task(TaskContext& ctx) {
   const Rows g(ctx);
   const size_t s = g.first_scalar();
   const bool future = static_cast<Source>(ctx.scalar_int(s + 1)) == Source::Future;
-  const double v = future ? ctx.future(0) : ctx.scalar(s + 2);
+  const Scalar v = future ? ctx.future_value(0) : ctx.scalar_value(s + 2);
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
-    for (int64_t r = 0; r < g.rows; ++r) std::fill_n(g.row<T>(0, r), g.cols, static_cast<T>(v));
+    for (int64_t r = 0; r < g.rows; ++r) std::fill_n(g.row<T>(0, r), g.cols, element_of<T>(v));
   });
 }
 

@@ -19,25 +19,26 @@ using namespace cuda;
 
 // --- elementwise kernels ---
 
+// int64 wraps, as on the CPU (cpu_support.hpp).
 struct AddOp {
   template <class T>
   __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x + y);
+    return add_wrap(x, y);
   }
 };
 struct SubOp {
   template <class T>
   __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x - y);
+    return sub_wrap(x, y);
   }
 };
 struct MulOp {
   template <class T>
   __device__ T operator()(T x, T y) const {
-    return static_cast<T>(x * y);
+    return mul_wrap(x, y);
   }
 };
-struct DivOp {
+struct DivOp {  // float arrays (int64 divides with TrueDivOp; in place it is refused)
   template <class T>
   __device__ T operator()(T x, T y) const {
     return static_cast<T>(x / y);
@@ -107,7 +108,7 @@ struct OrOp {
 struct NegOp {
   template <class T>
   __device__ T operator()(T x) const {
-    return static_cast<T>(-x);
+    return neg_wrap(x);
   }
 };
 struct SqrtOp {  // std::sqrt: float for float, double for the rest
@@ -126,7 +127,7 @@ struct AbsOp {
     if constexpr (std::is_unsigned_v<T>) {
       return x;
     } else {
-      return x < T(0) ? static_cast<T>(-x) : x;  // keeps -0.0 and NaN as they are
+      return x < T(0) ? neg_wrap(x) : x;  // keeps -0.0 and NaN as they are; INT64_MIN wraps
     }
   }
 };
@@ -159,12 +160,7 @@ template <class From, class To>
 __global__ void __launch_bounds__(kThreads)
     convert_kernel(Shape s, const From* a, int64_t a_stride, To* out, int64_t out_stride) {
   for_each(s, [&](int64_t r, int64_t c) {
-    const From x = a[r * a_stride + c];
-    if constexpr (std::is_same_v<To, uint8_t>) {
-      out[r * out_stride + c] = x != From(0);
-    } else {
-      out[r * out_stride + c] = static_cast<To>(x);
-    }
+    out[r * out_stride + c] = convert_element<To>(a[r * a_stride + c]);
   });
 }
 
@@ -195,8 +191,8 @@ __global__ void __launch_bounds__(kThreads) fill_kernel(Shape s, T* out, int64_t
 }
 
 template <class T>
-void binary_typed(const Gpu& d, const Rows& g, Op op, Source left, Source right, double lc,
-                  double rc) {
+void binary_typed(const Gpu& d, const Rows& g, Op op, Source left, Source right, const Scalar& lc,
+                  const Scalar& rc) {
   size_t arg = 0, future = 0;
   const Operand<T> a = operand<T>(g, left, arg, future, lc);
   const Operand<T> b = operand<T>(g, right, arg, future, rc);
@@ -286,8 +282,8 @@ void binary_op_gpu(TaskContext& ctx) {
   const Op op = static_cast<Op>(ctx.scalar_int(s));
   with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
     binary_typed<decltype(t)>(d, g, op, static_cast<Source>(ctx.scalar_int(s + 2)),
-                              static_cast<Source>(ctx.scalar_int(s + 3)), ctx.scalar(s + 4),
-                              ctx.scalar(s + 5));
+                              static_cast<Source>(ctx.scalar_int(s + 3)), ctx.scalar_value(s + 4),
+                              ctx.scalar_value(s + 5));
   });
 }
 
@@ -325,10 +321,10 @@ void where_gpu(TaskContext& ctx) {
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
     size_t arg = 1, future = 0;
-    const Operand<T> x =
-        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future, ctx.scalar(s + 3));
-    const Operand<T> y =
-        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 4));
+    const Operand<T> x = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future,
+                                    ctx.scalar_value(s + 3));
+    const Operand<T> y = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
+                                    ctx.scalar_value(s + 4));
     launch(d, shape, where_kernel<T>, shape, static_cast<const uint8_t*>(ctx.data<uint8_t>(0)),
            g.stride(0), x, y, ctx.data<T>(arg), g.stride(arg));
   });
@@ -344,8 +340,8 @@ void putmask_gpu(TaskContext& ctx) {
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
     size_t arg = 2, future = 0;
-    const Operand<T> v =
-        operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future, ctx.scalar(s + 3));
+    const Operand<T> v = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
+                                    ctx.scalar_value(s + 3));
     const auto run = [&](auto f) {
       launch(d, shape, putmask_kernel<T, decltype(f)>, shape, ctx.data<T>(0), g.stride(0),
              static_cast<const uint8_t*>(ctx.data<uint8_t>(1)), g.stride(1), v, f);
@@ -359,8 +355,9 @@ void putmask_gpu(TaskContext& ctx) {
         return run(SubOp{});
       case Op::Mul:
         return run(MulOp{});
-      case Op::Div:
-        return run(DivOp{});
+      case Op::Div:  // float arrays only (masked_update refuses int64)
+        if constexpr (std::is_floating_point_v<T>) return run(DivOp{});
+        break;
       default:
         break;
     }
@@ -374,11 +371,11 @@ void fill_gpu(TaskContext& ctx) {
   const Rows g(ctx);
   const size_t s = g.first_scalar();
   const bool future = static_cast<Source>(ctx.scalar_int(s + 1)) == Source::Future;
-  const double v = future ? ctx.future(0) : ctx.scalar(s + 2);
+  const Scalar v = future ? ctx.future_value(0) : ctx.scalar_value(s + 2);
   const Shape shape = shape_of(g);
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
     using T = decltype(t);
-    launch(d, shape, fill_kernel<T>, shape, ctx.data<T>(0), g.stride(0), static_cast<T>(v));
+    launch(d, shape, fill_kernel<T>, shape, ctx.data<T>(0), g.stride(0), element_of<T>(v));
   });
 }
 

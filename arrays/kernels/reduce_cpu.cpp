@@ -37,13 +37,13 @@ void reduce_task(TaskContext& ctx) {
       const T* a = g.row<T>(0, r);
       switch (red) {
         case Reduction::Sum:
-          for (int64_t c = 0; c < g.cols; ++c) acc += static_cast<Acc>(a[c]);
+          for (int64_t c = 0; c < g.cols; ++c) acc = add_wrap(acc, static_cast<Acc>(a[c]));
           break;
-        case Reduction::Min:
-          for (int64_t c = 0; c < g.cols; ++c) acc = std::min(acc, static_cast<Acc>(a[c]));
+        case Reduction::Min:  // a NaN wins, as in NumPy
+          for (int64_t c = 0; c < g.cols; ++c) acc = min_nan(acc, static_cast<Acc>(a[c]));
           break;
         case Reduction::Max:
-          for (int64_t c = 0; c < g.cols; ++c) acc = std::max(acc, static_cast<Acc>(a[c]));
+          for (int64_t c = 0; c < g.cols; ++c) acc = max_nan(acc, static_cast<Acc>(a[c]));
           break;
         default:
           break;
@@ -63,7 +63,8 @@ void dot_task(TaskContext& ctx) {
     for (int64_t r = 0; r < g.rows; ++r) {
       const T* a = g.row<T>(0, r);
       const T* b = g.row<T>(1, r);
-      for (int64_t c = 0; c < g.cols; ++c) acc += static_cast<Acc>(a[c]) * static_cast<Acc>(b[c]);
+      for (int64_t c = 0; c < g.cols; ++c)
+        acc = add_wrap(acc, mul_wrap(static_cast<Acc>(a[c]), static_cast<Acc>(b[c])));
     }
     ctx.result(acc);
   });
@@ -79,53 +80,80 @@ void matvec_task(TaskContext& ctx) {
     for (int64_t r = 0; r < g.rows; ++r) {
       const T* a = g.row<T>(0, r);
       Acc acc = 0;
-      for (int64_t c = 0; c < g.cols; ++c) acc += static_cast<Acc>(a[c]) * static_cast<Acc>(x[c]);
+      for (int64_t c = 0; c < g.cols; ++c)
+        acc = add_wrap(acc, mul_wrap(static_cast<Acc>(a[c]), static_cast<Acc>(x[c])));
       *g.row<T>(2, r) = static_cast<T>(acc);
     }
   });
 }
 
-// stores: a; scalars: type, address of the destination (double[]).
+// stores: a; scalars: type, address of the destination, the destination's
+// element type (the array's own: exact; or double). Row-major over the array.
 void readback_task(TaskContext& ctx) {
   const Rows g(ctx);
   const size_t s = g.first_scalar();
-  auto* out = reinterpret_cast<double*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
+  void* dst = reinterpret_cast<void*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
   const int64_t first = ctx.domain().lo * (ctx.scalar_int(0) != 0 ? g.cols : 1);
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
-    using T = decltype(t);
-    for (int64_t r = 0; r < g.rows; ++r) {
-      const T* a = g.row<T>(0, r);
-      for (int64_t c = 0; c < g.cols; ++c) out[first + r * g.cols + c] = static_cast<double>(a[c]);
-    }
+    with_type(dtype_of(ctx.scalar_int(s + 2)), [&](auto h) {
+      using T = decltype(t);
+      using H = decltype(h);
+      H* out = static_cast<H*>(dst) + first;
+      for (int64_t r = 0; r < g.rows; ++r) {
+        const T* a = g.row<T>(0, r);
+        for (int64_t c = 0; c < g.cols; ++c) out[r * g.cols + c] = convert_element<H>(a[c]);
+      }
+    });
   });
 }
 
-// stores: out (rows); scalars: type, address of the program's values
-// (doubles, row-major over the whole array)
+// stores: out (rows); scalars: type, address of the program's values, their
+// element type (the array's own: exact; or double). Row-major over the array.
 void upload_task(TaskContext& ctx) {
   const Rows g(ctx);
   const size_t s = g.first_scalar();
-  const auto* in = reinterpret_cast<const double*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
+  const void* src = reinterpret_cast<const void*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
   const int64_t first = ctx.domain().lo * (ctx.scalar_int(0) != 0 ? g.cols : 1);
   with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
-    using T = decltype(t);
-    for (int64_t r = 0; r < g.rows; ++r) {
-      T* o = g.row<T>(0, r);
-      for (int64_t c = 0; c < g.cols; ++c) o[c] = static_cast<T>(in[first + r * g.cols + c]);
-    }
+    with_type(dtype_of(ctx.scalar_int(s + 2)), [&](auto h) {
+      using T = decltype(t);
+      using H = decltype(h);
+      const H* in = static_cast<const H*>(src) + first;
+      for (int64_t r = 0; r < g.rows; ++r) {
+        T* o = g.row<T>(0, r);
+        for (int64_t c = 0; c < g.cols; ++c) o[c] = convert_element<T>(in[r * g.cols + c]);
+      }
+    });
   });
 }
 
-// no stores; scalars: op, left source, right source, left value, right value
+// no stores; scalars: op, left source, right source, left value, right
+// value, result type. An int64 result (+, - and * of two int64 values)
+// is computed in int64, exactly; anything else in double.
 void scalar_op_task(TaskContext& ctx) {
   const size_t s = kGeometryScalars;
   size_t future = 0;
-  const auto value = [&](Source src, double constant) {
-    return src == Source::Future ? ctx.future(future++) : constant;
+  const auto value = [&](Source src, const Scalar& constant) {
+    return src == Source::Future ? ctx.future_value(future++) : constant;
   };
-  const double a = value(static_cast<Source>(ctx.scalar_int(s + 1)), ctx.scalar(s + 3));
-  const double b = value(static_cast<Source>(ctx.scalar_int(s + 2)), ctx.scalar(s + 4));
-  switch (static_cast<Op>(ctx.scalar_int(s))) {
+  const Op op = static_cast<Op>(ctx.scalar_int(s));
+  const Scalar x = value(static_cast<Source>(ctx.scalar_int(s + 1)), ctx.scalar_value(s + 3));
+  const Scalar y = value(static_cast<Source>(ctx.scalar_int(s + 2)), ctx.scalar_value(s + 4));
+  if (dtype_of(ctx.scalar_int(s + 5)) == DType::I64) {
+    const int64_t a = x.as_int(), b = y.as_int();
+    switch (op) {
+      case Op::Add:
+        return ctx.result(add_wrap(a, b));
+      case Op::Sub:
+        return ctx.result(sub_wrap(a, b));
+      case Op::Mul:
+        return ctx.result(mul_wrap(a, b));
+      default:
+        throw std::logic_error("ScalarBinaryOpTask: no int64 result for this operator");
+    }
+  }
+  const double a = x.as_double(), b = y.as_double();
+  switch (op) {
     case Op::Add:
       return ctx.result(a + b);
     case Op::Sub:

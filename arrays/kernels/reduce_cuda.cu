@@ -32,18 +32,18 @@ __device__ __forceinline__ Acc mul(Acc x, Acc y) {
   }
 }
 
-// The folds, as the CPU variants write them: std::min(acc, x) keeps acc
-// unless x < acc (so NaN never wins), std::max(acc, x) unless acc < x.
+// The folds, as the CPU variants write them (cpu_support.hpp): a NaN on
+// either side wins, as in NumPy, so the order of the fold does not matter.
 struct Smaller {
   template <class Acc>
   __device__ Acc operator()(Acc acc, Acc x) const {
-    return x < acc ? x : acc;
+    return min_nan(acc, x);
   }
 };
 struct Larger {
   template <class Acc>
   __device__ Acc operator()(Acc acc, Acc x) const {
-    return acc < x ? x : acc;
+    return max_nan(acc, x);
   }
 };
 
