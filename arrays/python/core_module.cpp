@@ -85,19 +85,30 @@ py::tuple shape_of(const Array& a) {
   return t;
 }
 
-// The array's elements as a NumPy array of its type and shape (waits).
-py::array to_numpy(const Array& a) {
-  std::vector<double> v;
-  {
-    LEGATO_USER_SITE;
-    py::gil_scoped_release release;
-    v = a.to_vector();
-  }
-  const std::vector<int64_t> dims = a.shape();
-  const std::vector<py::ssize_t> shape(dims.begin(), dims.end());
-  py::array_t<double> flat(static_cast<py::ssize_t>(v.size()), v.data());
+const char* numpy_name(DType t) {
   static const char* const names[] = {"float32", "float64", "int64", "bool"};
-  return flat.attr("astype")(names[static_cast<int>(a.dtype())]).attr("reshape")(shape);
+  return names[static_cast<int>(t)];
+}
+
+// The array's elements as a NumPy array of its type and shape, each exactly
+// (waits).
+py::array to_numpy(const Array& a) {
+  const std::vector<int64_t> dims = a.shape();
+  py::array out(py::dtype(numpy_name(a.dtype())),
+                std::vector<py::ssize_t>(dims.begin(), dims.end()));
+  void* data = out.mutable_data();
+  LEGATO_USER_SITE;
+  py::gil_scoped_release release;
+  a.read(data);
+  return out;
+}
+
+// A shape of one or two dimensions (legato.numpy checked them) as (rows,
+// cols), cols < 0 for one dimension.
+std::pair<int64_t, int64_t> dims_of(const std::vector<int64_t>& shape) {
+  if (shape.size() == 1) return {shape[0], -1};
+  if (shape.size() == 2) return {shape[0], shape[1]};
+  throw std::invalid_argument("arrays have 1 or 2 dimensions, not " + std::to_string(shape.size()));
 }
 
 }  // namespace
@@ -112,13 +123,27 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("running", &legato::rt::running);
 
+  // Value(int) is int64 (exact), Value(float) float64.
   py::class_<Value>(m, "Value")
+      .def(py::init<int64_t>())
       .def(py::init<double>())
       .def("item",
-           [](const Value& v) {
+           [](const Value& v) -> py::object {
              LEGATO_USER_SITE;
-             py::gil_scoped_release release;
-             return v.item();
+             if (v.dtype() == DType::I64) {
+               int64_t i = 0;
+               {
+                 py::gil_scoped_release release;
+                 i = v.item_int();
+               }
+               return py::int_(i);
+             }
+             double d = 0;
+             {
+               py::gil_scoped_release release;
+               d = v.item();
+             }
+             return py::float_(d);
            })
       .def_property_readonly("is_constant", &Value::is_constant)
       .def_property_readonly("dtype", [](const Value& v) { return static_cast<int>(v.dtype()); });
@@ -274,10 +299,11 @@ PYBIND11_MODULE(_core, m) {
     LEGATO_USER_SITE;
     return legato::rt::matvec(a, x);
   });
-  m.def("create", [](const std::string& how, int64_t rows, int64_t cols, int code) {
+  m.def("create", [](const std::string& how, const std::vector<int64_t>& shape, int code) {
     LEGATO_USER_SITE;
     const DType t = dtype_of(code);
-    const bool two = cols >= 0;
+    const auto [rows, cols] = dims_of(shape);
+    const bool two = shape.size() == 2;
     if (how == "empty") return two ? legato::rt::empty(rows, cols, t) : legato::rt::empty(rows, t);
     if (how == "zeros") return two ? legato::rt::zeros(rows, cols, t) : legato::rt::zeros(rows, t);
     if (how == "ones") return two ? legato::rt::ones(rows, cols, t) : legato::rt::ones(rows, t);
@@ -285,20 +311,26 @@ PYBIND11_MODULE(_core, m) {
     if (how == "eye" && !two) return legato::rt::eye(rows, t);
     unknown("constructor", how);
   });
-  m.def("full", [](int64_t rows, int64_t cols, const Value& v, int code) {
+  m.def("full", [](const std::vector<int64_t>& shape, const Value& v, int code) {
     LEGATO_USER_SITE;
     const DType t = dtype_of(code);
-    return cols >= 0 ? legato::rt::full(rows, cols, v, t) : legato::rt::full(rows, v, t);
+    const auto [rows, cols] = dims_of(shape);
+    return shape.size() == 2 ? legato::rt::full(rows, cols, v, t) : legato::rt::full(rows, v, t);
   });
-  m.def("from_values",
-        [](const py::array_t<double, py::array::c_style | py::array::forcecast>& v, int code) {
-          LEGATO_USER_SITE;
-          const std::vector<double> values(v.data(), v.data() + v.size());
-          py::gil_scoped_release release;  // waits for the copy
-          if (v.ndim() == 2)
-            return legato::rt::from_values(values, v.shape(0), v.shape(1), dtype_of(code));
-          return legato::rt::from_values(values, dtype_of(code));
-        });
+  // A NumPy array already of the dtype `code` names, C-contiguous, copied
+  // in exactly.
+  m.def("from_host", [](const py::array& host, int code) {
+    LEGATO_USER_SITE;
+    const DType t = dtype_of(code);
+    if (py::str(host.dtype()).cast<std::string>() != numpy_name(t) ||
+        (host.flags() & py::array::c_style) == 0) {
+      throw std::invalid_argument(std::string("from_host needs a C-contiguous ") + numpy_name(t) +
+                                  " array");
+    }
+    const std::vector<int64_t> shape(host.shape(), host.shape() + host.ndim());
+    py::gil_scoped_release release;  // waits for the copy
+    return legato::rt::from_buffer(host.data(), shape, t);
+  });
   m.def("empty_like", [](const Array& a) {
     LEGATO_USER_SITE;
     return legato::rt::empty_like(a);
@@ -310,8 +342,10 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<legato::rt::Generator>(m, "Generator")
       .def(py::init<uint64_t>())
-      .def("random", [](legato::rt::Generator& g, int64_t rows, int64_t cols, int code) {
+      .def("random", [](legato::rt::Generator& g, const std::vector<int64_t>& shape, int code) {
         LEGATO_USER_SITE;
-        return cols >= 0 ? g.random(rows, cols, dtype_of(code)) : g.random(rows, dtype_of(code));
+        const auto [rows, cols] = dims_of(shape);
+        return shape.size() == 2 ? g.random(rows, cols, dtype_of(code))
+                                 : g.random(rows, dtype_of(code));
       });
 }

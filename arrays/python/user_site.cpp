@@ -3,6 +3,8 @@
 #include <Python.h>
 #include <frameobject.h>
 
+#include <string_view>
+
 namespace legato::python {
 namespace {
 
@@ -11,9 +13,32 @@ std::string& package_dir() {
   return dir;
 }
 
-bool in_package(const char* file) {
+bool in_package(std::string_view file) {
   const std::string& dir = package_dir();
-  return !dir.empty() && std::string_view(file).substr(0, dir.size()) == dir;
+  return !dir.empty() && file.substr(0, dir.size()) == dir;
+}
+
+// A frame's file name as bytes: its UTF-8 (cached by Python, the common
+// case), or, for a name with bytes that are not UTF-8 (Python decodes those
+// to lone surrogates), the bytes it came from. False if neither works.
+bool file_bytes(PyObject* name, std::string& out) {
+  Py_ssize_t n = 0;
+  if (const char* text = PyUnicode_AsUTF8AndSize(name, &n)) {
+    out.assign(text, static_cast<size_t>(n));
+    return true;
+  }
+  PyErr_Clear();
+  PyObject* raw = PyUnicode_EncodeFSDefault(name);  // new reference
+  if (raw == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  char* bytes = nullptr;
+  const bool ok = PyBytes_AsStringAndSize(raw, &bytes, &n) == 0;
+  if (ok) out.assign(bytes, static_cast<size_t>(n));
+  Py_DECREF(raw);
+  if (!ok) PyErr_Clear();
+  return ok;
 }
 
 }  // namespace
@@ -27,10 +52,10 @@ UserSite user_site() {
   UserSite site;
   PyFrameObject* frame = PyEval_GetFrame();  // borrowed
   Py_XINCREF(frame);
+  std::string file;
   while (frame != nullptr) {
     PyCodeObject* code = PyFrame_GetCode(frame);  // new reference
-    const char* file = PyUnicode_AsUTF8(code->co_filename);
-    const bool ours = file == nullptr || in_package(file);
+    const bool ours = !file_bytes(code->co_filename, file) || in_package(file);
     if (!ours) {
       site.file = file;
       site.line = static_cast<uint32_t>(PyFrame_GetLineNumber(frame));
@@ -44,7 +69,6 @@ UserSite user_site() {
     Py_DECREF(frame);
     frame = back;
   }
-  if (PyErr_Occurred()) PyErr_Clear();  // a file name that is not UTF-8
   return site;
 }
 

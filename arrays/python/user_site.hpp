@@ -8,10 +8,13 @@
 
 namespace legato::python {
 
-// Files under this directory (the package's own) are skipped.
+// Files under this directory (the package's own, as the bytes of its path)
+// are skipped.
 void set_package_dir(std::string dir);
 
 struct UserSite {
+  // The file's name as bytes (the runtime writes those that are not UTF-8
+  // \xNN in what it records).
   std::string file = "<unknown>";
   uint32_t line = 0;
 };

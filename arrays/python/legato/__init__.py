@@ -15,6 +15,7 @@ import numpy as _numpy  # noqa: F401
 
 from . import _core
 
-_core.set_package_dir(_os.path.dirname(_os.path.abspath(__file__)))
+# As bytes: the package may live in a directory whose name is not UTF-8.
+_core.set_package_dir(_os.fsencode(_os.path.dirname(_os.path.abspath(__file__))))
 _core.start()
 _atexit.register(_core.finish)

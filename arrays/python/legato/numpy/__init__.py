@@ -2,13 +2,17 @@
 cuPyNumeric users (`import legato.numpy as np`). What is not supported raises
 NotImplementedError naming it, never a wrong answer."""
 import builtins as _builtins
+import operator as _operator
 
 import numpy as _numpy
 
 from .. import _core
-from . import random
+from . import _shapes, random
 from ._dtypes import bool_, float32, float64, int64
+from ._ndarray import element_value as _element_value
 from ._ndarray import ndarray
+from ._scalar import INT64_MAX as _INT64_MAX
+from ._scalar import INT64_MIN as _INT64_MIN
 from ._scalar import Scalar, _value_of
 
 bool8 = bool_
@@ -21,17 +25,6 @@ def _unsupported(what):
     return NotImplementedError(f"legato.numpy does not support {what}")
 
 
-def _shape(shape, what):
-    if isinstance(shape, (int, _numpy.integer)):
-        return int(shape), -1
-    shape = tuple(shape)
-    if len(shape) == 1:
-        return int(shape[0]), -1
-    if len(shape) == 2:
-        return int(shape[0]), int(shape[1])
-    raise _unsupported(f"{what} of {len(shape)} dimensions")
-
-
 def _code(dtype, what):
     from ._dtypes import code_of
 
@@ -39,8 +32,8 @@ def _code(dtype, what):
 
 
 def _create(how, shape, dtype):
-    rows, cols = _shape(shape, how)
-    return ndarray(_core.create(how, rows, cols, _code(dtype, how)))
+    dims = _shapes.shape_of(shape, how)
+    return ndarray(_core.create(how, list(dims), _code(dtype, how)))
 
 
 def empty(shape, dtype=float64):
@@ -56,13 +49,14 @@ def ones(shape, dtype=float64):
 
 
 def full(shape, fill_value, dtype=None):
-    value = _value_of(fill_value)
-    if value is None:
+    if _value_of(fill_value, as_float=True) is None:
         raise TypeError(f"full: fill_value must be a number, not {type(fill_value).__name__}")
     if dtype is None:
         dtype = fill_value.dtype if isinstance(fill_value, Scalar) else _numpy.array(fill_value).dtype
-    rows, cols = _shape(shape, "full")
-    return ndarray(_core.full(rows, cols, value, _code(dtype, "full")))
+    code = _code(dtype, "full")
+    value = _value_of(fill_value, as_float=_numpy.dtype(dtype).kind in "fb")
+    dims = _shapes.shape_of(shape, "full")
+    return ndarray(_core.full(list(dims), value, code))
 
 
 def empty_like(a, dtype=None):
@@ -80,17 +74,26 @@ def ones_like(a, dtype=None):
 
 
 def arange(stop, dtype=int64):
-    if not isinstance(stop, (int, _numpy.integer)):
+    if not isinstance(stop, (int, _numpy.integer)) or isinstance(stop, bool):
         raise _unsupported("arange with start, step or a non-integer stop")
-    return ndarray(_core.create("arange", int(stop), -1, _code(dtype, "arange")))
+    n = max(int(stop), 0)  # none for a stop <= 0, as NumPy's
+    if n > _INT64_MAX:
+        raise ValueError(f"arange: maximum allowed size exceeded ({n})")
+    return ndarray(_core.create("arange", [n], _code(dtype, "arange")))
 
 
 def eye(n, dtype=float64):
-    return ndarray(_core.create("eye", int(n), -1, _code(dtype, "eye")))
+    return ndarray(_core.create("eye", [_shapes.dim(n, "eye")], _code(dtype, "eye")))
 
 
 def diag(a, k=0):
-    return ndarray(_core.diag(_array(a, "diag")._core, int(k)))
+    try:
+        k = _operator.index(k)
+    except TypeError:
+        raise TypeError(f"diag: k must be an integer, not {type(k).__name__}") from None
+    # Past int64 a diagonal is as far out as int64's ends (too far either way).
+    k = min(max(k, _INT64_MIN + 1), _INT64_MAX)
+    return ndarray(_core.diag(_array(a, "diag")._core, k))
 
 
 def asarray(a, dtype=None):
@@ -102,9 +105,9 @@ def asarray(a, dtype=None):
     if host.ndim not in (1, 2):
         raise _unsupported(f"arrays of {host.ndim} dimensions")
     code = _code(host.dtype, "array")
-    if host.dtype.kind == "i" and host.size and int(_numpy.abs(host).max()) > 2**53:
-        raise _unsupported("int64 values beyond 2**53 from host data")
-    return ndarray(_core.from_values(host.astype(_numpy.float64), code))
+    # Copied in as they are (int64 exactly), in the array's own layout.
+    host = _numpy.ascontiguousarray(host, dtype=_numpy.dtype(host.dtype.name))
+    return ndarray(_core.from_host(host, code))
 
 
 def array(obj, dtype=None, copy=True):
@@ -203,8 +206,10 @@ def where(condition, x=None, y=None):
     condition = _array(condition, "where")
     if isinstance(x, ndarray) and isinstance(y, ndarray):
         return ndarray(_core.where(condition._core, x._core, y._core))
-    xv, yv = _value_of(x), _value_of(y)
+    floats = isinstance(x, (float, _numpy.floating)) or isinstance(y, (float, _numpy.floating))
+    xv, yv = _value_of(x, as_float=floats), _value_of(y, as_float=floats)
     if xv is not None and yv is not None:
+        # int64 when both are integers, else float64 (as NumPy's)
         return ndarray(_core.where(condition._core, xv, yv))
     raise _unsupported("where with one array and one scalar (make both arrays)")
 
@@ -214,10 +219,9 @@ def putmask(a, mask, values):
     if isinstance(values, ndarray):
         _core.putmask(a._core, mask._core, values._core)
     else:
-        v = _value_of(values)
-        if v is None:
-            raise TypeError(f"putmask: values must be a legato array or a number")
-        _core.putmask(a._core, mask._core, v)
+        if _value_of(values, as_float=True) is None:
+            raise TypeError("putmask: values must be a legato array or a number")
+        _core.putmask(a._core, mask._core, _element_value(values, a.dtype, "putmask"))
 
 
 def nonzero(a):
@@ -249,11 +253,57 @@ def matmul(a, b):
     raise _unsupported(f"matmul of {a.ndim}-D and {b.ndim}-D arrays")
 
 
-def allclose(a, b, rtol=1e-05, atol=1e-08):
-    """Whether |a - b| <= atol + rtol * |b| everywhere (waits for the result)."""
-    a, b = _array(a, "allclose"), _array(b, "allclose")
-    excess = absolute(a - b) - (absolute(b) * rtol + atol)
-    return bool(excess.max().item() <= 0)
+def _inexact(x, what):
+    """An operand of isclose as NumPy takes it: a float legato array (an
+    integer or bool one converted to float64, host data copied in) or a
+    Python float."""
+    if isinstance(x, ndarray):
+        return x if x.dtype.kind == "f" else x.astype(float64)
+    if isinstance(x, Scalar):
+        return float(x)
+    if isinstance(x, (bool, int, float, _numpy.generic)):
+        return float(x)
+    try:
+        return _inexact(asarray(x), what)
+    except (TypeError, ValueError, NotImplementedError):
+        raise TypeError(f"{what}: expected legato arrays or numbers, not "
+                        f"{type(x).__name__}") from None
+
+
+def _isnan(x):
+    return x != x
+
+
+def _isfinite(x):
+    return absolute(x) < _numpy.inf  # False for NaN and infinities
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Where |a - b| <= atol + rtol * |b| for finite elements; infinities are
+    close only to themselves, and NaN to nothing (to NaN with equal_nan), as
+    in NumPy. A bool array (a NumPy bool for two numbers)."""
+    a, b = _inexact(a, "isclose"), _inexact(b, "isclose")
+    if not isinstance(a, ndarray) and not isinstance(b, ndarray):
+        return _numpy.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    if isinstance(a, ndarray) and isinstance(b, ndarray) and a.dtype != b.dtype:
+        a, b = a.astype(float64), b.astype(float64)
+    rtol, atol = float(rtol), float(atol)
+    finite = _isfinite(a) & _isfinite(b) if isinstance(a, ndarray) else _isfinite(b) & _isfinite(a)
+    close = (absolute(a - b) <= atol + rtol * absolute(b)) & finite
+    close = close | (a == b)  # infinities of one sign
+    if equal_nan:
+        close = close | (_isnan(a) & _isnan(b) if isinstance(a, ndarray) else
+                         _isnan(b) & _isnan(a))
+    return close
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether isclose(a, b) everywhere (waits for the result): a NaN is close
+    to nothing, unless equal_nan and both are NaN."""
+    close = isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    if not isinstance(close, ndarray):
+        return bool(_numpy.all(close))
+    return int((~close).sum()) == 0
 
 
 def copy(a):

@@ -4,8 +4,11 @@ once; reading values back (printing, item(), numpy.asarray) waits for them."""
 import numpy as _numpy
 
 from .. import _core
-from . import _dtypes
-from ._scalar import Scalar, _value_of
+from . import _dtypes, _shapes
+from ._scalar import INT64_MAX, INT64_MIN, Scalar, _value_of, is_float_value, is_integer
+
+_COMPARISONS = ("less", "less_equal", "greater", "greater_equal", "equal", "not_equal")
+_ARITHMETIC = ("add", "subtract", "multiply", "divide")
 
 
 def _unsupported(what):
@@ -99,21 +102,12 @@ class ndarray:
         return ndarray(self._core.copy())
 
     def reshape(self, *shape):
-        if len(shape) == 1 and isinstance(shape[0], tuple):
-            shape = shape[0]
-        if len(shape) == 1:
-            n = shape[0] if shape[0] != -1 else self.size
-            if n != self.size:
-                raise ValueError(f"cannot reshape array of size {self.size} into shape ({n},)")
+        if len(shape) == 1 and not is_integer(shape[0]):
+            shape = shape[0]  # reshape((2, 3)) as reshape(2, 3)
+        dims = _shapes.new_shape(shape, self.size)
+        if len(dims) == 1:
             return ndarray(self._core.flatten())
-        if len(shape) == 2:
-            rows, cols = shape
-            if rows == -1:
-                rows = self.size // cols
-            if cols == -1:
-                cols = self.size // rows
-            return ndarray(self._core.reshape(rows, cols))
-        raise _unsupported(f"arrays of {len(shape)} dimensions")
+        return ndarray(self._core.reshape(*dims))
 
     def flatten(self):
         return ndarray(self._core.flatten())
@@ -153,23 +147,35 @@ class ndarray:
         if isinstance(other, ndarray):
             a, b = (other._core, self._core) if reflected else (self._core, other._core)
             return ndarray(_core.binary(op, a, b))
-        value = _value_of(other)
+        kind = self.dtype.kind
+        if kind in "ib" and op in _COMPARISONS and _beyond_int64(other):
+            return _compare_with_beyond(self, op, int(other))
+        value = _value_of(other, as_float=kind == "f")
         if value is None:
             if isinstance(other, _numpy.ndarray):
                 raise TypeError(
                     f"{op} of a legato array and a NumPy array: both must be legato arrays")
             return NotImplemented
+        me = self
+        bool_scalar = isinstance(other, (bool, _numpy.bool_))
+        if kind in "ib" and is_float_value(value):
+            # An integer or bool array with a float: NumPy computes in float64.
+            me = self.astype(_numpy.float64)
+        elif kind == "b" and not bool_scalar and op in _COMPARISONS + _ARITHMETIC:
+            me = self.astype(_numpy.int64)  # bool with an integer: in int64
         if reflected:
-            return ndarray(_core.binary(op, value, self._core))
-        return ndarray(_core.binary(op, self._core, value))
+            return ndarray(_core.binary(op, value, me._core))
+        return ndarray(_core.binary(op, me._core, value))
 
     def _in_place(self, op, other):
         if isinstance(other, ndarray):
+            _check_in_place(op, self.dtype, other.dtype)
             self._core.in_place(op, other._core)
             return self
-        value = _value_of(other)
+        value = _value_of(other, as_float=self.dtype.kind == "f")
         if value is None:
             return NotImplemented
+        _check_in_place(op, self.dtype, _numpy.dtype(_dtypes.dtype_of(value.dtype)))
         self._core.in_place(op, value)
         return self
 
@@ -275,7 +281,7 @@ class ndarray:
             if isinstance(value, ndarray):
                 self._core.set_index(index._core, value._core)
             else:
-                self._core.set_index(index._core, _scalar_value(value, "assignment"))
+                self._core.set_index(index._core, element_value(value, self.dtype, "assignment"))
             return
         if isinstance(value, ndarray) and value._origin is not None and (
                 value._origin[0] is self and value._origin[1] == key):
@@ -286,7 +292,7 @@ class ndarray:
                 value = ndarray(value._core.reshape(*target.shape))  # a[i, :] = row
             target._core.assign(value._core)
         else:
-            target._core.assign(_scalar_value(value, "assignment"))
+            target._core.assign(element_value(value, self.dtype, "assignment"))
 
     def stencil_hint(self, low_offsets, high_offsets):
         """cuPyNumeric's hint: the operations to come touch up to low_offsets[d]
@@ -318,7 +324,13 @@ class _Indexed(ndarray):
         return self._done and self._target is target and self._index is index
 
     def _update(self, op, other):
-        operand = other._core if isinstance(other, ndarray) else _scalar_value(other, op)
+        target = self._target.dtype
+        if isinstance(other, ndarray):
+            _check_in_place(op, target, other.dtype)
+            operand = other._core
+        else:
+            operand = _scalar_value(other, op, as_float=target.kind == "f")
+            _check_in_place(op, target, _numpy.dtype(_dtypes.dtype_of(operand.dtype)))
         self._target._core.update_index(self._index._core, op, operand)
         self._c = None  # what a later read sees is the updated array
         self._done = True
@@ -337,11 +349,49 @@ class _Indexed(ndarray):
         return self._update("divide", o)
 
 
-def _scalar_value(value, what):
-    v = _value_of(value)
+def _scalar_value(value, what, as_float=False):
+    v = _value_of(value, as_float)
     if v is None:
         raise TypeError(f"{what}: expected a legato array or a number, not {type(value).__name__}")
     return v
+
+
+def element_value(value, dtype, what):
+    """A number as an element of dtype, as NumPy's assignment converts it: a
+    float into an int64 array is truncated, and NaN, infinities and numbers
+    out of int64's range are errors there (never a wrong element)."""
+    if dtype.kind == "i" and isinstance(value, (float, _numpy.floating)):
+        f = float(value)
+        if f != f:
+            raise ValueError(f"{what}: cannot convert float NaN to integer")
+        if f in (float("inf"), float("-inf")):
+            raise OverflowError(f"{what}: cannot convert float infinity to integer")
+        value = int(f)
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise OverflowError(f"{what}: Python int too large to convert to int64")
+    return _scalar_value(value, what, as_float=dtype.kind in "fb")
+
+
+def _check_in_place(op, target, operand):
+    """NumPy's same-kind rule for a OP= b: an int64 array cannot take a float
+    result (a float operand, or true division)."""
+    if target.kind == "i" and (operand.kind == "f" or op == "divide"):
+        raise TypeError(f"Cannot cast ufunc '{op}' output from dtype('float64') to "
+                        f"dtype('{target}') with casting rule 'same_kind'")
+
+
+def _beyond_int64(x):
+    return is_integer(x) and not INT64_MIN <= int(x) <= INT64_MAX
+
+
+def _compare_with_beyond(a, op, big):
+    """a OP big for an integer array and an integer out of int64's range: the
+    same for every element (as NumPy 2 answers it)."""
+    bigger = big > 0  # than every element
+    truth = {"less": bigger, "less_equal": bigger, "greater": not bigger,
+             "greater_equal": not bigger, "equal": False, "not_equal": True}[op]
+    return ndarray(_core.full(list(a.shape), _core.Value(int(truth)),
+                              _dtypes.code_of(_numpy.bool_, op)))
 
 
 def _index_array(key):

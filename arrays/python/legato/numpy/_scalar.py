@@ -1,6 +1,8 @@
 """A deferred scalar: the result of a reduction (sum, dot, ...), known once the
 tasks producing it have run. Arithmetic with other scalars stays deferred;
 reading it (float(), item(), printing, comparing) waits for it."""
+import numpy as _numpy
+
 from .. import _core
 from . import _dtypes
 
@@ -16,7 +18,7 @@ class Scalar:
         return _dtypes.dtype_of(self._value.dtype)
 
     def item(self):
-        v = self._value.item()
+        v = self._value.item()  # an int for int64 values: exact
         kind = self.dtype.kind
         return bool(v) if kind == "b" else int(v) if kind == "i" else float(v)
 
@@ -44,7 +46,7 @@ class Scalar:
 
         if isinstance(other, ndarray):
             return NotImplemented
-        value = _value_of(other)
+        value = _value_of(other, as_float=self.dtype.kind == "f")
         if value is None:
             return NotImplemented
         a, b = (value, self._value) if reflected else (self._value, value)
@@ -75,7 +77,7 @@ class Scalar:
         return self._binary("divide", o, True)
 
     def __neg__(self):
-        return Scalar(_core.scalar_binary("multiply", self._value, _core.Value(-1.0)))
+        return Scalar(_core.scalar_binary("multiply", self._value, _core.Value(-1)))
 
     def __lt__(self, o):
         return self.item() < _plain(o)
@@ -102,17 +104,34 @@ def _plain(x):
     return x.item() if isinstance(x, Scalar) else x
 
 
-def _value_of(x):
-    """A runtime Value for a Python or NumPy number or a Scalar; None otherwise."""
+FLOAT64 = _dtypes.code_of(_numpy.float64, "")
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+def is_integer(x):
+    """Whether x is a Python or NumPy integer (bools included)."""
+    return isinstance(x, (int, _numpy.integer, _numpy.bool_))
+
+
+def _value_of(x, as_float=False):
+    """A runtime Value for a Python or NumPy number or a Scalar; None otherwise.
+    Integers and bools are int64 values, exactly; floats are float64. An
+    integer out of int64's range raises OverflowError, unless as_float (it
+    meets a float, as NumPy converts it then)."""
     if isinstance(x, Scalar):
         return x._value
-    if isinstance(x, (bool, int, float)):
+    if is_integer(x):
+        i = int(x)
+        if INT64_MIN <= i <= INT64_MAX:
+            return _core.Value(i)
+        if as_float:
+            return _core.Value(float(i))
+        raise OverflowError(f"Python integer {i} out of bounds for int64")
+    if isinstance(x, (float, _numpy.floating)):
         return _core.Value(float(x))
-    try:
-        import numpy
-
-        if isinstance(x, numpy.generic) and x.dtype.kind in "biuf":
-            return _core.Value(float(x))
-    except ImportError:  # pragma: no cover
-        pass
     return None
+
+
+def is_float_value(v):
+    return v.dtype == FLOAT64

@@ -1,33 +1,31 @@
 """legato.numpy.random: uniform random arrays from the runtime's counter-based
 generator. A seed gives the same numbers as the C++ Generator with that seed;
 without one, LEGATO_SEED (if set) seeds every generator, else the OS does."""
+import operator as _operator
 import os as _os
 
 from .. import _core
-from . import _dtypes
+from . import _dtypes, _shapes
 from ._ndarray import ndarray
 
 
 def _seed_or_default(seed):
     if seed is not None:
-        return int(seed)
+        try:
+            seed = _operator.index(seed)
+        except TypeError:
+            raise TypeError(f"seed must be an integer, not {type(seed).__name__}") from None
+        if not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be a non-negative integer below 2**64, not {seed}")
+        return seed
     env = _os.environ.get("LEGATO_SEED")
     if env is not None:
         try:
-            return int(env)
+            seed = int(env)
         except ValueError:
             raise ValueError(f"LEGATO_SEED must be an integer, not {env!r}") from None
+        return _seed_or_default(seed)
     return int.from_bytes(_os.urandom(8), "little")
-
-
-def _shape(size):
-    if isinstance(size, tuple):
-        if len(size) == 1:
-            return size[0], -1
-        if len(size) == 2:
-            return size
-        raise NotImplementedError(f"legato.numpy does not support arrays of {len(size)} dimensions")
-    return int(size), -1
 
 
 class Generator:
@@ -39,11 +37,11 @@ class Generator:
     def random(self, size=None, dtype=_dtypes.float64, out=None):
         if size is None or out is not None:
             raise NotImplementedError("legato.numpy: Generator.random needs a size (and no out)")
-        rows, cols = _shape(size)
+        dims = _shapes.shape_of(size, "Generator.random")
         code = _dtypes.code_of(dtype, "Generator.random")
         if code > 1:
             raise TypeError(f"Generator.random: dtype must be float32 or float64, not {dtype}")
-        return ndarray(self._g.random(rows, cols, code))
+        return ndarray(self._g.random(list(dims), code))
 
 
 def default_rng(seed=None):
