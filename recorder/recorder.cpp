@@ -316,9 +316,12 @@ void start(const RecorderOptions& options) {
   static const bool registered = [] {
     std::atexit([] { finish(); });
     pthread_atfork(nullptr, nullptr, [] {
-      // The child has no flusher: it records nothing and leaves the file alone.
+      // The child has no flusher: it records nothing and leaves the file
+      // alone, and lets go of its copy of the file (which would otherwise
+      // keep the file held, refusing later runs, for as long as it lives).
       g_generation.store(0);
-      g_recorder.store(nullptr);
+      if (RecorderImpl* r = g_recorder.exchange(nullptr); r != nullptr && r->writer)
+        r->writer->close_in_fork();
     });
     return true;
   }();

@@ -144,6 +144,12 @@ void TraceWriter::flush() {
   for (const auto& [kind, n] : counts) kind_counts_[kind] += n;
 }
 
+void TraceWriter::close_in_fork() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  finished_ = true;  // nothing more from this process, its destructor included
+}
+
 void TraceWriter::finish() {
   if (failed_ || finished_) return;
   try {

@@ -93,6 +93,11 @@ class TraceWriter {
   void flush();
   // Flushes, writes the footer and trailer and closes the file.
   void finish();
+  // In a process forked from the one writing: closes this process's copy of
+  // the file's descriptor, writing nothing (the parent goes on writing it),
+  // so the fork does not keep the file held after the parent is done.
+  // Async-signal-safe, as a fork handler needs.
+  void close_in_fork();
 
   const std::string& path() const { return path_; }
   uint64_t bytes_written() const { return offset_; }

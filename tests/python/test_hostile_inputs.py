@@ -7,6 +7,7 @@ not UTF-8. Outcomes are decided by what the programs print and return, never
 by how long they take: the timeouts only stop a hang."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -124,6 +125,28 @@ if __name__ == "__main__":
     print("parent", a.sum().item(), flush=True)
 """
 
+# A fork that outlives its parent (a daemon): once it runs (it says so on a
+# pipe), the parent's trace is no longer held by it.
+DAEMON_PROGRAM = r"""
+import os, time
+import legato.numpy as np
+print("sum", np.arange(10).sum().item(), flush=True)
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.close(r)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.write(w, b"x")
+    os.close(w)
+    time.sleep(600)
+    os._exit(0)
+os.close(w)
+os.read(r, 1)
+print("child", pid, flush=True)
+"""
+
 FORK_STATUSES = ("statuses [('after arrays', 0), ('before any array', 0), "
                  "('uncaught exception', 1), ('uses arrays', 0)]")
 
@@ -157,6 +180,23 @@ class Fork(unittest.TestCase):
             self.assertEqual(info.returncode, 0, info.stdout + info.stderr)
             self.assertNotIn("incomplete", info.stdout.lower())
             self.assertIn("forks.py", info.stdout)
+
+    def test_a_fork_that_outlives_its_parent_leaves_the_trace_to_later_runs(self):
+        with tempfile.TemporaryDirectory() as d:
+            first = run_python(write(os.path.join(d, "daemon.py"), DAEMON_PROGRAM), d,
+                               "--cpus 1 --profile")
+            out = first.stdout.decode()
+            self.assertEqual(first.returncode, 0, out + first.stderr.decode())
+            child = int(out.split("child ")[1].split()[0])
+            try:
+                again = run_python(write(os.path.join(d, "again.py"),
+                                         "import legato.numpy as np\n"
+                                         "print(np.arange(4).sum().item())\n"), d,
+                                   "--cpus 1 --profile")
+                self.assertEqual(again.returncode, 0, again.stderr.decode())
+                self.assertEqual(again.stdout.decode().split()[0], "6")
+            finally:
+                os.kill(child, signal.SIGKILL)
 
     def test_multiprocessing_with_fork_workers(self):
         for config in ("--cpus 2", "--cpus 1 --profile"):
