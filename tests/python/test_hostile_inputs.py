@@ -240,6 +240,25 @@ class NaN(unittest.TestCase):
         self.assertEqual(infs.max().item(), INF)
         self.assertEqual(infs.min().item(), -INF)
 
+    def test_min_and_max_are_nan_across_ranks(self):
+        # One interpreter per rank: each rank holds a block, and the NaN is in
+        # one rank's block, then the other's.
+        with tempfile.TemporaryDirectory() as d:
+            prog = write(os.path.join(d, "ranks.py"),
+                         "import numpy\n"
+                         "import legato.numpy as np\n"
+                         "for at in (0, 99_999):\n"
+                         "    h = numpy.arange(100_000.0)\n"
+                         "    h[at] = numpy.nan\n"
+                         "    a = np.asarray(h)\n"
+                         "    print('at', at, a.max().item(), a.min().item(), flush=True)\n")
+            r = subprocess.run([f"{BIN}/legate", "--ranks-per-node", "2", "--launcher", "mpirun",
+                                "--cpus", "1", prog], cwd=d, capture_output=True, text=True,
+                               timeout=HANG_TIMEOUT)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            lines = sorted(r.stdout.splitlines())
+            self.assertEqual(lines, ["at 0 nan nan"] * 2 + ["at 99999 nan nan"] * 2, r.stderr)
+
     def test_comparisons_where_and_conversions_of_nan_match_numpy(self):
         hx = numpy.array([NAN, 1.0, INF, -INF, 0.0, NAN])
         hy = numpy.array([NAN, NAN, INF, 1.0, -0.0, 2.0])
