@@ -82,6 +82,10 @@ struct Findings {
   // program's time." where the runtime's starting and stopping took a tenth
   // of the trace or more, else "".
   std::string note;
+  // The run holds nothing timed (no records at all, or descriptions only):
+  // no rule could look at it, every rule is under skipped and the note says
+  // so. Such a run is never called healthy.
+  bool empty_run = false;
 };
 
 // The rules' parameters: id "rule.param", default, unit and meaning. What

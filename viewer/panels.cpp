@@ -60,9 +60,11 @@ void App::menu_bar() {
     if (profile_ && !findings_ready_) {
       ImGui::MenuItem("Findings (computing...)", nullptr, false, false);
     } else if (profile_ && findings_.findings.empty()) {
-      ImGui::MenuItem("No findings", nullptr, false, false);
+      ImGui::MenuItem(findings_.empty_run ? "Nothing to check" : "No findings", nullptr, false,
+                      false);
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-        std::string text = "No rule saw a pattern that costs this run.";
+        std::string text =
+            findings_.empty_run ? findings_.note : "No rule saw a pattern that costs this run.";
         for (const auto& sk : findings_.skipped)
           text += "\nnot checked: " + sk.rule + ": " + sk.reason;
         ImGui::SetTooltip("%s", text.c_str());

@@ -311,7 +311,28 @@ std::string where_node(const Profile& p, uint32_t rank) {
 
 }  // namespace findings
 
+namespace {
+
+// A run with nothing timed in it: nothing a rule could look at.
+Findings nothing_to_check(const Profile& p) {
+  Findings f;
+  f.empty_run = true;
+  std::string files;
+  for (const RankInfo& r : p.ranks) files += (files.empty() ? "" : ", ") + r.file;
+  const std::string holds =
+      p.records == 0 ? "no records" : "no tasks, copies, instances or other timed records";
+  f.note = "Nothing to check: the run holds " + holds + (files.empty() ? "" : " (" + files + ")") +
+           ", so no rule could look at it; this says nothing about whether it ran well.";
+  std::string all;
+  for (const RuleInfo& r : rules()) all += (all.empty() ? "" : ", ") + std::string(r.id);
+  f.skipped.push_back({all, "the run holds " + holds});
+  return f;
+}
+
+}  // namespace
+
 Findings find(const Profile& p, const Thresholds& t) {
+  if (p.items.empty()) return nothing_to_check(p);
   Findings out;
   findings::Context ctx(p, t);
   ctx.out = &out.findings;

@@ -43,6 +43,7 @@ std::string finding_cost(const Finding& f) {
 std::string findings_text(const Profile& p, const Findings& all) {
   std::ostringstream out;
   if (!all.note.empty()) out << all.note << "\n";
+  if (all.empty_run) return out.str();  // the note says why nothing was checked
   if (all.findings.empty()) out << "No findings: no rule saw a pattern that costs this run.\n";
   int n = 0;
   for (const Finding& f : all.findings) {
@@ -126,7 +127,8 @@ nlohmann::json findings_json(const Profile& p, const Findings& all) {
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const Skipped& s : all.skipped) skipped.push_back({{"rule", s.rule}, {"reason", s.reason}});
-  return {{"findings", list}, {"not_checked", skipped}, {"span_ns", all.span}, {"note", all.note}};
+  return {{"findings", list},   {"not_checked", skipped},   {"span_ns", all.span},
+          {"note", all.note}, {"empty_run", all.empty_run}};
 }
 
 }  // namespace legato::analysis

@@ -25,6 +25,7 @@ class FindingsPanel {
     this.list = data.findings || [];
     this.skipped = data.not_checked || [];
     this.note = data.note || '';  // what the shares are of, when the runtime took much of the trace
+    this.emptyRun = data.empty_run === true;
     // What belongs() needs, as sets.
     for (const f of this.list) {
       f.itemSet = new Set(f.items.map((x) => x.item));
@@ -42,7 +43,10 @@ class FindingsPanel {
   render() {
     const rows = document.getElementById('findings-list'), count = document.getElementById('findings-count');
     rows.replaceChildren();
-    if (!this.list.length) {
+    if (this.emptyRun) {
+      count.textContent = this.note;  // nothing timed: no rule could look at the run
+      rows.hidden = true;
+    } else if (!this.list.length) {
       count.textContent = 'none: no rule saw a pattern that costs this run.';
       rows.hidden = true;
     } else {

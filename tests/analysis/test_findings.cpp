@@ -661,3 +661,24 @@ TEST_CASE("memory: a memory whose capacity the trace does not give is never judg
   write(6 * kMiB + kMiB / 2);
   CHECK(finding(run(dir), "memory_pressure") != nullptr);
 }
+
+TEST_CASE("findings: a run with nothing timed is nothing to check, never healthy") {
+  TempDir dir;
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    t.processor(trace::ProcKind::Cpu, 0, "c0");  // described, never used
+    t.finish();
+  }
+  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Findings f = find(p);
+  CHECK(f.empty_run);
+  CHECK(f.findings.empty());
+  CHECK(f.note.rfind("Nothing to check: the run holds no tasks, copies, instances or other timed "
+                     "records",
+                     0) == 0);
+  REQUIRE(f.skipped.size() == 1);
+  for (const RuleInfo& r : rules()) CHECK(f.skipped[0].rule.find(r.id) != std::string::npos);
+  const std::string text = findings_text(p, f);
+  CHECK(text.find("No findings") == std::string::npos);
+  CHECK(findings_json(p, f)["empty_run"] == true);
+}

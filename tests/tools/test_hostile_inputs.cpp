@@ -239,7 +239,11 @@ TEST_CASE("files that hold no records: said so, and no run is called healthy", "
     CHECK(j["empty_run"] == true);
     CHECK(j["findings"].empty());
     const auto rules = nlohmann::json::parse(run_command(prof("findings --list-rules --json")).out);
-    CHECK(j["not_checked"].size() == rules["rules"].size());
+    // Every rule left out for the one reason, said once.
+    REQUIRE(j["not_checked"].size() == 1);
+    for (const auto& rule : rules["rules"])
+      CHECK_THAT(j["not_checked"][0]["rule"].get<std::string>(),
+                 Catch::Contains(rule["rule"].get<std::string>()));
     const auto a = run_command(prof("archive " + file + " -o " + dir.file("report")));
     CHECK(a.status == 0);
     CHECK_THAT(a.err, Catch::Contains("holds no records"));

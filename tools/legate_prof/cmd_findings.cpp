@@ -46,22 +46,6 @@ nlohmann::json rules_json() {
   return {{"rules", out}};
 }
 
-// A run with nothing timed in it (no records at all, or only descriptions
-// of processors and memories): nothing a rule could look at, so no rule is
-// checked, and the run is not called healthy.
-Findings nothing_to_check(const Profile& p) {
-  Findings f;
-  std::string files;
-  for (const RankInfo& r : p.ranks) files += (files.empty() ? "" : ", ") + r.file;
-  const std::string holds =
-      p.records == 0 ? "no records" : "no tasks, copies, instances or other timed records";
-  f.note = "Nothing to check: the run holds " + holds + " (" + files +
-           "), so no rule could look at it; this says nothing about whether it ran well.";
-  for (const RuleInfo& r : rules())
-    f.skipped.push_back({std::string(r.id), "the run holds " + holds});
-  return f;
-}
-
 }  // namespace
 
 Command add_findings_command(CLI::App& app) {
@@ -113,14 +97,9 @@ Command add_findings_command(CLI::App& app) {
               const Profile p = load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof findings: warning: " << w << "\n";
-              const bool empty = p.items.empty();
-              const Findings f = empty ? nothing_to_check(p) : find(p, t);
+              const Findings f = find(p, t);
               if (*json) {
-                nlohmann::json j = findings_json(p, f);
-                j["empty_run"] = empty;
-                std::cout << json_text(j, 1) << "\n";
-              } else if (empty) {
-                std::cout << f.note << "\n";
+                std::cout << json_text(findings_json(p, f), 1) << "\n";
               } else {
                 std::cout << findings_text(p, f);
               }
