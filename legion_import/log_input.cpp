@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "legion_import/header.hpp"
+#include "trace_format/file_create.hpp"
 
 namespace legato::legion {
 
@@ -91,8 +92,22 @@ struct LogInput::Ahead {
 };
 
 LogInput::LogInput(const std::string& path, Inflate inflate) : buf_(kWindow) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Only regular files, as every trace reader: a FIFO would block the open
+  // until someone writes to it, a device would never end. O_NONBLOCK and
+  // fstat refuse one that appears at path after the check; they change
+  // nothing for a regular file.
+  const auto refuse = [&](const std::string& kind) {
+    return ImportError(path + ": cannot open: " + trace::not_a_file_reason(kind));
+  };
+  if (const std::string kind = trace::special_file(path); !kind.empty()) throw refuse(kind);
+  fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd_ < 0) throw ImportError(path + ": cannot open: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const std::string kind = trace::special_file_kind(st.st_mode);
+    ::close(fd_);
+    throw refuse(kind);
+  }
   try {
     start(inflate);
   } catch (...) {  // bad_alloc: the destructor will not run

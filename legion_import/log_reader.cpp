@@ -1,7 +1,12 @@
 #include "legion_import/log_reader.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -87,11 +92,25 @@ const std::string& Record::text(int field) const {
 }
 
 FileKind sniff_file(const std::string& path) {
+  // A regular file only, opened without blocking (a FIFO would wait for a
+  // writer): anything else is Other, refused by whoever opens it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return FileKind::Other;
+  struct stat st {};
   std::string head(kSniffBytes, '\0');
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return FileKind::Other;
-  head.resize(std::fread(head.data(), 1, head.size(), f));
-  std::fclose(f);
+  size_t got = 0;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    while (got < head.size()) {
+      const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
+      if (n > 0) {
+        got += static_cast<size_t>(n);
+      } else if (n == 0 || errno != EINTR) {
+        break;
+      }
+    }
+  }
+  ::close(fd);
+  head.resize(got);
   if (head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b') return FileKind::Gzip;
   if (head.rfind("LGTOPROF", 0) == 0) return FileKind::Other;  // Legato's own
   if (head.rfind("FileType:", 0) == 0) return FileKind::LegionBinary;

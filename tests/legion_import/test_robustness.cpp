@@ -1,6 +1,9 @@
 // Fixtures built from the real logs in the tests: gzip, truncation, unknown
 // kinds and ids, bad headers, shuffled and older layouts, two runs, two nodes,
 // random bytes. None may crash.
+#include <sys/stat.h>
+
+#include <filesystem>
 #include <random>
 #include <set>
 
@@ -565,4 +568,22 @@ TEST_CASE("names and hosts that are not UTF-8 are kept escaped, as text every ou
   CHECK(trace::is_utf8("caf\xc3\xa9"));
   CHECK_FALSE(trace::is_utf8("caf\xe9"));
   CHECK_FALSE(trace::is_utf8("\xed\xa0\x80"));  // a surrogate
+}
+
+TEST_CASE("a FIFO, a socket or a directory given as a log is refused at once, never opened",
+          "[legion][robust]") {
+  TempDir dir;
+  const std::string fifo = dir.file("prof_0.gz");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);  // no writer: a blocking open would wait forever
+  const std::string folder = dir.file("prof_1.gz");
+  std::filesystem::create_directories(folder);
+  for (const auto& [path, kind] : {std::pair<std::string, std::string>{fifo, "a named pipe (FIFO)"},
+                                   {folder, "a directory"}}) {
+    INFO(path);
+    CHECK_FALSE(legion::is_legion_log(path));
+    const RankTrace t = legion::import_log(path);
+    CHECK_FALSE(t.readable);
+    REQUIRE(t.problems.size() == 1);
+    CHECK(t.problems[0] == path + ": cannot open: Is " + kind + ", not a regular file");
+  }
 }
