@@ -74,7 +74,7 @@ TEST_CASE("a second run in the same log directory is refused, naming the first",
   }
   // Wait until the first run's trace is in place (it is, before it records).
   const std::string trace = dir.file("legate_0.prof");
-  for (int i = 0; i < 3000 && !std::filesystem::exists(trace); ++i)
+  for (int i = 0; i < 120'000 && !std::filesystem::exists(trace); ++i)  // a guard of 120 s
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   REQUIRE(std::filesystem::exists(trace));
   const auto second = run_command(profiled(dir.path().string()));
@@ -126,7 +126,7 @@ TEST_CASE("a run stopped by SIGTERM says how to write its report", "[fault][sign
     std::_Exit(127);
   }
   const std::string trace = dir.file("legate_0.prof");
-  for (int i = 0; i < 3000 && !std::filesystem::exists(trace); ++i)
+  for (int i = 0; i < 120'000 && !std::filesystem::exists(trace); ++i)  // a guard of 120 s
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // into the run
   ::kill(pid, SIGTERM);
