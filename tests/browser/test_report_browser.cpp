@@ -310,15 +310,15 @@ TEST_CASE("a truncated trace gives a report of what it holds, with a visible war
   CHECK(count < 300);
 }
 
-TEST_CASE("a memory whose size the trace does not give shows its utilization as unknown",
-          "[browser][fault]") {
-  Chromium chrome;
-  if (!chrome.available()) {
-    WARN("SKIPPED: headless chromium could not start (install chromium)");
-    return;
-  }
-  TempDir dir;
-  analysis::testing::write_undeclared_memory_trace(dir.file("legate_0.prof"));
+namespace {
+
+// The report of a one-file trace opened in Chromium, hovered over its System
+// Memory avg line: whether that line's utilization is known, and the tooltip.
+struct MemoryHover {
+  bool known = false;
+  std::string tooltip;
+};
+MemoryHover hover_memory_avg(Chromium& chrome, const TempDir& dir) {
   const auto r = testing::run_command(testing::bin("legate_prof") + " archive " +
                                       dir.file("legate_0.prof") + " -o " + dir.file("report"));
   INFO(r.err);
@@ -328,13 +328,30 @@ TEST_CASE("a memory whose size the trace does not give shows its utilization as 
   const std::string find =
       "legatoReport.timeline.avgLines.find((a) => a.row.text.includes('System Memory'))";
   REQUIRE(chrome.eval(find + " !== undefined") == true);
-  CHECK(chrome.eval("legatoReport.timeline.utilization(" + find + ".row).known") == false);
+  MemoryHover h;
+  h.known = chrome.eval("legatoReport.timeline.utilization(" + find + ".row).known") == true;
   const auto at = chrome.eval("(() => { const a = " + find +
                               ", r = legatoReport.timeline.canvas.getBoundingClientRect();"
                               "return [r.left + 40, r.top + a.top + a.h / 2]; })()");
   chrome.mouse_move(at[0].get<double>(), at[1].get<double>());
-  CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
-             Catch::Contains("unknown (the trace gives no size for these memories)"));
+  h.tooltip = chrome.eval("document.getElementById('tooltip').textContent").get<std::string>();
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("a memory whose size the trace does not give shows its utilization as unknown",
+          "[browser][fault]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  analysis::testing::write_undeclared_memory_trace(dir.file("legate_0.prof"));
+  const MemoryHover h = hover_memory_avg(chrome, dir);
+  CHECK_FALSE(h.known);
+  CHECK_THAT(h.tooltip, Catch::Contains("unknown (the trace gives no size for these memories)"));
 }
 
 TEST_CASE("a memory whose capacity the trace gives as none is drawn against its instances, saying so",
@@ -346,23 +363,11 @@ TEST_CASE("a memory whose capacity the trace gives as none is drawn against its 
   }
   TempDir dir;
   analysis::testing::write_unsized_memory_trace(dir.file("legate_0.prof"));
-  const auto r = testing::run_command(testing::bin("legate_prof") + " archive " +
-                                      dir.file("legate_0.prof") + " -o " + dir.file("report"));
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  chrome.open_file(dir.file("report/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
-  const std::string find =
-      "legatoReport.timeline.avgLines.find((a) => a.row.text.includes('System Memory'))";
-  REQUIRE(chrome.eval(find + " !== undefined") == true);
-  CHECK(chrome.eval("legatoReport.timeline.utilization(" + find + ".row).known") == true);
-  const auto at = chrome.eval("(() => { const a = " + find +
-                              ", r = legatoReport.timeline.canvas.getBoundingClientRect();"
-                              "return [r.left + 40, r.top + a.top + a.h / 2]; })()");
-  chrome.mouse_move(at[0].get<double>(), at[1].get<double>());
-  CHECK_THAT(chrome.eval("document.getElementById('tooltip').textContent").get<std::string>(),
-             Catch::Contains("%") && Catch::Contains("(of the bytes of all their instances: the "
-                                                     "trace gives no capacity)"));
+  const MemoryHover h = hover_memory_avg(chrome, dir);
+  CHECK(h.known);
+  CHECK_THAT(h.tooltip, Catch::Contains("%") && Catch::Contains("(of the bytes of all their "
+                                                                "instances: the trace gives no "
+                                                                "capacity)"));
 }
 
 TEST_CASE("a GPU kernel is shown by its short name, its signature in its details",

@@ -15,12 +15,13 @@ using namespace legato;
 using namespace legato::viewer;
 using trace::testing::TempDir;
 
-TEST_CASE("an avg line of memories of unknown size says so when hovered", "[viewer][fault]") {
-  TempDir dir;
-  analysis::testing::write_undeclared_memory_trace(dir.file("t.prof"));
+namespace {
+
+// The tooltip of the System Memory avg line of a trace, hovered near its left end.
+std::string memory_avg_tooltip(const std::string& trace) {
   HeadlessContext ctx{1200, 700};
   ViewOptions o;
-  o.files = {dir.file("t.prof")};
+  o.files = {trace};
   App app(o);
   app.wait_settled();
   ctx.frame(app);
@@ -37,7 +38,15 @@ TEST_CASE("an avg line of memories of unknown size says so when hovered", "[view
       Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n", "test");
   REQUIRE(ctx.run(app, s, 1000));
   ctx.frame(app);
-  CHECK_THAT(app.state()["tooltip"].get<std::string>(),
+  return app.state()["tooltip"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("an avg line of memories of unknown size says so when hovered", "[viewer][fault]") {
+  TempDir dir;
+  analysis::testing::write_undeclared_memory_trace(dir.file("t.prof"));
+  CHECK_THAT(memory_avg_tooltip(dir.file("t.prof")),
              Catch::StartsWith("System Memory avg (1): unknown at ") &&
                  Catch::EndsWith(" (no size given for these memories)"));
 }
@@ -46,28 +55,8 @@ TEST_CASE("an avg line of memories the trace gives no capacity for says what it 
           "[viewer][fault]") {
   TempDir dir;
   analysis::testing::write_unsized_memory_trace(dir.file("t.prof"));
-  HeadlessContext ctx{1200, 700};
-  ViewOptions o;
-  o.files = {dir.file("t.prof")};
-  App app(o);
-  app.wait_settled();
-  ctx.frame(app);
-  const nlohmann::json st = app.state();
-  float x = 0, y = -1;
-  for (const auto& r : st["rows"]) {
-    if (r["text"] == "System Memory avg (1)") {
-      x = st["lanes_area"][0].get<float>() + 20;
-      y = r["top"].get<float>() + 6;
-    }
-  }
-  REQUIRE(y >= 0);
-  Script s =
-      Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n", "test");
-  REQUIRE(ctx.run(app, s, 1000));
-  ctx.frame(app);
-  CHECK_THAT(app.state()["tooltip"].get<std::string>(),
-             Catch::StartsWith("System Memory avg (1): ") &&
-                 Catch::Contains("% at ") &&
+  CHECK_THAT(memory_avg_tooltip(dir.file("t.prof")),
+             Catch::StartsWith("System Memory avg (1): ") && Catch::Contains("% at ") &&
                  Catch::EndsWith("(of the bytes of all their instances: the trace gives no "
                                  "capacity)"));
 }
