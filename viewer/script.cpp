@@ -251,6 +251,14 @@ std::string check_arguments(const OpInfo& op, const std::vector<std::string>& ar
 
 }  // namespace
 
+Script Script::screenshot_then_quit(const std::string& path) {
+  Script s;
+  s.name_ = "--screenshot";
+  s.steps_.push_back(Step{1, ScriptOp::Screenshot, {path}});
+  s.steps_.push_back(Step{1, ScriptOp::Quit, {}});
+  return s;
+}
+
 Script Script::parse(const std::string& text, const std::string& name) {
   Script s;
   s.name_ = name;

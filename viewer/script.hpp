@@ -58,6 +58,10 @@ class Script {
   // Throws ScriptError naming the line of the first bad step.
   static Script parse(const std::string& text, const std::string& name);
   static Script load(const std::string& path);
+  // A screenshot to `path`, then quit: the session of --screenshot. The
+  // path is taken as it is (a newline or a '#' in it is part of the name),
+  // never parsed as a script's text.
+  static Script screenshot_then_quit(const std::string& path);
 
   // Before ImGui::NewFrame (after the platform backend's): this frame's input.
   void before_frame(App& app, ImGuiIO& io);

@@ -43,7 +43,7 @@ std::string write_png(const std::string& path, int w, int h) {
 std::optional<Script> session_script(const ViewOptions& options) {
   if (!options.script.empty()) return Script::load(options.script);
   if (!options.screenshot.empty())
-    return Script::parse("screenshot " + options.screenshot + "\nquit\n", "--screenshot");
+    return Script::screenshot_then_quit(options.screenshot);
   return std::nullopt;
 }
 

@@ -218,6 +218,29 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   CHECK(std::filesystem::exists(dir.file("bad.png")));  // the window showed the error
 }
 
+TEST_CASE("--screenshot takes its path as it is: a '#' or a newline is part of the name, not a "
+          "step", "[gui]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const std::string trace = dir.file("legate_0.prof");
+  analysis::testing::write_truncated_trace(trace);
+  const std::string shot = dir.file("a #b\nquit\nscreenshot c.png");
+  const auto r = testing::run_command("xvfb-run -a -f " + dir.file("Xauthority") + " " +
+                                      testing::bin("legate_prof") + " view " + trace +
+                                      " --screenshot '" + shot + "' --size 400x300");
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);  // the truncated trace lost data; the screenshot was written
+  CHECK(std::filesystem::exists(shot));
+  // Nothing else written: no "a " (the name cut at '#'), no c.png.
+  using It = std::filesystem::directory_iterator;
+  std::set<std::string> names;
+  for (const auto& e : It(dir.path())) names.insert(e.path().filename().string());
+  CHECK(names == std::set<std::string>{"legate_0.prof", "Xauthority", "a #b\nquit\nscreenshot c.png"});
+}
+
 TEST_CASE("the range and expand options choose the first view and bad values are refused",
           "[gui]") {
   TempDir dir;
