@@ -244,19 +244,28 @@ class NaN(unittest.TestCase):
         # One interpreter per rank: each rank holds a block, and the NaN is in
         # one rank's block, then the other's.
         with tempfile.TemporaryDirectory() as d:
+            # Each rank writes a file of its own: mpirun forwards the ranks'
+            # output in pieces, so lines on one stdout can interleave.
             prog = write(os.path.join(d, "ranks.py"),
+                         "import os\n"
                          "import numpy\n"
                          "import legato.numpy as np\n"
-                         "for at in (0, 99_999):\n"
-                         "    h = numpy.arange(100_000.0)\n"
-                         "    h[at] = numpy.nan\n"
-                         "    a = np.asarray(h)\n"
-                         "    print('at', at, a.max().item(), a.min().item(), flush=True)\n")
+                         "with open(f'rank_{os.getpid()}.txt', 'w') as out:\n"
+                         "    for at in (0, 99_999):\n"
+                         "        h = numpy.arange(100_000.0)\n"
+                         "        h[at] = numpy.nan\n"
+                         "        a = np.asarray(h)\n"
+                         "        print('at', at, a.max().item(), a.min().item(), file=out)\n")
             r = subprocess.run([f"{BIN}/legate", "--ranks-per-node", "2", "--launcher", "mpirun",
                                 "--cpus", "1", prog], cwd=d, capture_output=True, text=True,
                                timeout=HANG_TIMEOUT)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-            lines = sorted(r.stdout.splitlines())
+            lines = []
+            for name in os.listdir(d):
+                if name.startswith("rank_"):
+                    with open(os.path.join(d, name)) as f:
+                        lines += f.read().splitlines()
+            lines.sort()
             self.assertEqual(lines, ["at 0 nan nan"] * 2 + ["at 99999 nan nan"] * 2, r.stderr)
 
     def test_comparisons_where_and_conversions_of_nan_match_numpy(self):
