@@ -218,7 +218,7 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   CHECK(std::filesystem::exists(dir.file("bad.png")));  // the window showed the error
 }
 
-TEST_CASE("--screenshot takes its path as it is: a '#' or a newline is part of the name, not a "
+TEST_CASE("a --screenshot path is taken as it is: a '#' or a newline is part of the name, not a "
           "step", "[gui]") {
   if (!have_xvfb()) {
     WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
