@@ -10,9 +10,8 @@ std::string_view precondition_name(uint8_t kind) {
 }
 
 std::string describe(const Profile& p, uint32_t item) {
-  const Item& it = p.items[item];
   const uint32_t l = p.lane_of(item);
-  std::string out = p.label(item) + " (" + std::string(to_string(it.kind)) + ")";
+  std::string out = p.label(item) + " (" + std::string(p.kind_name(item)) + ")";
   if (l != kNone) out += " on " + p.lanes[l].name + ", node " + std::to_string(p.lanes[l].rank);
   return out;
 }

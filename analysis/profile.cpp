@@ -47,6 +47,28 @@ std::string Profile::label(uint32_t item) const {
   return std::string(to_string(it.kind));
 }
 
+std::string_view copy_kind_name(trace::CopyKind k) {
+  switch (k) {
+    case trace::CopyKind::Reduce:
+      return "reduction copy";
+    case trace::CopyKind::Gather:
+      return "gather copy";
+    case trace::CopyKind::Scatter:
+      return "scatter copy";
+    default:
+      return {};
+  }
+}
+
+std::string_view Profile::kind_name(uint32_t item) const {
+  const Item& it = items[item];
+  if (it.kind == ItemKind::Copy && it.extra < copies.size()) {
+    const std::string_view name = copy_kind_name(copies[it.extra].kind);
+    if (!name.empty()) return name;
+  }
+  return to_string(it.kind);
+}
+
 std::string Profile::node_label(const Node& n) const {
   std::vector<std::string> parts;
   if (!n.host.empty()) parts.push_back(n.host);

@@ -76,6 +76,9 @@ enum class ItemKind : uint8_t {
 inline constexpr int kItemKinds = static_cast<int>(ItemKind::UserRange) + 1;
 static_assert(kItemKinds <= 8, "Item::kind holds an ItemKind in 3 bits");
 std::string_view to_string(ItemKind k);
+// "reduction copy", "gather copy", "scatter copy"; empty for plain copies
+// and fills (named by their ItemKind).
+std::string_view copy_kind_name(trace::CopyKind k);
 
 // String indices an item's name can hold (Item::name is 26 bits); the
 // loader names items past that many distinct strings with a placeholder.
@@ -329,6 +332,9 @@ struct Profile {
   const std::string& str(uint32_t id) const { return strings[id]; }
   // What to call an item: its name, else its operation's, else its kind.
   std::string label(uint32_t item) const;
+  // Its kind in words: to_string(ItemKind), a copy's more exactly
+  // (copy_kind_name).
+  std::string_view kind_name(uint32_t item) const;
   // "Node 1 (host, clock ±2.500 us)": where a node ran and, for the ranks of
   // a multi-rank run, how well its clock was aligned to rank 0's.
   std::string node_label(const Node& n) const;

@@ -25,8 +25,14 @@
 //    prefaults the tables' pages ahead of the collecting thread
 //    (PagesAhead), the tables' room reserved from the first records'
 //    rate (Collector::expect): legion_one_file_load_records_per_s.
-//   bench_legion_import [--records N] [--nodes K] [--repeats R]
-//   (defaults: 10,000,000 records over 4 nodes; log A repeated 4,000 times)
+// 4. The same synthetic run written as format 1008 and as 1011 and 1012
+//    (wider records, PhysicalInstanceUsage whose redop is written only for
+//    reductions), loaded in turn: legion_1011_over_1008_load and
+//    legion_1012_over_1008_load, records per second against records per
+//    second (a fifth of part 1's records, over as many nodes).
+//   bench_legion_import [--records N] [--nodes K] [--repeats R] [--only PART]
+//   (defaults: 10,000,000 records over 4 nodes; log A repeated 4,000 times;
+//   PART: synthetic, grown, one-node or formats, else all four)
 #include <sys/resource.h>
 #include <zlib.h>
 
@@ -366,13 +372,63 @@ void one_node_log(uint64_t records) {
   std::filesystem::remove_all(dir);
 }
 
+void formats(uint64_t records, uint32_t nodes) {
+  using legion::testing::LogVersion;
+  const auto dir = std::filesystem::temp_directory_path() / "bench_legion_formats";
+  std::filesystem::remove_all(dir);
+  constexpr LogVersion kVersions[] = {LogVersion::V1008, LogVersion::V1011, LogVersion::V1012};
+  std::vector<std::string> files[3];
+  uint64_t written[3] = {};
+  for (int v = 0; v < 3; ++v) {
+    const auto sub = dir / std::to_string(legion::testing::format_of(kVersions[v]));
+    written[v] = legion::testing::write_synthetic_run(sub.string(), nodes, records / nodes, false,
+                                                      kVersions[v]);
+    uint64_t bytes = 0;
+    for (uint32_t n = 0; n < nodes; ++n) {
+      files[v].push_back((sub / ("prof_" + std::to_string(n) + ".prof")).string());
+      bytes += std::filesystem::file_size(files[v].back());
+    }
+    std::printf("# format %u: %llu records, %.0f MB plain\n",
+                legion::testing::format_of(kVersions[v]),
+                static_cast<unsigned long long>(written[v]), static_cast<double>(bytes) / 1e6);
+  }
+  // In turn, so that each meets the same moments of a noisy machine.
+  double best[3] = {1e30, 1e30, 1e30};
+  for (int round = 0; round < 3; ++round) {
+    for (int v = 0; v < 3; ++v) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const analysis::Profile p = analysis::load_profile(files[v]);
+      best[v] = std::min(best[v], seconds_since(t0));
+      if (round == 0 && !p.warnings.empty())
+        std::printf("# format %u warning: %s\n", legion::testing::format_of(kVersions[v]),
+                    p.warnings.front().c_str());
+    }
+  }
+  double rate[3];
+  for (int v = 0; v < 3; ++v) {
+    rate[v] = static_cast<double>(written[v]) / best[v];
+    result("legion_" + std::to_string(legion::testing::format_of(kVersions[v])) +
+               "_load_records_per_s",
+           rate[v], "records/s");
+  }
+  result("legion_1011_over_1008_load", rate[1] / rate[0], "x");
+  result("legion_1012_over_1008_load", rate[2] / rate[0], "x");
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   uint64_t records = 10'000'000, repeats = 4000;
   uint32_t nodes = 4;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--only" && i + 1 < argc &&
+        std::set<std::string>{"synthetic", "grown", "one-node", "formats"}.count(argv[i + 1])) {
+      only = argv[++i];
+      continue;
+    }
     char* end = nullptr;
     const unsigned long long v = i + 1 < argc ? std::strtoull(argv[i + 1], &end, 10) : 0;
     const bool number = end && *end == '\0' && v > 0;
@@ -384,13 +440,15 @@ int main(int argc, char** argv) {
       repeats = v;
     } else {
       std::fprintf(stderr,
-                   "usage: bench_legion_import [--records N] [--nodes K (1..64)] [--repeats R]\n");
+                   "usage: bench_legion_import [--records N] [--nodes K (1..64)] [--repeats R] "
+                   "[--only synthetic|grown|one-node|formats]\n");
       return 2;
     }
     ++i;
   }
-  synthetic_run(records, nodes);
-  grown_log_a(repeats);
-  one_node_log(records);
+  if (only.empty() || only == "synthetic") synthetic_run(records, nodes);
+  if (only.empty() || only == "grown") grown_log_a(repeats);
+  if (only.empty() || only == "one-node") one_node_log(records);
+  if (only.empty() || only == "formats") formats(std::max<uint64_t>(records / 5, nodes), nodes);
   return 0;
 }

@@ -89,8 +89,11 @@ nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
   json item_kinds = json::array();
   for (int k = 0; k < analysis::kItemKinds; ++k)
     item_kinds.push_back(analysis::to_string(static_cast<analysis::ItemKind>(k)));
+  json copy_kinds = json::array();  // by CopyKind's value; "" for plain copies and fills
+  for (uint8_t k = 0; k <= static_cast<uint8_t>(trace::CopyKind::Reduce); ++k)
+    copy_kinds.push_back(analysis::copy_kind_name(static_cast<trace::CopyKind>(k)));
   json edge_kinds = json::array();
-  for (uint8_t k = 0; k <= static_cast<uint8_t>(trace::EdgeKind::Control); ++k)
+  for (uint8_t k = 0; k <= static_cast<uint8_t>(trace::kLastEdgeKind); ++k)
     edge_kinds.push_back(analysis::precondition_name(k));
   json nodes = json::array();
   for (const auto& n : p.nodes) {
@@ -133,6 +136,7 @@ nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
               {"strings", p.strings},
               {"kinds", kinds},
               {"item_kinds", item_kinds},
+              {"copy_kinds", copy_kinds},
               {"edge_kinds", edge_kinds},
               {"nodes", nodes},
               {"lanes", std::move(lanes)},
@@ -177,7 +181,12 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
   col[kOp].svarint(int64_t{op} - int64_t{prev_op});
   // The report reads two flags (kItemLongSpan is the model's own).
   const uint64_t flags = it.flags & (analysis::kItemHasWaits | analysis::kItemAliveAtEnd);
-  col[kKind].varint(static_cast<uint64_t>(it.kind) | (flags << 4));
+  // A gather, scatter or reduction copy's CopyKind above them (0: none).
+  uint64_t copy_kind = 0;
+  if (it.kind == analysis::ItemKind::Copy &&
+      !analysis::copy_kind_name(p.copies[it.extra].kind).empty())
+    copy_kind = static_cast<uint64_t>(p.copies[it.extra].kind);
+  col[kKind].varint(static_cast<uint64_t>(it.kind) | (flags << 4) | (copy_kind << 8));
   const analysis::Time ready = p.ready_of(i);
   col[kToReady].svarint(it.start - ready);
   col[kToCreate].svarint(ready - p.create_of(i));

@@ -58,7 +58,8 @@ constexpr std::array kFieldNames = {
     "name",       "overwrite",   "message",      "capacity",   "parent_id",
     "provenance", "prov",        "node_id",      "num_nodes",  "version",
     "hostname",   "host_id",     "process_id",   "zero_time",  "calibration_err",
-    "max_dim",    "spawn",       "backtrace_id", "backtrace"};
+    "max_dim",    "spawn",       "backtrace_id", "backtrace",  "reduction",
+    "external",   "triggered",   "trigger"};
 constexpr size_t kNumFields = kFieldNames.size();
 
 consteval size_t ix(std::string_view name) {
@@ -140,6 +141,9 @@ Collector::Collector(const Header& header) : header_(header) {
       {"InstanceReadyInfo", k(K::Event), s(EventNode::Instance)},
       {"InstanceRedistrictInfo", k(K::Event), s(EventNode::Instance)},
       {"CompletionQueueInfo", k(K::Event), s(EventNode::CompletionQueue)},
+      {"MakeValidInfo", k(K::Event), s(EventNode::MakeValid)},
+      {"FetchMetadataInfo", k(K::Event), s(EventNode::FetchMetadata)},
+      {"ExternalEventInfo", k(K::Event), s(EventNode::External)},
       // Known, and not needed for the timeline: instance shapes and fields,
       // processor-memory affinity, index launches' slices, Realm-only
       // (prealm) records, kinds of older versions.
@@ -159,12 +163,13 @@ Collector::Collector(const Header& header) : header_(header) {
       {"PhysicalInstLayoutDesc", k(K::Ignored), 0},
       {"PhysicalInstDimOrderDesc", k(K::Ignored), 0},
       {"PhysicalInstanceUsage", k(K::Ignored), 0},
+      {"PhysicalInstanceSpaces", k(K::Ignored), 0},
+      {"PartitionInstInfo", k(K::Ignored), 0},
       {"SliceOwner", k(K::Ignored), 0},
       {"BacktraceDesc", k(K::Backtrace), 0},
       {"EventWaitInfo", k(K::WaitSite), 0},
       {"LocalLockAcquireInfo", k(K::Ignored), 0},
       {"SpawnInfo", k(K::Ignored), 0},
-      {"ExternalEventInfo", k(K::Ignored), 0},
       {"ProcMemDesc", k(K::Ignored), 0},
   };
   handlers_.resize(header.layouts.size());
@@ -481,6 +486,7 @@ void Collector::add(const Record& r) {
       c.part_op = u32(ix("part_op"));
       c.src = u(ix("src"));
       c.dst = u(ix("dst"));
+      c.redop = u32(ix("reduction"));  // 1011 on: a reduction copy's operator
       d.channel_items.push_back(c);
       break;
     }
@@ -495,14 +501,25 @@ void Collector::add(const Record& r) {
       d.backtraces[u(ix("backtrace_id"))] = text(ix("backtrace"));
       break;
     case Kind::WaitSite:
-      d.wait_sites.push_back(WaitSite{u(ix("fevent")), u(ix("wait_event")), u(ix("backtrace_id"))});
+      d.wait_sites.push_back(WaitSite{u(ix("fevent")), u(ix("wait_event")), u(ix("backtrace_id")),
+                                      u(ix("provenance"))});
       break;
     case Kind::Event: {
       EventNode e;
       e.type = static_cast<EventNode::Type>(h.sub);
-      e.result = u(ix("result"));
+      // ExternalEventInfo names its event `external` and its time `trigger`;
+      // MakeValidInfo and FetchMetadataInfo theirs `triggered`.
+      e.result = f[ix("result")] >= 0 ? u(ix("result")) : u(ix("external"));
       e.performer = u(ix("fevent"));
-      e.performed = u(ix("performed"));
+      e.performed = f[ix("performed")] >= 0 ? u(ix("performed"))
+                    : f[ix("triggered")] >= 0 ? u(ix("triggered"))
+                                              : u(ix("trigger"));
+      // An arrival whose fevent is the barrier itself is a handshake from
+      // outside Legion (since 25.06), not an item's arrival.
+      if (e.type == EventNode::Barrier && e.performer == e.result && e.result != 0) {
+        e.type = EventNode::Handshake;
+        e.performer = 0;
+      }
       if (f[ix("pre0")] >= 0) {
         e.pre[0] = u(ix("pre0"));
         e.pre[1] = u(ix("pre1"));

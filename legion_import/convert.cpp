@@ -44,14 +44,6 @@ MemMap mem_map(int32_t k) {
   }
 }
 
-// Legion's provenance strings are "human-readable$machine-readable"
-// (Legate: "prog.py:130$OpCode,ADD|Provenance,prog.py:130"): the part a
-// user reads, as legion_prof shows it.
-std::string_view readable_provenance(std::string_view text) {
-  const size_t dollar = text.find('$');
-  return dollar == std::string_view::npos || dollar == 0 ? text : text.substr(0, dollar);
-}
-
 trace::OpKind op_kind(const std::string& name) {
   const auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
   if (has("Fill")) return trace::OpKind::Fill;
@@ -466,14 +458,24 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
   t.problems = facts.problems;
   t.finished_cleanly = facts.clean_end;
   t.data_lost = facts.damaged;  // part of the file could not be used: exit status 1
-  if (!d.unknown_kinds.empty()) {
-    std::string kinds;
-    uint64_t n = 0;
-    for (const auto& [name, count] : d.unknown_kinds) {
-      kinds += (kinds.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")";
-      n += count;
-    }
-    t.problems.push_back(path + ": skipped " + std::to_string(n) +
+  std::string kinds;
+  uint64_t unknown = 0;
+  for (const auto& [name, count] : d.unknown_kinds) {
+    kinds += (kinds.empty() ? "" : ", ") + name + " (" + std::to_string(count) + ")";
+    unknown += count;
+  }
+  if (facts.format > kNewestKnownFormat) {
+    // One warning says it all: what the log is, what was read, what not.
+    t.problems.push_back(
+        path + ": Legion Prof format " + std::to_string(facts.format) +
+        " is newer than the newest this importer knows (" + std::to_string(kNewestKnownFormat) +
+        "): read by the layouts its header declares, as " + std::to_string(kNewestKnownFormat) +
+        " is read; " +
+        (unknown == 0 ? std::string("it holds no record kind this importer does not interpret")
+                      : "record kinds not interpreted: " + kinds + ", " +
+                            std::to_string(unknown) + " records skipped"));
+  } else if (unknown > 0) {
+    t.problems.push_back(path + ": skipped " + std::to_string(unknown) +
                          " records of kinds this importer does not know: " + kinds);
   }
   if (d.node > 0xffff || d.nodes > 0x10000) {  // Realm ids hold 16 bits of node
@@ -501,8 +503,17 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
   }
   run.host = d.hostname;
   run.pid = d.process_id;
-  // Legion logs do not name the program: say what ran, where.
-  run.program = "Legion run" + (d.process_id ? ", pid " + std::to_string(d.process_id) : "") +
+  // The format number: the first line's (1009 on), else MachineDesc's
+  // (1000 to 1008), else none (Legion before 2023-11).
+  const uint32_t format = facts.format > 0 ? facts.format : d.has_machine ? d.version : 0;
+  // Legion logs do not name the program: say what ran (the format and
+  // Legion's version where the log gives them), where.
+  std::string what;
+  if (format > 0) what = "format " + std::to_string(format);
+  if (const std::string& v = facts.legion_version; !v.empty())
+    what += (what.empty() ? "" : ", ") + (v.rfind("legion", 0) == 0 ? v : "Legion version " + v);
+  run.program = "Legion run" + (what.empty() ? "" : " (" + what + ")") +
+                (d.process_id ? ", pid " + std::to_string(d.process_id) : "") +
                 (d.hostname.empty() ? "" : " on " + d.hostname);
   run.start_unix_ns = d.zero_time;
   if (d.has_zero_time) {
@@ -511,7 +522,7 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
     run.id = "legion-" + (d.hostname.empty() ? std::string("unknown") : d.hostname) + "-" +
              std::to_string(d.process_id);
   }
-  nlohmann::json legion = {{"format", facts.first_line},
+  nlohmann::json legion = {{"first_line", facts.first_line},
                            {"record_layouts", facts.layouts},
                            {"header_bytes", facts.header_bytes},
                            {"records", facts.records},
@@ -524,7 +535,8 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
                            {"process_id", d.process_id},
                            {"max_dim", d.max_dim},
                            {"record_counts", d.counts}};
-  if (d.has_machine) legion["version"] = d.version;
+  if (format > 0) legion["format"] = format;
+  if (!facts.legion_version.empty()) legion["legion_version"] = facts.legion_version;
   legion["memory_kinds"] = d.mem_kinds == MemKindNumbering::FromGlobal
                                ? "numbered from GLOBAL_MEM = 0 (Realm before April 2021)"
                                : "numbered from NO_MEMKIND = 0";

@@ -193,25 +193,31 @@ void Converter::waits() {
     if (a.start != b.start) return a.start < b.start;
     return a.stop > b.stop || (a.stop == b.stop && a.call < b.call);
   });
-  // Where each wait happened (EventWaitInfo + BacktraceDesc): by the
-  // waiting item's fevent and the event waited on.
+  // Where each wait happened (EventWaitInfo + BacktraceDesc, and from 1010
+  // the program's call it waited in): by the waiting item's fevent and the
+  // event waited on.
   auto sites = d_.wait_sites;
   const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
   std::sort(sites.begin(), sites.end(),
             [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
-  IdMap<uint32_t> backtrace_text;  // BacktraceDesc id -> string id, each made once
-  const auto backtrace_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
-    const WaitSite key{fevent, event, 0};
+  // (BacktraceDesc id, Provenance id) -> the note's string id, each made once.
+  std::map<std::pair<uint64_t, uint64_t>, uint32_t> note_text;
+  const auto note_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
+    const WaitSite key{fevent, event, 0, 0};
     const auto at = std::lower_bound(
         sites.begin(), sites.end(), key,
         [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
     if (fevent == 0 || at == sites.end() || site_key(*at) != site_key(key)) return 0;
-    const auto [id, added] = backtrace_text.try_emplace(at->backtrace, 0);
+    const auto [it, added] = note_text.try_emplace({at->backtrace, at->provenance}, 0);
     if (added) {
-      const auto text = d_.backtraces.find(at->backtrace);
-      if (text != d_.backtraces.end()) *id = str(readable_backtrace(text->second));
+      std::string note;
+      if (const auto p = d_.provenances.find(at->provenance); p != d_.provenances.end())
+        note = "in " + std::string(readable_provenance(p->second));
+      if (const auto b = d_.backtraces.find(at->backtrace); b != d_.backtraces.end())
+        note += (note.empty() ? "" : "\n") + readable_backtrace(b->second);
+      if (!note.empty()) it->second = str(note);
     }
-    return *id;
+    return it->second;
   };
   // Each item's waits in start order, swept beside its calls in start
   // order: the calls open when a wait starts are a stack (they nest), so a
@@ -242,7 +248,7 @@ void Converter::waits() {
       open.push_back(&*next);
     }
     while (!open.empty() && open.back()->stop < w.start) open.pop_back();
-    const uint32_t text = backtrace_of(cands[owner].fevent, w.event);
+    const uint32_t text = note_of(cands[owner].fevent, w.event);
     const auto add = [&](ItemRef item) {
       add_wait(item, w.start, w.ready, w.end, w.event);
       if (text != 0) t_.wait_notes.emplace_back(out_waits.size() - 1, text);
@@ -453,9 +459,13 @@ void Converter::channels() {
       cr.copy_kind = c.type == ChannelItem::Fill ? trace::CopyKind::Fill
                      : r->indirect && r->src     ? trace::CopyKind::Gather
                      : r->indirect               ? trace::CopyKind::Scatter
+                     : c.redop != 0              ? trace::CopyKind::Reduce
                                                  : trace::CopyKind::Copy;
+      // A reduction copy runs on its memories' channel, as other copies do.
       cr.channel = c.type == ChannelItem::Fill ? channel(cr.copy_kind, r->dst, r->dst)
-                                               : channel(cr.copy_kind, r->src, r->dst);
+                   : cr.copy_kind == trace::CopyKind::Reduce
+                       ? channel(trace::CopyKind::Copy, r->src, r->dst)
+                       : channel(cr.copy_kind, r->src, r->dst);
       out<trace::CopyRecord>().push_back(cr);
       item_uid = synthetic_uid();
       if (named_by_itself) break;
@@ -488,6 +498,25 @@ void Converter::links() {
   t_.legion_links = std::move(path_);
 }
 
+// The kind of an item's link: the Realm work the event graph went through
+// to its precondition, Data for the graph's other steps, Control for a
+// creator.
+namespace {
+trace::EdgeKind edge_kind(const PathStep& step) {
+  if (!step.from_critical) return trace::EdgeKind::Control;
+  switch (step.via) {
+    case EventNode::MakeValid:
+      return trace::EdgeKind::MakeValid;
+    case EventNode::FetchMetadata:
+      return trace::EdgeKind::FetchMetadata;
+    case EventNode::External:
+      return trace::EdgeKind::External;
+    default:
+      return trace::EdgeKind::Data;
+  }
+}
+}  // namespace
+
 // One link per item: the item that determined its start (LEGION_FORMAT.md
 // §7), over the event graphs of all the files together, kept in place in
 // each file's path inputs (PathInputs::set_link). The steps never read an
@@ -499,7 +528,7 @@ void resolve_links(const std::vector<analysis::RankTrace*>& files) {
     PathInputs& in = *inputs[file];
     const Uid uid = in.uids[k];
     const Uid pre = step.fevent == 0 ? 0 : event_uid(step.fevent);
-    in.set_link(k, uid == 0 || pre == uid ? 0 : pre, step.from_critical);
+    in.set_link(k, uid == 0 || pre == uid ? 0 : pre, edge_kind(step));
   });
   for (PathInputs* in : inputs) {
     HugeVector<EventNode>().swap(in->events);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "legion_import/critical_path.hpp"
+#include "legion_import/header.hpp"
 #include "legion_import/id_map.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/legato_ids.hpp"
@@ -30,6 +31,14 @@ inline char* write_hex(char* at, uint64_t v) {
 inline std::string hex(uint64_t v) {
   char buf[18];
   return std::string(buf, write_hex(buf, v));
+}
+
+// Legion's provenance strings are "human-readable$machine-readable"
+// (Legate: "prog.py:130$OpCode,ADD|Provenance,prog.py:130"): the part a
+// user reads, as legion_prof shows it.
+inline std::string_view readable_provenance(std::string_view text) {
+  const size_t dollar = text.find('$');
+  return dollar == std::string_view::npos || dollar == 0 ? text : text.substr(0, dollar);
 }
 
 // Starts loading the fields of a task or meta task record that a later

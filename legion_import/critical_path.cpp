@@ -12,10 +12,13 @@ namespace {
 
 // What an event resolves to: when it triggered, and the item (by fevent)
 // on the path through it. known = false for events no record produced.
+// via: the type of the event record whose own performer `item` is
+// (PathStep::kNoVia when the event is the item's own).
 struct Resolved {
   uint64_t trigger = 0;
   uint64_t item = 0;
   bool known = false;
+  uint8_t via = PathStep::kNoVia;
 };
 
 // The events the critical path may look up: items' critical events and
@@ -84,7 +87,7 @@ class Graph {
   Resolved resolve(uint64_t event) {
     const Where* w = where_.find(event);
     if (!w) return Resolved{};
-    if (is_item(*w)) return Resolved{item(*w).stop, event, true};
+    if (is_item(*w)) return Resolved{item(*w).stop, event, true, PathStep::kNoVia};
     if (const Memo m(event_node(*w)); m.done()) return m.resolved();
     // Iterative depth-first: a node is computed once all its preconditions are.
     stack_.assign(1, {*w, false});
@@ -116,7 +119,7 @@ class Graph {
         if (!pw) continue;  // no record produced it
         Resolved r;
         if (is_item(*pw)) {
-          r = Resolved{item(*pw).stop, p, true};
+          r = Resolved{item(*pw).stop, p, true, PathStep::kNoVia};
         } else if (const Memo pm(event_node(*pw)); pm.done()) {
           r = pm.resolved();
         } else {
@@ -130,7 +133,7 @@ class Graph {
       }
       m.resolve(best.known && best.trigger > node.performed
                     ? best
-                    : Resolved{node.performed, node.performer, true});
+                    : Resolved{node.performed, node.performer, true, node.type});
     }
     return Memo(event_node(*w)).resolved();
   }
@@ -208,10 +211,12 @@ class Graph {
     void resolve(const Resolved& r) {
       node_.performed = r.trigger;
       node_.performer = r.item;
+      node_.via = r.via;
       node_.resolution = kDone | (r.known ? kKnown : 0);
     }
     Resolved resolved() const {
-      return Resolved{node_.performed, node_.performer, (node_.resolution & kKnown) != 0};
+      return Resolved{node_.performed, node_.performer, (node_.resolution & kKnown) != 0,
+                      node_.via};
     }
 
    private:
@@ -233,10 +238,13 @@ void critical_path_steps(const std::vector<PathInputs*>& files,
       const Resolved r = g.resolve(it.critical);
       // Created before its precondition triggered: that precondition's
       // producer held it back. Otherwise it was launched late: its creator.
-      if (r.known && r.item != 0 && it.create < r.trigger)
-        return step(file, i, PathStep{r.item, true});
+      // A handshake from outside Legion held it back: no item did.
+      if (r.known && it.create < r.trigger) {
+        if (r.item != 0) return step(file, i, PathStep{r.item, true, r.via});
+        if (r.via == EventNode::Handshake) return step(file, i, PathStep{0, true, r.via});
+      }
     }
-    step(file, i, PathStep{it.creator, false});
+    step(file, i, PathStep{it.creator, false, PathStep::kNoVia});
   });
 }
 

@@ -12,10 +12,14 @@
 namespace legato::legion {
 
 // Per item: the fevent of the item that determined its start (0: none),
-// and whether it came from the event graph (else from the creator link).
+// whether it came from the event graph (else from the creator link), and
+// the type of the event record the graph reached that item through (its
+// own make_valid, fetch_metadata or external work), or kNoVia.
 struct PathStep {
+  static constexpr uint8_t kNoVia = 0xff;
   uint64_t fevent = 0;
   bool from_critical = false;
+  uint8_t via = kNoVia;
 };
 
 // Gives each item of the files, in order (each file's items, file after

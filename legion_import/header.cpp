@@ -109,6 +109,45 @@ FieldLayout parse_field(std::string_view f, const std::string& file, size_t line
   return out;
 }
 
+// The records whose bytes Legion writes otherwise than its header declares
+// them (LEGION_FORMAT.md §3), each read as written where its layout has the
+// known shape:
+// - From format 1011, PhysicalInstanceUsage declares `mode` and then `redop`
+//   as its last fields, and writes `redop` only when `mode` is
+//   LEGION_REDUCE (4): most records are 4 bytes shorter than declared.
+//   Another shape naming `redop` in a log of 1011 on is one whose bytes are
+//   not known, and is not guessed at.
+// - SpawnInfo (PRealm's, since 2025-05) declares `fevent, spawn, create` and
+//   never writes `create`.
+void apply_known_deviations(Header& h) {
+  for (RecordLayout& l : h.layouts) {
+    const int last = static_cast<int>(l.fields.size()) - 1;
+    const auto named = [&](int k, std::string_view name) {
+      return k >= 0 && k <= last && l.fields[static_cast<size_t>(k)].name == name &&
+             l.fields[static_cast<size_t>(k)].kind != FieldType::String;
+    };
+    if (l.name == "SpawnInfo" && last == 2 && named(0, "fevent") && named(1, "spawn") &&
+        named(2, "create") && l.fixed_bytes > 0) {
+      l.last_if = RecordLayout::kNever;
+      l.fixed_bytes -= l.fields.back().size;
+    } else if (l.name == "PhysicalInstanceUsage" && h.format >= 1011 && l.field("redop") >= 0) {
+      const bool known_shape = named(last, "redop") && named(last - 1, "mode") &&
+                               l.fields.back().kind == FieldType::U32 &&
+                               l.fields[static_cast<size_t>(last - 1)].kind == FieldType::U32;
+      if (!known_shape || l.fixed_bytes == 0) {
+        l.unreadable =
+            "Legion writes PhysicalInstanceUsage's redop only for reductions, and this log's "
+            "layout of the record is not one whose bytes are known (format " +
+            std::to_string(h.format) + ")";
+        continue;
+      }
+      l.last_if = last - 1;
+      l.last_if_value = 4;  // LEGION_REDUCE
+      l.fixed_bytes -= l.fields.back().size;
+    }
+  }
+}
+
 }  // namespace
 
 int RecordLayout::field(std::string_view n) const {
@@ -136,7 +175,30 @@ Header parse_header_lines(const std::vector<std::string>& lines, const std::stri
     throw ImportError(file + ":1: not a BinaryLegionProf log");
   h.first_line = lines[0];
   h.size = lines[0].size() + 1;
-  for (size_t i = 1; i < lines.size(); ++i) {
+  size_t first_layout = 1;
+  // "v: 1.0" until format 1008; from 1009 the format number, and a second
+  // line holding Legion's version (LEGION_FORMAT.md §2).
+  const std::string_view v = std::string_view(lines[0]).substr(kBinaryFirstLine.size());
+  uint64_t number = 0;
+  if (v.rfind(" v: ", 0) != 0)
+    fail(file, 1, lines[0], "does not start \"FileType: BinaryLegionProf v: \"");
+  if (const std::string_view named = v.substr(4); parse_uint(named, number)) {
+    if (number < 1000 || number > UINT32_MAX)
+      fail(file, 1, lines[0], "names an impossible format number " + std::string(named));
+    h.format = static_cast<uint32_t>(number);
+    // A line of the form of a layout is a layout: a writer that named its
+    // format but left Legion's version out.
+    if (lines.size() > 1 && lines[1].find(" {id:") == std::string::npos) {
+      h.legion_version = lines[1];
+      h.size += lines[1].size() + 1;
+      first_layout = 2;
+    }
+  } else if (named != "1.0") {
+    fail(file, 1, lines[0],
+         "names version \"" + std::string(named) +
+             "\", which is neither 1.0 (formats before 1009) nor a format number");
+  }
+  for (size_t i = first_layout; i < lines.size(); ++i) {
     const std::string& text = lines[i];
     const size_t line = i + 1;
     h.size += text.size() + 1;
@@ -191,6 +253,7 @@ Header parse_header_lines(const std::vector<std::string>& lines, const std::stri
     h.by_id_[l.id] = static_cast<int32_t>(h.layouts.size());
     h.layouts.push_back(std::move(l));
   }
+  apply_known_deviations(h);
   return h;
 }
 

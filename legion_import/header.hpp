@@ -56,12 +56,34 @@ struct RecordLayout {
   // FieldStep per field, so that its loop reads a byte per field instead of
   // the field's layout.
   std::vector<uint8_t> steps;
+  // Where Legion writes other bytes than it declares (LEGION_FORMAT.md §3):
+  // the last field is written only when field `last_if` holds `last_if_value`
+  // (kAlways: always written; kNever: never). fixed_bytes then counts the
+  // record without it.
+  static constexpr int kAlways = -1, kNever = -2;
+  int last_if = kAlways;
+  uint64_t last_if_value = 0;
+  // Whether a record whose fields before the last hold `values` has its last.
+  bool has_last(const uint64_t* values) const {
+    return last_if == kAlways ||
+           (last_if >= 0 && values[static_cast<size_t>(last_if)] == last_if_value);
+  }
+  // Why records of this layout cannot be decoded with certainty (its bytes
+  // are known to differ from its declaration in a way not known for this
+  // shape); empty when they can. The decoder stops at the first one.
+  std::string unreadable;
   // The index of a field by name, or -1.
   int field(std::string_view name) const;
 };
 
 struct Header {
-  std::string first_line;  // "FileType: BinaryLegionProf v: 1.0"
+  std::string first_line;  // "FileType: BinaryLegionProf v: 1.0", or "... v: 1011"
+  // The profiling format the first line names (1009 on), 0 where it reads
+  // "v: 1.0" (every log before; MachineDesc.version may name it then).
+  uint32_t format = 0;
+  // What Legion wrote on the second line from 1009 on: its `git describe`
+  // ("legion-25.12.0-57-g7b770cff5") or "unknown"; empty before.
+  std::string legion_version;
   std::vector<RecordLayout> layouts;
   uint64_t size = 0;  // bytes up to and including the empty line: the first record's offset
   // The layout of a record id, or nullptr.
@@ -74,6 +96,10 @@ struct Header {
 };
 
 inline constexpr std::string_view kBinaryFirstLine = "FileType: BinaryLegionProf";
+// The first format whose first line names it (and whose second line is
+// Legion's version), and the newest format this importer knows.
+inline constexpr uint32_t kFirstNumberedFormat = 1009;
+inline constexpr uint32_t kNewestKnownFormat = 1012;
 
 // Parses the header lines (without their '\n', the empty line excluded).
 // Throws ImportError naming `file` and the 1-based line on any line that

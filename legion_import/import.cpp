@@ -44,6 +44,8 @@ analysis::RankTrace import_log(const std::string& path, Links links, SpareCore s
     }
     DecodeFacts facts;
     facts.first_line = reader->header().first_line;
+    facts.format = reader->header().format;
+    facts.legion_version = reader->header().legion_version;
     facts.layouts = reader->header().layouts.size();
     facts.header_bytes = reader->header().size;
     facts.records = reader->records();

@@ -43,6 +43,8 @@ void link_runs(std::vector<analysis::RankTrace>& traces);
 // problems; they go into the trace's metadata and problems.
 struct DecodeFacts {
   std::string first_line;
+  uint32_t format = 0;         // the header's format number (1009 on), else 0
+  std::string legion_version;  // the header's second line (1009 on)
   size_t layouts = 0;
   uint64_t header_bytes = 0, records = 0, bytes = 0;
   bool compressed = false, clean_end = true, damaged = false;

@@ -97,8 +97,10 @@ inline uint64_t wait_key(bool meta, uint64_t op, uint32_t kind) {
 
 // EventWaitInfo: the item whose fevent it names waited on `event` at the
 // place BacktraceDesc `backtrace` gives.
+// EventWaitInfo: where an item waited on an event; provenance (1010 on):
+// the Provenance record of the program's call it waited in, 0 for none.
 struct WaitSite {
-  uint64_t fevent = 0, event = 0, backtrace = 0;
+  uint64_t fevent = 0, event = 0, backtrace = 0, provenance = 0;
 };
 
 struct InstInfo {
@@ -115,6 +117,7 @@ struct ChannelItem {
   uint64_t create = 0, ready = 0, start = 0, stop = 0;
   uint64_t src = 0, dst = 0;
   uint32_t part_op = 0;
+  uint32_t redop = 0;  // a reduction copy's operator (1011 on), 0 for none
 };
 
 // CopyInstInfo and FillInstInfo (src = 0 for fills).
@@ -125,13 +128,32 @@ struct InstRef {
 
 // An Event*Info record: `result` was produced by the item whose fevent is
 // `performer` at `performed`, after its preconditions.
+// MakeValid, FetchMetadata and External (1012; External in some 1008 logs
+// too): Realm work an item started (an index space's make_valid, an
+// instance's fetch_metadata, asynchronous work such as CUDA's), triggered
+// at `performed`, with no preconditions. Handshake: a barrier arrival from
+// outside Legion (BarrierArrivalInfo whose fevent is its result), no item's.
 struct EventNode {
-  enum Type : uint8_t { Merge, Trigger, Poison, Barrier, Reservation, Instance, CompletionQueue };
+  enum Type : uint8_t {
+    Merge,
+    Trigger,
+    Poison,
+    Barrier,
+    Reservation,
+    Instance,
+    CompletionQueue,
+    MakeValid,
+    FetchMetadata,
+    External,
+    Handshake
+  };
   Type type = Merge;
   // The critical path's own (critical_path.cpp), in what would be padding:
   // whether the event is being or has been resolved. Once it has,
-  // `performed` and `performer` hold what it resolved to.
+  // `performed` and `performer` hold what it resolved to, and `via` the
+  // type of the record whose own performer that is.
   uint8_t resolution = 0;
+  uint8_t via = 0;
   uint64_t result = 0, performer = 0, performed = 0;
   uint64_t pre[4] = {0, 0, 0, 0};
 };
@@ -157,16 +179,16 @@ struct PathInputs {
 
   // After resolution: the uid of item k's precondition on the path (0: none,
   // or the item is not drawn), and its link as an edge record (Data where
-  // the event graph gave it, Control where its creator did).
+  // the event graph gave it, or the Realm work it went through; Control
+  // where its creator did).
   uint64_t precondition(size_t k) const { return items[k].creator; }
   trace::EdgeRecord link(size_t k) const {
-    return trace::EdgeRecord{
-        uids[k], items[k].creator,
-        items[k].critical != 0 ? trace::EdgeKind::Data : trace::EdgeKind::Control};
+    return trace::EdgeRecord{uids[k], items[k].creator,
+                             static_cast<trace::EdgeKind>(items[k].critical)};
   }
-  void set_link(size_t k, uint64_t precondition, bool from_graph) {
+  void set_link(size_t k, uint64_t precondition, trace::EdgeKind kind) {
     items[k].creator = precondition;
-    items[k].critical = from_graph ? 1 : 0;
+    items[k].critical = static_cast<uint64_t>(kind);
   }
 };
 

@@ -51,10 +51,10 @@ uint64_t number(const FieldLayout& f, const unsigned char* b) {
   return f.kind == FieldType::Bool ? v != 0 : v;
 }
 
-// Every field of a layout whose fields all have fixed sizes, from the
-// record's bytes after its id (opaque fields read as 0), step by step.
-void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* values) {
-  for (size_t k = 0; k < l.steps.size(); ++k) {
+// The first `n` fields of a layout whose fields all have fixed sizes, from
+// the record's bytes after its id (opaque fields read as 0), step by step.
+void decode_fixed(const RecordLayout& l, const unsigned char* b, uint64_t* values, size_t n) {
+  for (size_t k = 0; k < n; ++k) {
     uint64_t v = 0;
     switch (l.steps[k]) {
       case kStep64:
@@ -178,6 +178,9 @@ void LogReader::read_header() {
                         ": the header has more than 4096 lines or 1 MiB (no empty line ends it)");
   }
   header_ = parse_header_lines(lines, path_);
+  // Shown and written as UTF-8 text, as every name is (read_field).
+  if (!trace::is_utf8(header_.legion_version))
+    header_.legion_version = trace::escape_bytes(header_.legion_version);
   max_dim_layout_ = header_.find("MaxDimDesc");
   header_.size = in_->offset();  // the empty line included: where the records start
 }
@@ -265,13 +268,36 @@ bool LogReader::next(Record& r) {
            std::to_string(records_) + " records before it");
       return false;
     }
+    if (!layout->unreadable.empty()) {
+      stop(at_offset(r.offset) + ": " + layout->unreadable +
+           ", so the rest of the file cannot be decoded; loaded the " + std::to_string(records_) +
+           " records before it");
+      return false;
+    }
     r.layout = layout;
-    r.values.resize(layout->fields.size());
+    const size_t fields = layout->fields.size();
+    r.values.resize(fields);
     if (layout->fixed_bytes > 0) {  // no strings: texts are left as they are
       complete = in_->fill(layout->fixed_bytes);
-      if (complete) {
-        decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->data()), r.values.data());
+      if (complete && layout->last_if == RecordLayout::kAlways) {
+        decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->data()), r.values.data(),
+                     fields);
         in_->consume(layout->fixed_bytes);
+      } else if (complete) {
+        // The last field only where another field says it was written.
+        decode_fixed(*layout, reinterpret_cast<const unsigned char*>(in_->data()), r.values.data(),
+                     fields - 1);
+        size_t bytes = layout->fixed_bytes;
+        r.values[fields - 1] = 0;
+        if (layout->has_last(r.values.data())) {
+          const FieldLayout& last = layout->fields.back();
+          complete = in_->fill(bytes + last.size);
+          if (complete)
+            r.values[fields - 1] =
+                number(last, reinterpret_cast<const unsigned char*>(in_->data()) + bytes);
+          bytes += last.size;
+        }
+        if (complete) in_->consume(bytes);
       }
     } else {
       r.texts.resize(layout->fields.size());

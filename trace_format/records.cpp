@@ -131,6 +131,12 @@ std::string_view to_string(EdgeKind k) {
       return "instance";
     case EdgeKind::Control:
       return "control";
+    case EdgeKind::MakeValid:
+      return "index space make_valid";
+    case EdgeKind::FetchMetadata:
+      return "instance fetch_metadata";
+    case EdgeKind::External:
+      return "external event";
   }
   return "unknown";
 }

@@ -72,7 +72,21 @@ enum class OpKind : uint8_t {
   Attach = 7,
   Collect = 8,  // freeing the instances of a store nobody uses any more
 };
-enum class EdgeKind : uint8_t { Data = 1, Anti = 2, Copy = 3, Instance = 4, Control = 5 };
+// MakeValid, FetchMetadata and External: a Legion log's critical path went
+// through an index space's make_valid, an instance's fetch_metadata, or
+// asynchronous work outside the task (CUDA work, say) that the precondition
+// item started.
+enum class EdgeKind : uint8_t {
+  Data = 1,
+  Anti = 2,
+  Copy = 3,
+  Instance = 4,
+  Control = 5,
+  MakeValid = 6,
+  FetchMetadata = 7,
+  External = 8
+};
+inline constexpr EdgeKind kLastEdgeKind = EdgeKind::External;
 enum class ErrorKind : uint8_t { OutOfMemory = 1, Fatal = 2, Warning = 3, Signal = 4 };
 enum InstanceFlags : uint8_t { kInstanceAliveAtEnd = 1 };
 

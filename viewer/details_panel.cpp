@@ -66,7 +66,7 @@ void App::details_window() {
     ImGui::End();
     return;
   }
-  ImGui::TextWrapped("%s (%s)", d.name.c_str(), std::string(analysis::to_string(d.kind)).c_str());
+  ImGui::TextWrapped("%s (%s)", d.name.c_str(), std::string(p.kind_name(d.item)).c_str());
   if (ImGui::Button("Zoom to item")) zoom_to_selected();
   remember_control("zoom-item");
   ImGui::SameLine();

@@ -36,7 +36,7 @@ class Profile {
   constructor(bytes) {
     const n = bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24;
     const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + n)));
-    Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds,
+    Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds, copyKinds: h.copy_kinds || [],
                          edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes, ops: h.ops,
                          errors: h.errors, findings: h.findings || null,
                          kernelSignatures: new Map(h.kernel_signatures || [])});  // short name -> signature
@@ -59,6 +59,7 @@ class Profile {
     this.start = new Float64Array(count); this.stop = new Float64Array(count);
     this.name = new Uint32Array(count); this.op = new Int32Array(count);
     this.kind = new Uint8Array(count); this.flags = new Uint8Array(count);
+    this.copyKind = new Uint8Array(count);  // a gather, scatter or reduction copy's CopyKind
     this.ready = new Float64Array(count); this.create = new Float64Array(count);
     this.bytes = new Float64Array(count); this.allocated = new Float64Array(count);
     this.instanceProvenance = new Map();  // instance item -> string index
@@ -72,7 +73,7 @@ class Profile {
           this.name[i] = name.varint();
           prevOp += op.svarint(); this.op[i] = prevOp - 1;
           const k = kf.varint();
-          this.kind[i] = k & 15; this.flags[i] = k >> 4;
+          this.kind[i] = k & 15; this.flags[i] = (k >> 4) & 15; this.copyKind[i] = k >> 8;
           this.ready[i] = start - toReady.svarint();
           this.create[i] = this.ready[i] - toCreate.svarint();
           const kind = k & 15;
@@ -150,6 +151,8 @@ class Profile {
     if (!s && this.op[i] >= 0) s = this.strings[this.ops[this.op[i]][0]];
     return s || this.itemKinds[this.kind[i]];
   }
+  // Its kind in words: a copy's more exactly ("reduction copy").
+  kindName(i) { return this.copyKinds[this.copyKind[i]] || this.itemKinds[this.kind[i]]; }
   provenance(i) { return this.op[i] >= 0 ? this.strings[this.ops[this.op[i]][1]] : ''; }
   // The string index of the line an item comes from: its operation's, an
   // instance's where its store was allocated (0: none), as the findings use.

@@ -151,7 +151,7 @@ class Panels {
              `total ${formatNs(busy)} over ${formatNs(b.stop - p.start[b.first])}`;
     } else {
       const i = hit.box.first, prov = p.provenance(i);
-      text = `${p.label(i)} (${p.itemKinds[p.kind[i]]})\n${formatNs(p.stop[i] - p.start[i])}` +
+      text = `${p.label(i)} (${p.kindName(i)})\n${formatNs(p.stop[i] - p.start[i])}` +
              `${prov ? '\n' + prov : ''}`;
     }
     this.tooltip.textContent = text;
@@ -188,7 +188,7 @@ class Panels {
     };
     const time = (k, t) => row(k, rel(t), t - p.run.start), span = (k, ns) => row(k, formatNs(ns), ns);
     const lane = p.lanes[p.laneOf[i]];
-    row('kind', p.itemKinds[p.kind[i]]);
+    row('kind', p.kindName(i));
     const signature = p.kernelSignatures.get(p.name[i]);
     if (signature) row('signature', p.strings[signature]);
     row('lane', `${lane.name} (node ${lane.rank})`);

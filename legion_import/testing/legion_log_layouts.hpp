@@ -1,4 +1,4 @@
-// Header lines of older Legion Prof log layouts (legion_log_layouts.cpp),
+// Header lines of other Legion Prof log layouts (legion_log_layouts.cpp),
 // for the test log writer; not installed.
 #pragma once
 
@@ -9,5 +9,10 @@ namespace legato::legion::testing {
 
 const std::vector<std::string>& layouts_2020();
 const std::vector<std::string>& layouts_2023();
+// Formats 1009 to 1012, as Legion's serializer of each writes its preamble.
+const std::vector<std::string>& layouts_1009();
+const std::vector<std::string>& layouts_1010();
+const std::vector<std::string>& layouts_1011();
+const std::vector<std::string>& layouts_1012();
 
 }  // namespace legato::legion::testing

@@ -1,6 +1,7 @@
 // The Legion Prof log writer (legion_log_writer.hpp): the 1008 header of
-// the real logs, the 1006 header derived from it, and records encoded
-// through the chosen version's layouts into a buffered plain or gzip file.
+// the real logs, the 1006 header derived from it, the others' from
+// legion_log_layouts.cpp, and records encoded through the chosen version's
+// layouts into a buffered plain or gzip file.
 #include "legion_import/testing/legion_log_writer.hpp"
 
 #include "legion_import/testing/legion_log_layouts.hpp"
@@ -78,10 +79,15 @@ enum class LegionLogWriter::Kind : uint8_t {
   InstanceRedistrictInfo,
   CompletionQueueInfo,
   ProfTaskInfo,
-  // Kinds of older layouts only (kOlderKinds).
+  // Kinds of other layouts only (kOtherKinds).
   MessageDesc,
   InstCreateInfo,
   InstUsageInfo,
+  PhysicalInstanceSpaces,
+  PartitionInstInfo,
+  MakeValidInfo,
+  FetchMetadataInfo,
+  ExternalEventInfo,
   Count
 };
 
@@ -218,23 +224,39 @@ constexpr std::array<const char*, kKinds1008> kLayouts1008 =
 };
 
 // The fields each writer call passes, in order, beyond a kind's 1008 fields
-// (older layouts name what later ones moved elsewhere), and the kinds only
-// older layouts have, in Kind order after the 1008 kinds.
+// (older layouts name what later ones moved elsewhere, later ones what they
+// added), and the kinds only other layouts have, in Kind order after the
+// 1008 kinds, with the fields their calls pass.
 struct Extra {
   const char* kind;
   std::vector<const char*> fields;
 };
 const std::vector<Extra>& extra_fields() {
   static const std::vector<Extra> extras = {
-      {"CopyInfo", {"src", "dst"}}, {"FillInfo", {"dst"}}, {"MessageInfo", {"kind"}}};
+      {"CopyInfo", {"src", "dst", "reduction"}},
+      {"FillInfo", {"dst"}},
+      {"MessageInfo", {"kind"}},
+      {"EventWaitInfo", {"provenance"}},
+      {"PhysicalInstanceUsage",
+       {"fevent", "start", "stop", "index_expr", "field", "index", "mode", "redop"}}};
   return extras;
 }
-constexpr const char* kOlderKinds[] = {
+constexpr const char* kOtherKinds[] = {
     "MessageDesc {id:0, kind:unsigned:4, name:string:-1}",
     "InstCreateInfo {id:0, op_id:UniqueID:8, inst_id:InstID:8, create:timestamp_t:8}",
     "InstUsageInfo {id:0, op_id:UniqueID:8, inst_id:InstID:8, mem_id:MemID:8, "
-    "size:unsigned long long:8}"};
-static_assert(kKinds1008 + std::size(kOlderKinds) ==
+    "size:unsigned long long:8}",
+    "PhysicalInstanceSpaces {id:0, inst_uid:unsigned long long:8, union_space:unsigned long "
+    "long:8, piece_space:unsigned long long:8}",
+    "PartitionInstInfo {id:0, src:MemID:8, fid:unsigned:4, src_inst:unsigned long long:8, "
+    "src_expr:unsigned long long:8, fevent:unsigned long long:8}",
+    "MakeValidInfo {id:0, result:unsigned long long:8, fevent:unsigned long long:8, "
+    "space:unsigned long long:8, created:timestamp_t:8, triggered:timestamp_t:8}",
+    "FetchMetadataInfo {id:0, result:unsigned long long:8, fevent:unsigned long long:8, "
+    "inst_uid:unsigned long long:8, created:timestamp_t:8, triggered:timestamp_t:8}",
+    "ExternalEventInfo {id:0, external:unsigned long long:8, fevent:unsigned long long:8, "
+    "created:timestamp_t:8, trigger:timestamp_t:8, prov:unsigned long long:8}"};
+static_assert(kKinds1008 + std::size(kOtherKinds) ==
               static_cast<size_t>(LegionLogWriter::Kind::Count));
 
 // What 1007 (the critical-path data) and 1008 added (legion_prof_logs.md §1.6).
@@ -330,6 +352,9 @@ struct LegionLogWriter::Plan {
   };
   std::vector<Field> fields;
   size_t call_fields = 0;  // how many values a call passes
+  // From 1011, PhysicalInstanceUsage's last field (redop) is written only
+  // where field `last_if` (mode) is LEGION_REDUCE (4); -1: always.
+  int last_if = -1;
 };
 
 namespace {
@@ -345,7 +370,7 @@ const std::vector<std::vector<std::string>>& call_fields() {
     std::vector<std::vector<std::string>> out;
     std::vector<ParsedLayout> kinds;
     for (const char* line : kLayouts1008) kinds.push_back(parse(line));
-    for (const char* line : kOlderKinds) kinds.push_back(parse(line));
+    for (const char* line : kOtherKinds) kinds.push_back(parse(line));
     for (const auto& l : kinds) {
       std::vector<std::string> names;
       for (const auto& f : l.fields) names.push_back(f.name);
@@ -362,7 +387,7 @@ size_t kind_index(const std::string& name) {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const char* line : kLayouts1008) out.push_back(parse(line).name);
-    for (const char* line : kOlderKinds) out.push_back(parse(line).name);
+    for (const char* line : kOtherKinds) out.push_back(parse(line).name);
     return out;
   }();
   const auto at = std::find(names.begin(), names.end(), name);
@@ -370,7 +395,7 @@ size_t kind_index(const std::string& name) {
   return static_cast<size_t>(at - names.begin());
 }
 
-VersionTables make_tables(const std::vector<std::string>& lines) {
+VersionTables make_tables(const std::vector<std::string>& lines, uint32_t format) {
   VersionTables t;
   t.lines = lines;
   t.plans.resize(static_cast<size_t>(LegionLogWriter::Kind::Count));
@@ -397,16 +422,24 @@ VersionTables make_tables(const std::vector<std::string>& lines) {
       if (pf.code == FieldCode::Int && pf.from < 0) pf.code = FieldCode::Zeros;
       p.fields.push_back(pf);
     }
+    const size_t n = l.fields.size();
+    if (format >= 1011 && l.name == "PhysicalInstanceUsage" && n >= 2 &&
+        l.fields[n - 1].name == "redop" && l.fields[n - 2].name == "mode")
+      p.last_if = static_cast<int>(n - 2);
   }
   return t;
 }
 
 const VersionTables& tables(LogVersion v) {
-  static const VersionTables v2020 = make_tables(layouts_2020());
-  static const VersionTables v2023 = make_tables(layouts_2023());
-  static const VersionTables v1006 = make_tables(lines_1006());
+  static const VersionTables v2020 = make_tables(layouts_2020(), 0);
+  static const VersionTables v2023 = make_tables(layouts_2023(), 0);
+  static const VersionTables v1006 = make_tables(lines_1006(), 1006);
   static const VersionTables v1008 =
-      make_tables(std::vector<std::string>(kLayouts1008.begin(), kLayouts1008.end()));
+      make_tables(std::vector<std::string>(kLayouts1008.begin(), kLayouts1008.end()), 1008);
+  static const VersionTables v1009 = make_tables(layouts_1009(), 1009);
+  static const VersionTables v1010 = make_tables(layouts_1010(), 1010);
+  static const VersionTables v1011 = make_tables(layouts_1011(), 1011);
+  static const VersionTables v1012 = make_tables(layouts_1012(), 1012);
   switch (v) {
     case LogVersion::V2020:
       return v2020;
@@ -416,6 +449,14 @@ const VersionTables& tables(LogVersion v) {
       return v1006;
     case LogVersion::V1008:
       break;
+    case LogVersion::V1009:
+      return v1009;
+    case LogVersion::V1010:
+      return v1010;
+    case LogVersion::V1011:
+      return v1011;
+    case LogVersion::V1012:
+      return v1012;
   }
   return v1008;
 }
@@ -465,7 +506,13 @@ LegionLogWriter::LegionLogWriter(const std::string& path, LogVersion version, bo
   if (!sink_->gz && !sink_->file) throw std::runtime_error("cannot write " + path);
   plans_ = &tables(version).plans;
   buf_.reserve(kFlushAt + (64 << 10));
-  buf_ += "FileType: BinaryLegionProf v: 1.0\n";
+  // "v: 1.0" until 1008; then the format, and Legion's version on a line.
+  if (format_of(version) >= 1009) {
+    buf_ += "FileType: BinaryLegionProf v: " + std::to_string(format_of(version)) + "\n";
+    buf_ += std::string(kWriterLegionVersion) + "\n";
+  } else {
+    buf_ += "FileType: BinaryLegionProf v: 1.0\n";
+  }
   for (const auto& l : header_lines(version)) buf_ += l + "\n";
   buf_ += "\n";
 }
@@ -497,8 +544,13 @@ bool LegionLogWriter::put(Kind kind, std::initializer_list<Value> fields) {
   std::memcpy(bytes, &p.id, 4);  // little-endian hosts only, as the format
   buf_.append(bytes, 4);
   uint64_t last = 0;  // the previous integer (a uuid's size)
-  for (const Plan::Field& f : p.fields) {
+  for (size_t k = 0; k < p.fields.size(); ++k) {
+    const Plan::Field& f = p.fields[k];
     const Value* x = f.from < 0 ? nullptr : fields.begin() + f.from;
+    if (p.last_if >= 0 && k + 1 == p.fields.size()) {
+      const int from = p.fields[static_cast<size_t>(p.last_if)].from;
+      if (from < 0 || fields.begin()[from].u != 4) break;  // not a reduction: no redop
+    }
     switch (f.code) {
       case FieldCode::Int:
         std::memcpy(bytes, &x->u, 8);
@@ -673,7 +725,7 @@ void LegionLogWriter::instance(const InstanceTimes& i) {
 
 void LegionLogWriter::copy(const ChannelTimes& c) {
   put(K::CopyInfo, {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical,
-                    c.fevent, c.collective, c.src, c.dst});
+                    c.fevent, c.collective, c.src, c.dst, c.redop});
 }
 
 bool LegionLogWriter::copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, uint64_t dst_inst,
@@ -729,6 +781,39 @@ bool LegionLogWriter::instance_ready(uint64_t result, uint64_t precondition, uin
 bool LegionLogWriter::completion_queue(uint64_t result, uint64_t fevent, uint64_t performed,
                                        uint64_t pre0, uint64_t pre1, uint64_t pre2, uint64_t pre3) {
   return put(K::CompletionQueueInfo, {result, fevent, performed, pre0, pre1, pre2, pre3});
+}
+
+bool LegionLogWriter::make_valid(uint64_t result, uint64_t fevent, uint64_t space,
+                                 uint64_t created, uint64_t triggered) {
+  return put(K::MakeValidInfo, {result, fevent, space, created, triggered});
+}
+
+bool LegionLogWriter::fetch_metadata(uint64_t result, uint64_t fevent, uint64_t inst_uid,
+                                     uint64_t created, uint64_t triggered) {
+  return put(K::FetchMetadataInfo, {result, fevent, inst_uid, created, triggered});
+}
+
+bool LegionLogWriter::external_event(uint64_t external, uint64_t fevent, uint64_t created,
+                                     uint64_t triggered, uint64_t provenance) {
+  return put(K::ExternalEventInfo, {external, fevent, created, triggered, provenance});
+}
+
+void LegionLogWriter::wait_site(uint64_t proc, uint64_t fevent, uint64_t event,
+                                uint64_t backtrace_id, uint64_t provenance) {
+  put(K::EventWaitInfo, {proc, fevent, event, backtrace_id, provenance});
+}
+
+void LegionLogWriter::backtrace(uint64_t backtrace_id, const std::string& text) {
+  put(K::BacktraceDesc, {backtrace_id, text});
+}
+
+void LegionLogWriter::instance_usage(uint64_t inst_uid, uint64_t fevent, uint64_t op,
+                                     uint64_t start, uint64_t stop, uint32_t field,
+                                     uint32_t index, uint32_t mode, uint32_t redop,
+                                     uint64_t index_expr) {
+  // 1008's layout names the index and field as index_id and field_id.
+  put(K::PhysicalInstanceUsage,
+      {inst_uid, op, index, field, fevent, start, stop, index_expr, field, index, mode, redop});
 }
 
 }  // namespace legato::legion::testing

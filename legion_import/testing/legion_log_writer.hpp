@@ -1,11 +1,14 @@
-// A writer of Legion Prof binary logs ("FileType: BinaryLegionProf v: 1.0"),
+// A writer of Legion Prof binary logs ("FileType: BinaryLegionProf v: ..."),
 // used only by tests and benchmarks (never installed, never linked into the
 // tools). It writes one node's file, plain or gzip, in the layout of a
 // Legion version (LogVersion): the header of the real logs of that version,
 // line for line (1008: tests/legion_import/data; 1006 derived from it:
 // before the critical-path data, no `critical` fields, no event graph, no
 // ImplicitTaskInfo, PartitionInfo without fevent, ProfTaskInfo without
-// completion, ids renumbered as that version's enum had them).
+// completion, ids renumbered as that version's enum had them; 1009-1012:
+// the preambles Legion's own serializer writes,
+// tests/legion_import/data/serializer), and from 1011 PhysicalInstanceUsage
+// with `redop` written only for reductions, as Legion writes it.
 //
 // Records are encoded through the version's header, field by field by name:
 // each call passes the 1008 fields (and what older layouts name besides:
@@ -31,7 +34,29 @@ namespace legato::legion::testing {
 // OperationInstance, no event ids on processor items). Both logged every
 // node's processors and memories in each node's file: the test calls the
 // writer to do so.
-enum class LogVersion : uint32_t { V2020 = 2020, V2023 = 2023, V1006 = 1006, V1008 = 1008 };
+// 1009-1012: the formats after 1008 (LEGION_FORMAT.md §4), first line
+// "v: <format>" and a second line with Legion's version (kWriterLegionVersion).
+enum class LogVersion : uint32_t {
+  V2020 = 2020,
+  V2023 = 2023,
+  V1006 = 1006,
+  V1008 = 1008,
+  V1009 = 1009,
+  V1010 = 1010,
+  V1011 = 1011,
+  V1012 = 1012
+};
+// The profiling format a version writes (0: the unversioned older layouts).
+constexpr uint32_t format_of(LogVersion v) {
+  return v == LogVersion::V2020 || v == LogVersion::V2023 ? 0 : static_cast<uint32_t>(v);
+}
+// Whether it writes the critical-path data (`critical` fields, the event
+// graph): 1007 on.
+constexpr bool has_event_graph(LogVersion v) {
+  return format_of(v) >= 1007;
+}
+// What the writer puts on the second line of a 1009+ header.
+inline constexpr const char* kWriterLegionVersion = "legion-26.03.0-test";
 
 // Realm ids, built as the real ones are (LEGION_FORMAT.md §3).
 inline uint64_t proc_id(uint32_t node, uint32_t index) {
@@ -108,6 +133,7 @@ struct ChannelTimes {
   uint64_t create = 0, ready = 0, start = 0, stop = 0;
   uint64_t creator = 0, critical = 0, fevent = 0;
   uint32_t collective = 0, part_op = 0;
+  uint32_t redop = 0;  // a reduction copy's operator (1011 on)
 };
 
 struct InstanceTimes {
@@ -189,6 +215,25 @@ class LegionLogWriter {
                       uint64_t performed);
   bool completion_queue(uint64_t result, uint64_t fevent, uint64_t performed, uint64_t pre0,
                         uint64_t pre1 = 0, uint64_t pre2 = 0, uint64_t pre3 = 0);
+  // 1012 (ExternalEventInfo also in late 1008 logs): Realm work an item
+  // started, triggered at `triggered`; false where the version has none.
+  bool make_valid(uint64_t result, uint64_t fevent, uint64_t space, uint64_t created,
+                  uint64_t triggered);
+  bool fetch_metadata(uint64_t result, uint64_t fevent, uint64_t inst_uid, uint64_t created,
+                      uint64_t triggered);
+  bool external_event(uint64_t external, uint64_t fevent, uint64_t created, uint64_t triggered,
+                      uint64_t provenance);
+  // Where an item waited (EventWaitInfo; provenance from 1010) and a
+  // backtrace it names.
+  void wait_site(uint64_t proc, uint64_t fevent, uint64_t event, uint64_t backtrace_id,
+                 uint64_t provenance = 0);
+  void backtrace(uint64_t backtrace_id, const std::string& text);
+  // An instance used by an item (PhysicalInstanceUsage): from 1011 with the
+  // item's fevent, times, field, privilege (mode: 1 read, 2 write, 4
+  // reduce, 7 read-write) and, for a reduction, its operator.
+  void instance_usage(uint64_t inst_uid, uint64_t fevent, uint64_t op, uint64_t start,
+                      uint64_t stop, uint32_t field, uint32_t index, uint32_t mode,
+                      uint32_t redop = 0, uint64_t index_expr = 0);
 
   uint64_t records() const { return records_; }
   LogVersion version() const { return version_; }
@@ -231,9 +276,10 @@ class LegionLogWriter {
 // written whole). Per operation: its OperationInstance, runtime analysis
 // and mapping meta tasks on the utility processors with mapper and runtime
 // calls in them, a point task on a CPU or the GPU (µs-scale, never
-// overlapping on a processor), waits, instances, copies (within and
+// overlapping on a processor), waits, instances (the task's usage of each,
+// a reduction every other one), copies (within and
 // between nodes) and the event graph that gates each task on the one
-// before it (1008). Returns the records written over all nodes.
+// before it (1007 on). Returns the records written over all nodes.
 uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t records_per_node,
                              bool gzip, LogVersion version = LogVersion::V1008);
 

@@ -25,7 +25,9 @@ enum EventKind : uint64_t {
   kInstanceReadyEvent,
   kCopyEvent,
   kRemoteCopyEvent,
-  kKinds = kRemoteCopyEvent  // events per operation
+  kMakeValidEvent,
+  kExternalEvent,
+  kKinds = kExternalEvent  // events per operation
 };
 // Meta task, mapper call and runtime call kinds.
 enum : uint32_t { kAnalysis = 1, kMapping = 2, kReady = 3, kCompletion = 4 };
@@ -151,11 +153,16 @@ uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t re
                     mp.fevent);
       if (k % 8 == 7)  // the mapper waited for something, inside its call
         w.meta_wait(op, kMapping, mp.start + 1000, mp.start + 2500, mp.start + 3000);
-      // The gate of the point task: the previous task here and, in a
-      // multi-node run, the previous operation's task on the next node.
+      // The gate of the point task: the previous task here, in a
+      // multi-node run the previous operation's task on the next node, and
+      // (1012) the index space the mapping made valid, which Realm
+      // finishes after the mapping.
       const uint64_t merged = ev(n, k, kMergeEvent);
       const uint64_t remote = nodes > 1 && k > 0 ? ev((n + 1) % nodes, k - 1, kTaskEvent) : 0;
-      w.event_merger(merged, mp.fevent, mp.stop, prev_task, remote);
+      // The same times in every format: only what the log records differs.
+      const uint64_t valid = ev(n, k, kMakeValidEvent), valid_at = mp.stop + rng.between(0, 1000);
+      const bool made_valid = w.make_valid(valid, mp.fevent, 0x1000 + k, mp.start + 2000, valid_at);
+      w.event_merger(merged, mp.fevent, mp.stop, prev_task, remote, made_valid ? valid : 0);
       // The point task, on the GPU every third operation.
       TaskTimes t;
       t.op = op;
@@ -165,11 +172,11 @@ uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t re
       t.variant_id = on_gpu ? 2 : 1;
       t.proc = proc_id(n, p);
       t.create = a.start + 500;
-      t.ready = mp.stop + rng.between(100, 800);
+      t.ready = std::max(mp.stop + rng.between(100, 800), valid_at);
       t.start = std::max(t.ready, free_at[p]);
       t.stop = t.start + (on_gpu ? rng.between(10'000, 30'000) : rng.between(20'000, 100'000));
       t.creator = a.fevent;
-      t.critical = version == LogVersion::V1008 ? merged : 0;
+      t.critical = has_event_graph(version) ? merged : 0;
       t.fevent = ev(n, k, kTaskEvent);
       free_at[p] = t.stop + rng.between(500, 3000);
       if (on_gpu) {
@@ -184,16 +191,21 @@ uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t re
         w.task_wait(op, t.task_id, t.variant_id, mid, mid + 2'000, mid + 3'000, prev_task);
         w.runtime_call(kGetFuture, mid - 200, mid + 3'200, t.proc, t.fevent);
       }
+      // A GPU task's CUDA work ends after the task: an external event
+      // (1012, and late 1008 logs) that its completion waits for.
+      const uint64_t cuda = ev(n, k, kExternalEvent);
+      const bool external = on_gpu && w.external_event(cuda, t.fevent, t.gpu_start, t.gpu_stop, 0);
       // Its completion on the utility processor.
       MetaTimes c;
       c.op = op;
       c.lg_id = kCompletion;
       c.proc = proc_id(n, ua);
       c.create = t.stop;
-      c.ready = t.stop + 200;
+      c.ready = std::max(t.stop + 200, on_gpu ? t.gpu_stop : 0);  // after the GPU's work
       c.start = std::max(c.ready, free_at[ua]);
       c.stop = c.start + rng.between(1'000, 4'000);
       c.creator = t.fevent;
+      c.critical = external ? cuda : 0;
       c.fevent = ev(n, k, kCompletionEvent);
       w.meta(c);
       free_at[ua] = c.stop + rng.between(300, 1500);
@@ -211,6 +223,11 @@ uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t re
         in.creator = mp.fevent;
         w.instance(in);
         w.instance_ready(ev(n, k, kInstanceReadyEvent), 0, in.inst_uid, in.ready);
+        // The task uses it: read-write, or a reduction every other time
+        // (from 1011 a reduction's record is the longer one).
+        const bool reduce = k % 8 == 0;
+        w.instance_usage(in.inst_uid, t.fevent, op, t.start, t.stop, 100, 0, reduce ? 4 : 7,
+                         reduce ? 1 : 0);
         ChannelTimes cp;
         cp.op = op;
         cp.size = in.size;
@@ -220,7 +237,9 @@ uint64_t write_synthetic_run(const std::string& dir, uint32_t nodes, uint64_t re
         cp.stop = cp.start + rng.between(1'000, 20'000);
         cp.creator = mp.fevent;
         cp.fevent = ev(n, k, kCopyEvent);
+        cp.redop = k % 8 == 0 ? 1 : 0;  // a reduction into it (1011 names it)
         w.copy(cp);
+        cp.redop = 0;
         w.copy_inst(mem_id(n, kZcMem), in.mem, 0, in.inst_uid, cp.fevent);
         if (nodes > 1 && k % 16 == 0) {  // a halo to the next node
           cp.fevent = ev(n, k, kRemoteCopyEvent);

@@ -9,7 +9,7 @@ constexpr uint64_t kNoParent = ~uint64_t{0};
 
 void write_node(const std::string& path, uint32_t n, LogVersion version, bool gzip) {
   LegionLogWriter w(path, version, gzip);
-  const bool v1008 = version == LogVersion::V1008;
+  const bool graph = has_event_graph(version);  // `critical` fields and the event graph
   MachineInfo m;
   m.node = n;
   m.nodes = 2;
@@ -84,7 +84,7 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
   t1.start = 3100;
   t1.stop = 13100;
   t1.creator = n == 1 ? event_id(0, 1) : E(1);
-  t1.critical = v1008 ? E(42) : 0;
+  t1.critical = graph ? E(42) : 0;
   t1.fevent = E(2);
   w.task(t1);
   w.event_trigger(E(42), E(1), 0, 2000);
@@ -114,7 +114,7 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
   g1.gpu_start = 14000;
   g1.gpu_stop = 19000;
   g1.creator = E(1);
-  g1.critical = v1008 ? E(40) : 0;
+  g1.critical = graph ? E(40) : 0;
   g1.fevent = E(4);
   w.gpu_task(g1);
   w.event_merger(E(40), E(1), 2900, E(2), E(3));
@@ -127,7 +127,7 @@ void write_node(const std::string& path, uint32_t n, LogVersion version, bool gz
   g2.gpu_stop = 30000;
   // Node 1's second GPU task waits for node 0's first one (stop 20500) and
   // its own c2 task (stop 10000): a precondition from another node's file.
-  g2.critical = v1008 && n == 1 ? E(43) : 0;
+  g2.critical = graph && n == 1 ? E(43) : 0;
   g2.fevent = E(5);
   w.gpu_task(g2);
   if (n == 1) w.event_merger(E(43), E(1), 2950, event_id(0, 4), E(3));

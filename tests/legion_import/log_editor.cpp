@@ -82,8 +82,12 @@ LogEditor::LogEditor(const std::string& path) {
     RawRecord raw;
     raw.kind = r.layout->name;
     size_t at = r.offset + 4;
-    for (size_t k = 0; k < r.layout->fields.size(); ++k) {
-      const FieldLayout& f = r.layout->fields[k];
+    const RecordLayout& l = *r.layout;
+    for (size_t k = 0; k < l.fields.size(); ++k) {
+      const FieldLayout& f = l.fields[k];
+      // A last field Legion leaves out (1011's redop of a usage that is no
+      // reduction) is absent from the record.
+      if (k + 1 == l.fields.size() && !l.has_last(r.values.data())) break;
       size_t n = f.size;
       if (f.kind == FieldType::String) n = r.texts[k].size() + 1;
       if (f.kind == FieldType::Point) n = 8 * max_dim;
@@ -138,16 +142,34 @@ void LogEditor::drop_field(const std::string& kind, const std::string& field) {
       fs.end());
 }
 
-std::vector<uint8_t> LogEditor::encode() const {
-  std::string text = header.first_line + "\n";
+namespace {
+
+// The header as lines, the empty line that ends it left out.
+std::vector<std::string> header_lines(const Header& header) {
+  std::vector<std::string> lines = {header.first_line};
+  if (!header.legion_version.empty()) lines.push_back(header.legion_version);
   for (const auto& l : header.layouts) {
-    text += l.name + " {id:" + std::to_string(l.id);
+    std::string text = l.name + " {id:" + std::to_string(l.id);
     for (const auto& f : l.fields) {
       text += ", " + f.name + ":" + f.type + ":" +
               (f.kind == FieldType::String ? std::string("-1") : std::to_string(f.size));
     }
-    text += "}\n";
+    lines.push_back(text + "}");
   }
+  return lines;
+}
+
+}  // namespace
+
+void LogEditor::add_layout(const std::string& line) {
+  std::vector<std::string> lines = header_lines(header);
+  lines.push_back(line);
+  header = parse_header_lines(lines, "add_layout");
+}
+
+std::vector<uint8_t> LogEditor::encode() const {
+  std::string text;
+  for (const std::string& line : header_lines(header)) text += line + "\n";
   text += "\n";
   std::vector<uint8_t> out(text.begin(), text.end());
   for (const auto& r : records) {
@@ -157,17 +179,51 @@ std::vector<uint8_t> LogEditor::encode() const {
     }
     if (!l) throw std::runtime_error("a " + r.kind + " record has no layout in the header");
     for (int i = 0; i < 4; ++i) out.push_back(static_cast<uint8_t>(l->id >> (8 * i)));
-    for (const auto& f : l->fields) {
+    for (size_t n = 0; n < l->fields.size(); ++n) {
+      const FieldLayout& f = l->fields[n];
+      if (n + 1 == l->fields.size() && l->last_if != RecordLayout::kAlways &&
+          (l->last_if == RecordLayout::kNever ||
+           r.get(l->fields[static_cast<size_t>(l->last_if)].name) != l->last_if_value))
+        break;  // written only where the field before says so (header.cpp)
       const int k = r.find(f.name);
       if (k >= 0) {
         const auto& b = r.fields[static_cast<size_t>(k)];
         out.insert(out.end(), b.begin(), b.end());
       } else {
-        out.insert(out.end(), f.size, 0);
+        out.insert(out.end(), f.kind == FieldType::String ? 1 : f.size, 0);  // a string: its NUL
       }
     }
   }
   return out;
+}
+
+void LogEditor::as_format(LogVersion version) {
+  std::vector<std::string> lines = {"FileType: BinaryLegionProf v: " +
+                                        std::to_string(format_of(version)),
+                                    kWriterLegionVersion};
+  const auto& layouts = LegionLogWriter::header_lines(version);
+  lines.insert(lines.end(), layouts.begin(), layouts.end());
+  header = parse_header_lines(lines, "as_format");
+  for (RawRecord& r : records) {
+    if (header.find(r.kind) == nullptr)
+      throw std::runtime_error("format " + lines[0] + " has no " + r.kind);
+    // 1011 renamed PhysicalInstanceUsage's index_id and field_id.
+    for (std::string& name : r.names) {
+      if (r.kind == "PhysicalInstanceUsage" && name == "index_id") name = "index";
+      if (r.kind == "PhysicalInstanceUsage" && name == "field_id") name = "field";
+    }
+    // Numbers whose size changed (fspace_id: 4 bytes in the real logs, 8 in
+    // Legion's later preambles) take the new size, little-endian.
+    const RecordLayout& l = *header.find(r.kind);
+    for (size_t k = 0; k < r.names.size(); ++k) {
+      const int f = l.field(r.names[k]);
+      if (f < 0) continue;
+      const FieldLayout& to = l.fields[static_cast<size_t>(f)];
+      const bool number = to.kind == FieldType::U32 || to.kind == FieldType::U64 ||
+                          to.kind == FieldType::I32 || to.kind == FieldType::I64;
+      if (number) r.fields[k].resize(to.size, 0);
+    }
+  }
 }
 
 }  // namespace legato::legion::testing

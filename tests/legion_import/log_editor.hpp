@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "legion_import/header.hpp"
+#include "legion_import/testing/legion_log_writer.hpp"
 
 namespace legato::legion::testing {
 
@@ -35,6 +36,13 @@ class LogEditor {
   RawRecord blank(const std::string& kind);
   // Drops a field from a layout (its bytes from every record of the kind).
   void drop_field(const std::string& kind, const std::string& field);
+  // The same records in a later format's layouts (1009 on: its first line,
+  // Legion's version line and Legion's own preamble, fields matched by
+  // name, new ones zero), as Legion of that format would have written them.
+  void as_format(LogVersion version);
+  // Adds a layout ("Name {id:N, field:type:size, ...}") to the header, read
+  // as the importer reads it (with the deviations of header.cpp).
+  void add_layout(const std::string& line);
   std::vector<uint8_t> encode() const;
 };
 

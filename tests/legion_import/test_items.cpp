@@ -333,7 +333,7 @@ TEST_CASE("a run with Legion's checks on carries a warning naming them", "[legio
   // Log A was run without any: no warning, and the run is named by its host.
   const RankTrace a = legion::import_log(data_file(kA));
   CHECK(a.problems == std::vector<std::string>{});
-  CHECK(a.run.program == "Legion run, pid 3941588 on dubliner");
+  CHECK(a.run.program == "Legion run (format 1008), pid 3941588 on dubliner");
   LogEditor e(data_file(kA));
   for (RawRecord& r : e.records) {
     if (r.kind != "RuntimeConfig") continue;

@@ -35,7 +35,7 @@ TEST_CASE("legate_prof info describes a Legion log, plain or gzip", "[cli][legio
     const auto r = run_command(bin("legate_prof") + " info " + path);
     CHECK(r.status == 0);
     CHECK(r.err.empty());
-    CHECK(has(r.out, "Legion Prof log, FileType: BinaryLegionProf v: 1.0, version 1008"));
+    CHECK(has(r.out, "Legion Prof log, format 1008, "));
     CHECK(has(r.out, "node 0 of 1 on dubliner (pid 3941588)"));
     CHECK(has(r.out, "processors   16 cpu, 2 utility, 1 io, 1 gpu_host, 1 gpu_device"));
     CHECK(has(r.out, "records      2,167\n"));
@@ -45,6 +45,21 @@ TEST_CASE("legate_prof info describes a Legion log, plain or gzip", "[cli][legio
                          ? "decompressed from gzip"
                          : "(plain)"));
   }
+}
+
+TEST_CASE("legate_prof info names the format and Legion's version of a 1011 log",
+          "[cli][legion]") {
+  TempDir dir;
+  legato::legion::testing::LogEditor e(data_file(kA));
+  e.as_format(legato::legion::testing::LogVersion::V1011);
+  const std::string path = dir.file("legate_0.prof");
+  write_file(path, e.encode());
+  const auto r = run_command(bin("legate_prof") + " info " + path);
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+  CHECK(has(r.out, "Legion Prof log, format 1011 (Legion version legion-26.03.0-test), "));
+  CHECK(has(r.out, "records      2,167\n"));
+  CHECK(has(r.out, "6 tasks"));
 }
 
 TEST_CASE("legate_prof on damaged and foreign Legion logs", "[cli][legion]") {

@@ -48,10 +48,13 @@ int legion_info(const std::string& path) {
   }
   const auto& legion = t.metadata["legion"];
   std::cout << path << "\n";
-  std::cout << "  format       Legion Prof log, " << legion.value("format", std::string()) << ", "
-            << (legion.contains("version")
-                    ? "version " + std::to_string(legion["version"].get<uint64_t>())
-                    : std::string("no version (before 2023-11)"))
+  std::cout << "  format       Legion Prof log, "
+            << (legion.contains("format")
+                    ? "format " + std::to_string(legion["format"].get<uint64_t>())
+                    : std::string("no format number (Legion before 2023-11)"))
+            << (legion.contains("legion_version")
+                    ? " (Legion version " + legion["legion_version"].get<std::string>() + ")"
+                    : std::string())
             << ", " << legion["record_layouts"].get<uint64_t>() << " record layouts, "
             << (t.finished_cleanly ? "read to the end" : "NOT read to the end") << "\n";
   std::cout << "  run          " << t.run.id << ", node " << t.run.rank << " of " << t.run.ranks
