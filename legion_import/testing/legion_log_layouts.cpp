@@ -7,6 +7,9 @@
 // tests/legion_import/data/serializer).
 #include "legion_import/testing/legion_log_layouts.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace legato::legion::testing {
 
 // Legion of May 2020 (a Regent run's logs): no MachineDesc, ZeroTime or
@@ -168,427 +171,6 @@ const std::vector<std::string>& layouts_2023() {
   return lines;
 }
 
-// Format 1009, Legion 911657c1 (2025-09-04): the first line names the format, a second
-// line holds Legion's version; MachineDesc without `version`.
-const std::vector<std::string>& layouts_1009() {
-  static const std::vector<std::string> lines = {
-      "MapperName {id:1, mapper_id:MapperID:4, mapper_proc:ProcID:8, name:string:-1}",
-      "MapperCallDesc {id:2, kind:unsigned:4, name:string:-1}",
-      "RuntimeCallDesc {id:3, kind:unsigned:4, name:string:-1}",
-      "MetaDesc {id:4, kind:unsigned:4, message:bool:1, ordered_vc:bool:1, name:string:-1}",
-      "OpDesc {id:5, kind:unsigned:4, name:string:-1}",
-      "ProcDesc {id:6, proc_id:ProcID:8, kind:ProcKind:4, uuid_size:uuid_size:4, "
-      "cuda_device_uuid:uuid:1}",
-      "MaxDimDesc {id:8, max_dim:maxdim:4}",
-      "RuntimeConfig {id:9, debug:bool:1, spy:bool:1, gc:bool:1, inorder:bool:1, "
-      "safe_mapper:bool:1, safe_runtime:bool:1, safe_ctrlrepl:bool:1, part_checks:bool:1, "
-      "bounds_checks:bool:1, resilient:bool:1}",
-      "MachineDesc {id:10, node_id:unsigned:4, num_nodes:unsigned:4, hostname:string:-1, "
-      "host_id:unsigned long long:8, process_id:unsigned:4}",
-      "CalibrationErr {id:62, calibration_err:long long:8}",
-      "ZeroTime {id:61, zero_time:long long:8}",
-      "Provenance {id:63, provenance:unsigned long long:8, prov:string:-1}",
-      "MemDesc {id:7, mem_id:MemID:8, kind:MemKind:4, capacity:unsigned long long:8}",
-      "ProcMDesc {id:31, proc_id:ProcID:8, mem_id:MemID:8, bandwidth:unsigned:4, "
-      "latency:unsigned:4}",
-      "IndexSpacePointDesc {id:32, unique_id:unsigned long long:8, dim:unsigned:4, rem:point:8}",
-      "IndexSpaceRectDesc {id:33, unique_id:unsigned long long:8, dim:unsigned:4, rem:array:8}",
-      "IndexSpaceEmptyDesc {id:34, unique_id:unsigned long long:8}",
-      "FieldDesc {id:35, unique_id:UniqueID:8, field_id:unsigned:4, size:unsigned long long:8, "
-      "name:string:-1}",
-      "FieldSpaceDesc {id:36, unique_id:UniqueID:8, name:string:-1}",
-      "PartDesc {id:37, unique_id:UniqueID:8, name:string:-1}",
-      "IndexSpaceDesc {id:39, unique_id:UniqueID:8, name:string:-1}",
-      "IndexSubSpaceDesc {id:40, parent_id:UniqueID:8, unique_id:UniqueID:8}",
-      "IndexPartitionDesc {id:38, parent_id:UniqueID:8, unique_id:UniqueID:8, disjoint:bool:1, "
-      "point0:unsigned long long:8}",
-      "IndexSpaceSizeDesc {id:46, unique_id:UniqueID:8, dense_size:unsigned long long:8, "
-      "sparse_size:unsigned long long:8, is_sparse:bool:1}",
-      "LogicalRegionDesc {id:41, ispace_id:unsigned long long:8, fspace_id:unsigned long long:8, "
-      "tree_id:unsigned:4, name:string:-1}",
-      "PhysicalInstRegionDesc {id:42, inst_uid:unsigned long long:8, "
-      "ispace_id:unsigned long long:8, fspace_id:unsigned long long:8, tree_id:unsigned:4}",
-      "PhysicalInstLayoutDesc {id:43, inst_uid:unsigned long long:8, field_id:unsigned:4, "
-      "fspace_id:unsigned long long:8, has_align:bool:1, eqk:unsigned:4, align_desc:unsigned:4}",
-      "PhysicalInstDimOrderDesc {id:44, inst_uid:unsigned long long:8, dim:unsigned:4, "
-      "dim_kind:unsigned:4}",
-      "PhysicalInstanceUsage {id:45, inst_uid:unsigned long long:8, op_id:UniqueID:8, "
-      "index_id:unsigned:4, field_id:unsigned:4}",
-      "TaskKind {id:11, task_id:TaskID:4, name:string:-1, overwrite:bool:1}",
-      "TaskVariant {id:12, task_id:TaskID:4, variant_id:VariantID:4, name:string:-1}",
-      "OperationInstance {id:13, op_id:UniqueID:8, parent_id:UniqueID:8, kind:unsigned:4, "
-      "provenance:unsigned long long:8}",
-      "MultiTask {id:14, op_id:UniqueID:8, task_id:TaskID:4}",
-      "SliceOwner {id:15, parent_id:UniqueID:8, op_id:UniqueID:8}",
-      "TaskWaitInfo {id:16, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "wait_start:timestamp_t:8, wait_ready:timestamp_t:8, wait_end:timestamp_t:8, "
-      "wait_event:unsigned long long:8}",
-      "MetaWaitInfo {id:17, op_id:UniqueID:8, lg_id:unsigned:4, wait_start:timestamp_t:8, "
-      "wait_ready:timestamp_t:8, wait_end:timestamp_t:8, wait_event:unsigned long long:8}",
-      "TaskInfo {id:18, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "ImplicitTaskInfo {id:29, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "GPUTaskInfo {id:30, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, gpu_start:timestamp_t:8, gpu_stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MetaInfo {id:19, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-      "create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MessageInfo {id:24, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-      "spawn:timestamp_t:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "CopyInfo {id:20, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, fevent:unsigned long long:8, "
-      "collective:unsigned:4}",
-      "CopyInstInfo {id:48, src:MemID:8, dst:MemID:8, src_fid:unsigned:4, dst_fid:unsigned:4, "
-      "src_inst:unsigned long long:8, dst_inst:unsigned long long:8, "
-      "fevent:unsigned long long:8, num_hops:unsigned:4, indirect:bool:1}",
-      "FillInfo {id:21, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "FillInstInfo {id:49, dst:MemID:8, fid:unsigned:4, dst_inst:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "InstTimelineInfo {id:22, inst_uid:unsigned long long:8, inst_id:InstID:8, mem_id:MemID:8, "
-      "size:unsigned long long:8, op_id:UniqueID:8, create:timestamp_t:8, ready:timestamp_t:8, "
-      "destroy:timestamp_t:8, creator:unsigned long long:8}",
-      "PartitionInfo {id:23, op_id:UniqueID:8, part_op:DepPartOpKind:4, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MapperCallInfo {id:25, mapper_id:MapperID:4, mapper_proc:ProcID:8, "
-      "kind:MappingCallKind:4, op_id:UniqueID:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "RuntimeCallInfo {id:26, kind:RuntimeCallKind:4, start:timestamp_t:8, stop:timestamp_t:8, "
-      "proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "ApplicationCallInfo {id:27, provenance:unsigned long long:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "ExternalEventInfo {id:28, external:unsigned long long:8, fevent:unsigned long long:8, "
-      "created:timestamp_t:8, trigger:timestamp_t:8, prov:unsigned long long:8}",
-      "BacktraceDesc {id:50, backtrace_id:unsigned long long:8, backtrace:string:-1}",
-      "EventWaitInfo {id:51, proc_id:ProcID:8, fevent:unsigned long long:8, "
-      "wait_event:unsigned long long:8, backtrace_id:unsigned long long:8}",
-      "EventMergerInfo {id:52, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-      "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-      "EventTriggerInfo {id:53, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8}",
-      "EventPoisonInfo {id:54, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8}",
-      "BarrierArrivalInfo {id:55, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8}",
-      "ReservationAcquireInfo {id:56, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8, "
-      "reservation:unsigned long long:8}",
-      "InstanceReadyInfo {id:57, result:unsigned long long:8, precondition:unsigned long long:8, "
-      "inst_uid:unsigned long long:8, performed:timestamp_t:8}",
-      "InstanceRedistrictInfo {id:58, result:unsigned long long:8, "
-      "precondition:unsigned long long:8, previous:unsigned long long:8, "
-      "next:unsigned long long:8, performed:timestamp_t:8}",
-      "CompletionQueueInfo {id:59, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-      "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-      "ProfTaskInfo {id:60, proc_id:ProcID:8, op_id:UniqueID:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, fevent:unsigned long long:8, "
-      "completion:bool:1}",
-  };
-  return lines;
-}
-
-// Format 1010, Legion 1c767e80 (2025-10-17): EventWaitInfo with `provenance`.
-const std::vector<std::string>& layouts_1010() {
-  static const std::vector<std::string> lines = {
-      "MapperName {id:1, mapper_id:MapperID:4, mapper_proc:ProcID:8, name:string:-1}",
-      "MapperCallDesc {id:2, kind:unsigned:4, name:string:-1}",
-      "RuntimeCallDesc {id:3, kind:unsigned:4, name:string:-1}",
-      "MetaDesc {id:4, kind:unsigned:4, message:bool:1, ordered_vc:bool:1, name:string:-1}",
-      "OpDesc {id:5, kind:unsigned:4, name:string:-1}",
-      "ProcDesc {id:6, proc_id:ProcID:8, kind:ProcKind:4, uuid_size:uuid_size:4, "
-      "cuda_device_uuid:uuid:1}",
-      "MaxDimDesc {id:8, max_dim:maxdim:4}",
-      "RuntimeConfig {id:9, debug:bool:1, spy:bool:1, gc:bool:1, inorder:bool:1, "
-      "safe_mapper:bool:1, safe_runtime:bool:1, safe_ctrlrepl:bool:1, part_checks:bool:1, "
-      "bounds_checks:bool:1, resilient:bool:1}",
-      "MachineDesc {id:10, node_id:unsigned:4, num_nodes:unsigned:4, hostname:string:-1, "
-      "host_id:unsigned long long:8, process_id:unsigned:4}",
-      "CalibrationErr {id:62, calibration_err:long long:8}",
-      "ZeroTime {id:61, zero_time:long long:8}",
-      "Provenance {id:63, provenance:unsigned long long:8, prov:string:-1}",
-      "MemDesc {id:7, mem_id:MemID:8, kind:MemKind:4, capacity:unsigned long long:8}",
-      "ProcMDesc {id:31, proc_id:ProcID:8, mem_id:MemID:8, bandwidth:unsigned:4, "
-      "latency:unsigned:4}",
-      "IndexSpacePointDesc {id:32, unique_id:unsigned long long:8, dim:unsigned:4, rem:point:8}",
-      "IndexSpaceRectDesc {id:33, unique_id:unsigned long long:8, dim:unsigned:4, rem:array:8}",
-      "IndexSpaceEmptyDesc {id:34, unique_id:unsigned long long:8}",
-      "FieldDesc {id:35, unique_id:UniqueID:8, field_id:unsigned:4, size:unsigned long long:8, "
-      "name:string:-1}",
-      "FieldSpaceDesc {id:36, unique_id:UniqueID:8, name:string:-1}",
-      "PartDesc {id:37, unique_id:UniqueID:8, name:string:-1}",
-      "IndexSpaceDesc {id:39, unique_id:UniqueID:8, name:string:-1}",
-      "IndexSubSpaceDesc {id:40, parent_id:UniqueID:8, unique_id:UniqueID:8}",
-      "IndexPartitionDesc {id:38, parent_id:UniqueID:8, unique_id:UniqueID:8, disjoint:bool:1, "
-      "point0:unsigned long long:8}",
-      "IndexSpaceSizeDesc {id:46, unique_id:UniqueID:8, dense_size:unsigned long long:8, "
-      "sparse_size:unsigned long long:8, is_sparse:bool:1}",
-      "LogicalRegionDesc {id:41, ispace_id:unsigned long long:8, fspace_id:unsigned long long:8, "
-      "tree_id:unsigned:4, name:string:-1}",
-      "PhysicalInstRegionDesc {id:42, inst_uid:unsigned long long:8, "
-      "ispace_id:unsigned long long:8, fspace_id:unsigned long long:8, tree_id:unsigned:4}",
-      "PhysicalInstLayoutDesc {id:43, inst_uid:unsigned long long:8, field_id:unsigned:4, "
-      "fspace_id:unsigned long long:8, has_align:bool:1, eqk:unsigned:4, align_desc:unsigned:4}",
-      "PhysicalInstDimOrderDesc {id:44, inst_uid:unsigned long long:8, dim:unsigned:4, "
-      "dim_kind:unsigned:4}",
-      "PhysicalInstanceUsage {id:45, inst_uid:unsigned long long:8, op_id:UniqueID:8, "
-      "index_id:unsigned:4, field_id:unsigned:4}",
-      "TaskKind {id:11, task_id:TaskID:4, name:string:-1, overwrite:bool:1}",
-      "TaskVariant {id:12, task_id:TaskID:4, variant_id:VariantID:4, name:string:-1}",
-      "OperationInstance {id:13, op_id:UniqueID:8, parent_id:UniqueID:8, kind:unsigned:4, "
-      "provenance:unsigned long long:8}",
-      "MultiTask {id:14, op_id:UniqueID:8, task_id:TaskID:4}",
-      "SliceOwner {id:15, parent_id:UniqueID:8, op_id:UniqueID:8}",
-      "TaskWaitInfo {id:16, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "wait_start:timestamp_t:8, wait_ready:timestamp_t:8, wait_end:timestamp_t:8, "
-      "wait_event:unsigned long long:8}",
-      "MetaWaitInfo {id:17, op_id:UniqueID:8, lg_id:unsigned:4, wait_start:timestamp_t:8, "
-      "wait_ready:timestamp_t:8, wait_end:timestamp_t:8, wait_event:unsigned long long:8}",
-      "TaskInfo {id:18, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "ImplicitTaskInfo {id:29, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "GPUTaskInfo {id:30, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, gpu_start:timestamp_t:8, gpu_stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MetaInfo {id:19, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-      "create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MessageInfo {id:24, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-      "spawn:timestamp_t:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "CopyInfo {id:20, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, fevent:unsigned long long:8, "
-      "collective:unsigned:4}",
-      "CopyInstInfo {id:48, src:MemID:8, dst:MemID:8, src_fid:unsigned:4, dst_fid:unsigned:4, "
-      "src_inst:unsigned long long:8, dst_inst:unsigned long long:8, "
-      "fevent:unsigned long long:8, num_hops:unsigned:4, indirect:bool:1}",
-      "FillInfo {id:21, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "FillInstInfo {id:49, dst:MemID:8, fid:unsigned:4, dst_inst:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "InstTimelineInfo {id:22, inst_uid:unsigned long long:8, inst_id:InstID:8, mem_id:MemID:8, "
-      "size:unsigned long long:8, op_id:UniqueID:8, create:timestamp_t:8, ready:timestamp_t:8, "
-      "destroy:timestamp_t:8, creator:unsigned long long:8}",
-      "PartitionInfo {id:23, op_id:UniqueID:8, part_op:DepPartOpKind:4, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MapperCallInfo {id:25, mapper_id:MapperID:4, mapper_proc:ProcID:8, "
-      "kind:MappingCallKind:4, op_id:UniqueID:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "RuntimeCallInfo {id:26, kind:RuntimeCallKind:4, start:timestamp_t:8, stop:timestamp_t:8, "
-      "proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "ApplicationCallInfo {id:27, provenance:unsigned long long:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "ExternalEventInfo {id:28, external:unsigned long long:8, fevent:unsigned long long:8, "
-      "created:timestamp_t:8, trigger:timestamp_t:8, prov:unsigned long long:8}",
-      "BacktraceDesc {id:50, backtrace_id:unsigned long long:8, backtrace:string:-1}",
-      "EventWaitInfo {id:51, proc_id:ProcID:8, fevent:unsigned long long:8, "
-      "wait_event:unsigned long long:8, provenance:unsigned long long:8, "
-      "backtrace_id:unsigned long long:8}",
-      "EventMergerInfo {id:52, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-      "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-      "EventTriggerInfo {id:53, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8}",
-      "EventPoisonInfo {id:54, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8}",
-      "BarrierArrivalInfo {id:55, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8}",
-      "ReservationAcquireInfo {id:56, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8, "
-      "reservation:unsigned long long:8}",
-      "InstanceReadyInfo {id:57, result:unsigned long long:8, precondition:unsigned long long:8, "
-      "inst_uid:unsigned long long:8, performed:timestamp_t:8}",
-      "InstanceRedistrictInfo {id:58, result:unsigned long long:8, "
-      "precondition:unsigned long long:8, previous:unsigned long long:8, "
-      "next:unsigned long long:8, performed:timestamp_t:8}",
-      "CompletionQueueInfo {id:59, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-      "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-      "ProfTaskInfo {id:60, proc_id:ProcID:8, op_id:UniqueID:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, fevent:unsigned long long:8, "
-      "completion:bool:1}",
-  };
-  return lines;
-}
-
-// Format 1011, Legion e1d009f4 (2026-02-18): instance geometry (PhysicalInstanceSpaces,
-// PartitionInstInfo, the `*_expr` fields), PhysicalInstanceUsage rewritten
-// (its `redop` written only for reductions), CopyInfo with `reduction`,
-// FillInfo with `collective`.
-const std::vector<std::string>& layouts_1011() {
-  static const std::vector<std::string> lines = {
-      "MapperName {id:1, mapper_id:MapperID:4, mapper_proc:ProcID:8, name:string:-1}",
-      "MapperCallDesc {id:2, kind:unsigned:4, name:string:-1}",
-      "RuntimeCallDesc {id:3, kind:unsigned:4, name:string:-1}",
-      "MetaDesc {id:4, kind:unsigned:4, message:bool:1, ordered_vc:bool:1, name:string:-1}",
-      "OpDesc {id:5, kind:unsigned:4, name:string:-1}",
-      "ProcDesc {id:6, proc_id:ProcID:8, kind:ProcKind:4, uuid_size:uuid_size:4, "
-      "cuda_device_uuid:uuid:1}",
-      "MaxDimDesc {id:8, max_dim:maxdim:4}",
-      "RuntimeConfig {id:9, debug:bool:1, spy:bool:1, gc:bool:1, inorder:bool:1, "
-      "safe_mapper:bool:1, safe_runtime:bool:1, safe_ctrlrepl:bool:1, part_checks:bool:1, "
-      "bounds_checks:bool:1, resilient:bool:1}",
-      "MachineDesc {id:10, node_id:unsigned:4, num_nodes:unsigned:4, hostname:string:-1, "
-      "host_id:unsigned long long:8, process_id:unsigned:4}",
-      "CalibrationErr {id:64, calibration_err:long long:8}",
-      "ZeroTime {id:63, zero_time:long long:8}",
-      "Provenance {id:65, provenance:unsigned long long:8, prov:string:-1}",
-      "MemDesc {id:7, mem_id:MemID:8, kind:MemKind:4, capacity:unsigned long long:8}",
-      "ProcMDesc {id:31, proc_id:ProcID:8, mem_id:MemID:8, bandwidth:unsigned:4, "
-      "latency:unsigned:4}",
-      "IndexSpacePointDesc {id:32, unique_id:unsigned long long:8, dim:unsigned:4, rem:point:8}",
-      "IndexSpaceRectDesc {id:33, unique_id:unsigned long long:8, dim:unsigned:4, rem:array:8}",
-      "IndexSpaceEmptyDesc {id:34, unique_id:unsigned long long:8}",
-      "FieldDesc {id:35, unique_id:UniqueID:8, field_id:unsigned:4, size:unsigned long long:8, "
-      "name:string:-1}",
-      "FieldSpaceDesc {id:36, unique_id:UniqueID:8, name:string:-1}",
-      "PartDesc {id:37, unique_id:UniqueID:8, name:string:-1}",
-      "IndexSpaceDesc {id:39, unique_id:UniqueID:8, name:string:-1}",
-      "IndexSubSpaceDesc {id:40, parent_id:UniqueID:8, unique_id:UniqueID:8}",
-      "IndexPartitionDesc {id:38, parent_id:UniqueID:8, unique_id:UniqueID:8, disjoint:bool:1, "
-      "point0:unsigned long long:8}",
-      "IndexSpaceSizeDesc {id:47, unique_id:UniqueID:8, dense_size:unsigned long long:8, "
-      "sparse_size:unsigned long long:8, is_sparse:bool:1}",
-      "LogicalRegionDesc {id:41, ispace_id:unsigned long long:8, fspace_id:unsigned long long:8, "
-      "tree_id:unsigned:4, name:string:-1}",
-      "PhysicalInstRegionDesc {id:42, inst_uid:unsigned long long:8, "
-      "ispace_id:unsigned long long:8, fspace_id:unsigned long long:8, tree_id:unsigned:4}",
-      "PhysicalInstLayoutDesc {id:43, inst_uid:unsigned long long:8, field_id:unsigned:4, "
-      "fspace_id:unsigned long long:8, has_align:bool:1, eqk:unsigned:4, align_desc:unsigned:4}",
-      "PhysicalInstDimOrderDesc {id:44, inst_uid:unsigned long long:8, dim:unsigned:4, "
-      "dim_kind:unsigned:4}",
-      "PhysicalInstanceSpaces {id:45, inst_uid:unsigned long long:8, "
-      "union_space:unsigned long long:8, piece_space:unsigned long long:8}",
-      "PhysicalInstanceUsage {id:46, inst_uid:unsigned long long:8, fevent:unsigned long long:8, "
-      "op_id:UniqueID:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "index_expr:unsigned long long:8, field:unsigned:4, index:unsigned:4, mode:unsigned:4, "
-      "redop:unsigned:4}",
-      "TaskKind {id:11, task_id:TaskID:4, name:string:-1, overwrite:bool:1}",
-      "TaskVariant {id:12, task_id:TaskID:4, variant_id:VariantID:4, name:string:-1}",
-      "OperationInstance {id:13, op_id:UniqueID:8, parent_id:UniqueID:8, kind:unsigned:4, "
-      "provenance:unsigned long long:8}",
-      "MultiTask {id:14, op_id:UniqueID:8, task_id:TaskID:4}",
-      "SliceOwner {id:15, parent_id:UniqueID:8, op_id:UniqueID:8}",
-      "TaskWaitInfo {id:16, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "wait_start:timestamp_t:8, wait_ready:timestamp_t:8, wait_end:timestamp_t:8, "
-      "wait_event:unsigned long long:8}",
-      "MetaWaitInfo {id:17, op_id:UniqueID:8, lg_id:unsigned:4, wait_start:timestamp_t:8, "
-      "wait_ready:timestamp_t:8, wait_end:timestamp_t:8, wait_event:unsigned long long:8}",
-      "TaskInfo {id:18, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "ImplicitTaskInfo {id:29, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "GPUTaskInfo {id:30, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-      "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, gpu_start:timestamp_t:8, gpu_stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MetaInfo {id:19, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-      "create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "MessageInfo {id:24, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-      "spawn:timestamp_t:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "CopyInfo {id:20, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, fevent:unsigned long long:8, "
-      "collective:unsigned:4, reduction:unsigned:4, copy_expr:unsigned long long:8}",
-      "CopyInstInfo {id:49, src:MemID:8, dst:MemID:8, src_fid:unsigned:4, dst_fid:unsigned:4, "
-      "src_inst:unsigned long long:8, dst_inst:unsigned long long:8, "
-      "src_expr:unsigned long long:8, dst_expr:unsigned long long:8, "
-      "fevent:unsigned long long:8, num_hops:unsigned:4, indirect:bool:1}",
-      "FillInfo {id:21, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, fevent:unsigned long long:8, "
-      "collective:unsigned:4, fill_expr:unsigned long long:8}",
-      "FillInstInfo {id:50, dst:MemID:8, fid:unsigned:4, dst_inst:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "InstTimelineInfo {id:22, inst_uid:unsigned long long:8, inst_id:InstID:8, mem_id:MemID:8, "
-      "size:unsigned long long:8, op_id:UniqueID:8, create:timestamp_t:8, ready:timestamp_t:8, "
-      "destroy:timestamp_t:8, creator:unsigned long long:8}",
-      "PartitionInfo {id:23, op_id:UniqueID:8, part_op:DepPartOpKind:4, create:timestamp_t:8, "
-      "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "creator:unsigned long long:8, critical:unsigned long long:8, "
-      "fevent:unsigned long long:8}",
-      "PartitionInstInfo {id:51, src:MemID:8, fid:unsigned:4, src_inst:unsigned long long:8, "
-      "src_expr:unsigned long long:8, fevent:unsigned long long:8}",
-      "MapperCallInfo {id:25, mapper_id:MapperID:4, mapper_proc:ProcID:8, "
-      "kind:MappingCallKind:4, op_id:UniqueID:8, start:timestamp_t:8, stop:timestamp_t:8, "
-      "proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "RuntimeCallInfo {id:26, kind:RuntimeCallKind:4, start:timestamp_t:8, stop:timestamp_t:8, "
-      "proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "ApplicationCallInfo {id:27, provenance:unsigned long long:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, proc_id:ProcID:8, fevent:unsigned long long:8}",
-      "ExternalEventInfo {id:28, external:unsigned long long:8, fevent:unsigned long long:8, "
-      "created:timestamp_t:8, trigger:timestamp_t:8, prov:unsigned long long:8}",
-      "BacktraceDesc {id:52, backtrace_id:unsigned long long:8, backtrace:string:-1}",
-      "EventWaitInfo {id:53, proc_id:ProcID:8, fevent:unsigned long long:8, "
-      "wait_event:unsigned long long:8, provenance:unsigned long long:8, "
-      "backtrace_id:unsigned long long:8}",
-      "EventMergerInfo {id:54, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-      "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-      "EventTriggerInfo {id:55, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8}",
-      "EventPoisonInfo {id:56, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8}",
-      "BarrierArrivalInfo {id:57, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8}",
-      "ReservationAcquireInfo {id:58, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "precondition:unsigned long long:8, performed:timestamp_t:8, "
-      "reservation:unsigned long long:8}",
-      "InstanceReadyInfo {id:59, result:unsigned long long:8, precondition:unsigned long long:8, "
-      "inst_uid:unsigned long long:8, performed:timestamp_t:8}",
-      "InstanceRedistrictInfo {id:60, result:unsigned long long:8, "
-      "precondition:unsigned long long:8, previous:unsigned long long:8, "
-      "next:unsigned long long:8, performed:timestamp_t:8}",
-      "CompletionQueueInfo {id:61, result:unsigned long long:8, fevent:unsigned long long:8, "
-      "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-      "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-      "ProfTaskInfo {id:62, proc_id:ProcID:8, op_id:UniqueID:8, start:timestamp_t:8, "
-      "stop:timestamp_t:8, creator:unsigned long long:8, fevent:unsigned long long:8, "
-      "completion:bool:1}",
-  };
-  return lines;
-}
-
 // Format 1012, Legion 144a5e93 (2026-03-22): MakeValidInfo and FetchMetadataInfo.
 const std::vector<std::string>& layouts_1012() {
   static const std::vector<std::string> lines = {
@@ -734,6 +316,87 @@ const std::vector<std::string>& layouts_1012() {
       "stop:timestamp_t:8, creator:unsigned long long:8, fevent:unsigned long long:8, "
       "completion:bool:1}",
   };
+  return lines;
+}
+
+namespace {
+
+std::string name_of(const std::string& line) {
+  return line.substr(0, line.find(" {id:"));
+}
+
+// The layouts of the format before `newer`, as Legion's enum and preamble
+// had them: the kinds `removed` taken out (each id above a removed one one
+// lower, as the enum numbered them without it), the fields `dropped` (kind,
+// field) taken out, and the fields of the kinds of `replaced` (whole lines,
+// their ids ignored) as they read.
+std::vector<std::string> older(const std::vector<std::string>& newer,
+                               const std::vector<std::string>& removed,
+                               const std::vector<std::pair<std::string, std::string>>& dropped,
+                               const std::vector<std::string>& replaced) {
+  const auto id_of = [](const std::string& line) {
+    return std::stoul(line.substr(line.find(" {id:") + 5));
+  };
+  std::vector<unsigned long> removed_ids;
+  for (const std::string& line : newer) {
+    if (std::find(removed.begin(), removed.end(), name_of(line)) != removed.end())
+      removed_ids.push_back(id_of(line));
+  }
+  std::vector<std::string> out;
+  for (std::string line : newer) {
+    const std::string name = name_of(line);
+    if (std::find(removed.begin(), removed.end(), name) != removed.end()) continue;
+    for (const std::string& r : replaced) {  // its fields; its id stays the newer one's
+      const auto fields = [](const std::string& l) { return l.find_first_of(",}", l.find(" {id:")); };
+      if (name_of(r) == name) line = line.substr(0, fields(line)) + r.substr(fields(r));
+    }
+    for (const auto& [kind, field] : dropped) {
+      const size_t at = kind == name ? line.find(", " + field + ":") : std::string::npos;
+      if (at != std::string::npos) line.erase(at, line.find_first_of(",}", at + 2) - at);
+    }
+    unsigned long id = id_of(line);
+    const unsigned long was = id;
+    for (unsigned long r : removed_ids) id -= r < was ? 1 : 0;
+    const size_t from = line.find(" {id:") + 5;
+    line.replace(from, line.find_first_of(",}", from) - from, std::to_string(id));
+    out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace
+
+// Format 1011, Legion e1d009f4 (2026-02-18): instance geometry
+// (PhysicalInstanceSpaces, PartitionInstInfo, the `*_expr` fields),
+// PhysicalInstanceUsage rewritten (its `redop` written only for
+// reductions), CopyInfo with `reduction`, FillInfo with `collective`.
+const std::vector<std::string>& layouts_1011() {
+  static const std::vector<std::string> lines =
+      older(layouts_1012(), {"MakeValidInfo", "FetchMetadataInfo"}, {}, {});
+  return lines;
+}
+
+// Format 1010, Legion 1c767e80 (2025-10-17): EventWaitInfo with `provenance`.
+const std::vector<std::string>& layouts_1010() {
+  static const std::vector<std::string> lines =
+      older(layouts_1011(), {"PhysicalInstanceSpaces", "PartitionInstInfo"},
+            {{"CopyInfo", "reduction"},
+             {"CopyInfo", "copy_expr"},
+             {"CopyInstInfo", "src_expr"},
+             {"CopyInstInfo", "dst_expr"},
+             {"FillInfo", "collective"},
+             {"FillInfo", "fill_expr"}},
+            {"PhysicalInstanceUsage {id:0, inst_uid:unsigned long long:8, op_id:UniqueID:8, "
+             "index_id:unsigned:4, field_id:unsigned:4}"});
+  return lines;
+}
+
+// Format 1009, Legion 911657c1 (2025-09-04): the first line names the
+// format, a second line holds Legion's version; MachineDesc without
+// `version`.
+const std::vector<std::string>& layouts_1009() {
+  static const std::vector<std::string> lines =
+      older(layouts_1010(), {}, {{"EventWaitInfo", "provenance"}}, {});
   return lines;
 }
 

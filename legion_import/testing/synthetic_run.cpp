@@ -57,9 +57,10 @@ struct Rng {
 constexpr uint64_t kEventTableSlots = 4096;
 static_assert(kKinds % 2 == 1);
 
+// Generations count from 2: slot 0's generation 1 is the top-level task's.
 uint64_t ev(uint32_t node, uint64_t k, EventKind kind) {
   const uint64_t seq = k * kKinds + (kind - 1);
-  return event_id(node, (seq % kEventTableSlots) << 20 | (seq / kEventTableSlots + 1));
+  return event_id(node, (seq % kEventTableSlots) << 20 | (seq / kEventTableSlots + 2));
 }
 
 void descriptors(LegionLogWriter& w, uint32_t node) {

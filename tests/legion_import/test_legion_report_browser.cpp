@@ -152,6 +152,17 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   CHECK_THAT(
       chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
       Catch::Contains("bytes1,048,576 (1.0 MiB)") && Catch::Contains("bandwidth976.6 GiB/s"));
+  // Gathers and scatters are named as such, as the model names them.
+  nlohmann::json kinds = nlohmann::json::array(), names = nlohmann::json::array();
+  for (uint32_t i = 0; i < p.items.size(); ++i) {
+    if (p.items[i].kind != analysis::ItemKind::Copy) continue;
+    kinds.push_back(i);
+    names.push_back(std::string(p.kind_name(i)));
+  }
+  CHECK(chrome.eval("" + kinds.dump() + ".map((i) => legatoReport.profile.kindName(i))") == names);
+  CHECK_THAT(names.dump(), Catch::Contains("\"gather copy\"") &&
+                               Catch::Contains("\"scatter copy\"") &&
+                               Catch::Contains("\"copy\""));
   chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }
