@@ -81,7 +81,10 @@ class Graph {
               if (looked_up.maybe(events[i].result)) f(events[i].result, at(k, i));
           }
         },
-        looked_up.expected(), [](uint64_t, Where, Where) {});
+        looked_up.expected(), [&](uint64_t, Where first, Where later) {
+          if (!is_item(first) && !is_item(later)) repeats_.emplace_back(first, later);
+        });
+    std::sort(repeats_.begin(), repeats_.end());
   }
 
   Resolved resolve(uint64_t event) {
@@ -102,38 +105,46 @@ class Graph {
       if (!expanded) {
         stack_.back().second = true;
         m.visit();
-        for (uint64_t p : node.pre) {
-          const Where* pw = p == 0 ? nullptr : where_.find(p);
-          if (pw && !is_item(*pw) && Memo(event_node(*pw)).unseen())
-            stack_.emplace_back(*pw, false);
-        }
+        each_record(n, [&](const EventNode& record) {
+          for (uint64_t p : record.pre) {
+            const Where* pw = p == 0 ? nullptr : where_.find(p);
+            if (pw && !is_item(*pw) && Memo(event_node(*pw)).unseen())
+              stack_.emplace_back(*pw, false);
+          }
+        });
         continue;
       }
       stack_.pop_back();
       // The precondition that triggered last (a completion queue: first)
       // gated this event if it triggered after the event was created;
       // otherwise the event itself did, and its performer is on the path.
+      // An event several records produce (a barrier's arrivals, from every
+      // node) was performed by the last of them, after all their
+      // preconditions.
       Resolved best;
-      for (uint64_t p : node.pre) {
-        const Where* pw = p == 0 ? nullptr : where_.find(p);
-        if (!pw) continue;  // no record produced it
-        Resolved r;
-        if (is_item(*pw)) {
-          r = Resolved{item(*pw).stop, p, true, PathStep::kNoVia};
-        } else if (const Memo pm(event_node(*pw)); pm.done()) {
-          r = pm.resolved();
-        } else {
-          continue;  // a cycle
+      Resolved self{node.performed, node.performer, true, node.type};
+      each_record(n, [&](const EventNode& record) {
+        if (record.performed > self.trigger)
+          self = Resolved{record.performed, record.performer, true, record.type};
+        for (uint64_t p : record.pre) {
+          const Where* pw = p == 0 ? nullptr : where_.find(p);
+          if (!pw) continue;  // no record produced it
+          Resolved r;
+          if (is_item(*pw)) {
+            r = Resolved{item(*pw).stop, p, true, PathStep::kNoVia};
+          } else if (const Memo pm(event_node(*pw)); pm.done()) {
+            r = pm.resolved();
+          } else {
+            continue;  // a cycle
+          }
+          if (!r.known) continue;
+          const bool better =
+              !best.known || (node.type == EventNode::CompletionQueue ? r.trigger < best.trigger
+                                                                      : r.trigger > best.trigger);
+          if (better) best = r;
         }
-        if (!r.known) continue;
-        const bool better =
-            !best.known || (node.type == EventNode::CompletionQueue ? r.trigger < best.trigger
-                                                                    : r.trigger > best.trigger);
-        if (better) best = r;
-      }
-      m.resolve(best.known && best.trigger > node.performed
-                    ? best
-                    : Resolved{node.performed, node.performer, true, node.type});
+      });
+      m.resolve(best.known && best.trigger > self.trigger ? best : self);
     }
     return Memo(event_node(*w)).resolved();
   }
@@ -223,8 +234,21 @@ class Graph {
     EventNode& node_;
   };
 
+  // The records of the event at w: its first record (the one where_
+  // finds), then those that repeat its result (repeats_), f(record) each.
+  template <class F>
+  void each_record(Where w, F&& f) {
+    f(std::as_const(event_node(w)));
+    if (repeats_.empty()) return;
+    auto it = std::lower_bound(repeats_.begin(), repeats_.end(), std::make_pair(w, Where{0}));
+    for (; it != repeats_.end() && it->first == w; ++it) f(std::as_const(event_node(it->second)));
+  }
+
   const std::vector<PathInputs*>& files_;
   EventIdMap<Where, ~Where{0}> where_;
+  // (first record, a later record of the same result), sorted: the records
+  // that repeat an event's result, a barrier's arrivals above all.
+  std::vector<std::pair<Where, Where>> repeats_;
   std::vector<std::pair<Where, bool>> stack_;
 };
 

@@ -135,6 +135,60 @@ TEST_CASE("1012: the critical path goes through make_valid, metadata fetches and
   CHECK(step(7).second != K::Control);
 }
 
+TEST_CASE("a barrier's arrivals from every node: the last to arrive is on the critical path",
+          "[legion][critical]") {
+  // Node 0's item X arrives at 1000, node 1's item Y at 3000 (in the other
+  // file); node 0's task T, created at 500, waited for the barrier. Node 1's
+  // U waited for a second barrier whose last arrival (4000, by X) came
+  // before the item Z that node 1's arrival waited for (Z ended at 5000).
+  TempDir dir;
+  const uint64_t barrier = event_id(0, 500), barrier2 = event_id(1, 501);
+  std::vector<std::string> files;
+  for (uint32_t n = 0; n < 2; ++n) {
+    files.push_back(dir.file("prof_" + std::to_string(n) + ".prof"));
+    LegionLogWriter w(files.back(), LogVersion::V1008);
+    MachineInfo m;
+    m.node = n;
+    m.nodes = 2;
+    w.machine(m);
+    w.proc(proc_id(n, 0), kCpu);
+    w.task_kind(1, "work");
+    w.task_variant(1, 1, "cpu");
+    const auto item = [&](uint64_t op, uint64_t start, uint64_t stop, uint64_t critical) {
+      w.operation(op, ~uint64_t{0}, 30);
+      TaskTimes t;
+      t.op = op;
+      t.task_id = t.variant_id = 1;
+      t.proc = proc_id(n, 0);
+      t.create = op == 4 || op == 5 ? 500 : start;
+      t.ready = t.start = start;
+      t.stop = stop;
+      t.critical = critical;
+      t.fevent = event_id(n, op);
+      w.task(t);
+    };
+    if (n == 0) {
+      item(1, 100, 900, 0);  // X
+      REQUIRE(w.barrier_arrival(barrier, event_id(0, 1), 0, 1000));
+      item(4, 3100, 3200, barrier);  // T
+      item(3, 4100, 5000, 0);        // Z
+      REQUIRE(w.barrier_arrival(barrier2, event_id(0, 1), 0, 4000));
+    } else {
+      item(2, 200, 2900, 0);  // Y
+      REQUIRE(w.barrier_arrival(barrier, event_id(1, 2), 0, 3000));
+      REQUIRE(w.barrier_arrival(barrier2, event_id(1, 2), event_id(0, 3), 2950));
+      item(5, 5100, 5200, barrier2);  // U
+    }
+    w.finish();
+  }
+  const analysis::Profile p = analysis::load_profile(files);
+  const auto critical = [&](uint64_t op) {
+    return analysis::details(p, item_of_op(p, op)).critical;
+  };
+  CHECK(critical(4) == item_of_op(p, 2));  // Y, the last arrival, not X, the first record
+  CHECK(critical(5) == item_of_op(p, 3));  // Z, the precondition an arrival waited for
+}
+
 TEST_CASE("1010: a wait's note names the program's call it waited in, then the backtrace",
           "[legion][formats][waits]") {
   for (const LogVersion v : {LogVersion::V1008, LogVersion::V1010, LogVersion::V1012}) {
