@@ -25,6 +25,8 @@ mkdir -p "$build/artifacts" "$build/corpus-reader" "$build/corpus-payload" "$bui
 cp -n sample_traces/*.prof "$build/corpus-reader/" 2>/dev/null || true
 cp -n tests/fuzz/seeds/payload-* "$build/corpus-payload/" 2>/dev/null || true
 cp -n tests/legion_import/data/*.prof "$build/corpus-legion/" 2>/dev/null || true
+# Every record kind of formats 1008-1012 as Legion's own serializer writes it.
+cp -n tests/legion_import/data/serializer/*.prof "$build/corpus-legion/" 2>/dev/null || true
 for log in tests/legion_import/data/*.prof; do  # the gzip container too
   seed="$build/corpus-legion/$(basename "$log").gz"
   [ -e "$seed" ] || gzip -c "$log" >"$seed"

@@ -121,6 +121,11 @@ TEST_CASE("1012: the critical path goes through make_valid, metadata fetches and
   CHECK(step(5) == std::make_pair(item_of_op(p, 4), K::External));
   CHECK(step(6) == std::make_pair(item_of_op(p, 4), K::External));
   CHECK(step(7).first == analysis::kNone);  // not its creator Z
+  // ... and no link to the barrier as if it were an item (left unresolved).
+  std::string shown;
+  for (const std::string& w : p.warnings) shown += w + "\n";
+  INFO(shown);
+  CHECK(p.warnings.empty());
   CHECK(step(8) == std::make_pair(item_of_op(p, 2), K::Data));
   // The chain names each step.
   CHECK(analysis::precondition_name(static_cast<uint8_t>(K::MakeValid)) ==
