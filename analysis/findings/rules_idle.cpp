@@ -142,6 +142,30 @@ Time chain_begin(const Context& ctx) {
                       : std::min(ctx.p.items[top].start, ctx.p.items[first].start);
 }
 
+// What `item` waited for through its link to `pre`, when that link went
+// through Realm work (trace::EdgeKind::MakeValid, FetchMetadata, External);
+// nullptr for other links.
+const char* realm_work(const Profile& p, uint32_t item, uint32_t pre) {
+  const char* what = nullptr;
+  p.for_each_precondition(item, [&](const Precondition& c) {
+    if (c.item != pre) return;
+    switch (static_cast<trace::EdgeKind>(c.kind)) {
+      case trace::EdgeKind::MakeValid:
+        what = "waiting for an index space to be made valid";
+        break;
+      case trace::EdgeKind::FetchMetadata:
+        what = "waiting for an instance's metadata";
+        break;
+      case trace::EdgeKind::External:
+        what = "waiting for asynchronous work (an external event: CUDA's, say)";
+        break;
+      default:
+        break;
+    }
+  });
+  return what;
+}
+
 // What the run's chain was doing over time, as segments in time order: its
 // items; between two of them the program still issuing the next one, or the
 // next one waiting (for the runtime, a processor, its launch); and before
@@ -167,7 +191,13 @@ class ChainTimeline {
         const Time issued =
             std::clamp<Time>(p.create_of(chain[k]), from, std::max<Time>(from, it.start));
         add(from, issued, label("the program issuing work"));
-        add(issued, it.start, label("waiting for the runtime or a processor"));
+        // A link through Realm work the precondition started (a Legion
+        // log's make_valid, metadata fetch or external event such as CUDA
+        // work): until the item was ready, it waited for that work.
+        const char* realm = realm_work(p, chain[k], chain[k + 1]);
+        const Time ready = realm ? std::clamp<Time>(p.ready_of(chain[k]), issued, it.start) : issued;
+        if (realm) add(issued, ready, label(realm));
+        add(ready, it.start, label("waiting for the runtime or a processor"));
       }
       add(it.start, it.stop(), label(activity_name(ctx, chain[k])));
     }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/details.hpp"
+#include "analysis/findings.hpp"
 #include "analysis/load.hpp"
 #include "legion_import/import.hpp"
 #include "log_editor.hpp"
@@ -138,6 +139,52 @@ TEST_CASE("1012: the critical path goes through make_valid, metadata fetches and
   CHECK(chain[1] == item_of_op(p, 4));
   // Without the handshake rule H would have gone to its creator.
   CHECK(step(7).second != K::Control);
+}
+
+TEST_CASE("the critical path's time names the Realm work it waited for", "[legion][critical]") {
+  // G, a GPU task, ends at 1000; its CUDA work triggers an external event
+  // at 5000; D, created at 500 and ready at 5000, waited for it and ends the
+  // run at 6000: 4 of its 6 us were spent waiting for the CUDA work.
+  TempDir dir;
+  const std::string path = dir.file("prof_0.prof");
+  {
+    LegionLogWriter w(path, LogVersion::V1012);
+    machine(w);
+    w.operation(1, ~uint64_t{0}, 30);
+    TaskTimes g;
+    g.op = 1;
+    g.task_id = g.variant_id = 1;
+    g.proc = kG2;
+    g.create = g.ready = g.start = 0;
+    g.stop = 1000;
+    g.gpu_start = 100;
+    g.gpu_stop = 5000;
+    g.fevent = E(1);
+    w.gpu_task(g);
+    REQUIRE(w.external_event(E(100), E(1), 100, 5000, 0));
+    w.operation(2, ~uint64_t{0}, 30);
+    TaskTimes d;
+    d.op = 2;
+    d.task_id = d.variant_id = 1;
+    d.proc = kC0;
+    d.create = 500;
+    d.ready = 5000;
+    d.start = 5100;
+    d.stop = 6000;
+    d.critical = E(100);
+    d.fevent = E(2);
+    w.task(d);
+    w.finish();
+  }
+  const analysis::Profile p = analysis::load_profile({path});
+  const analysis::Findings found = analysis::find(p);
+  const analysis::Finding* path_finding = nullptr;
+  for (const auto& f : found.findings)
+    if (f.rule == "critical_path") path_finding = &f;
+  REQUIRE(path_finding != nullptr);
+  INFO(path_finding->summary);
+  CHECK_THAT(path_finding->summary,
+             Catch::Contains("waiting for asynchronous work (an external event: CUDA's, say) 67%"));
 }
 
 TEST_CASE("a barrier's arrivals from every node: the last to arrive is on the critical path",
