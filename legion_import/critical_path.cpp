@@ -21,8 +21,15 @@ struct Resolved {
   uint8_t via = PathStep::kNoVia;
 };
 
+// A barrier's id (0b0010 in bits 63..60) of a phase after its first
+// (generation, bits 19..0, above 1): the previous phase's; else 0.
+uint64_t previous_phase(uint64_t id) {
+  return (id >> 60) == 2 && (id & 0xfffff) > 1 ? id - 1 : 0;
+}
+
 // The events the critical path may look up: items' critical events and
-// event records' preconditions, as one bit per hash of each. maybe(id) is
+// event records' preconditions (a barrier's previous phase among them), as
+// one bit per hash of each. maybe(id) is
 // true for all of them and for about a tenth of the other ids.
 class LookedUp {
  public:
@@ -36,6 +43,7 @@ class LookedUp {
       for (const TimedItem& it : f->items) filter_.add(it.critical);
       for (const EventNode& e : f->events) {
         for (uint64_t p : e.pre) filter_.add(p);
+        if (const uint64_t previous = previous_phase(e.result)) filter_.add(previous);
       }
     }
   }
@@ -105,12 +113,10 @@ class Graph {
       if (!expanded) {
         stack_.back().second = true;
         m.visit();
-        each_record(n, [&](const EventNode& record) {
-          for (uint64_t p : record.pre) {
-            const Where* pw = p == 0 ? nullptr : where_.find(p);
-            if (pw && !is_item(*pw) && Memo(event_node(*pw)).unseen())
-              stack_.emplace_back(*pw, false);
-          }
+        each_precondition(n, [&](uint64_t p) {
+          const Where* pw = where_.find(p);
+          if (pw && !is_item(*pw) && Memo(event_node(*pw)).unseen())
+            stack_.emplace_back(*pw, false);
         });
         continue;
       }
@@ -126,23 +132,23 @@ class Graph {
       each_record(n, [&](const EventNode& record) {
         if (record.performed > self.trigger)
           self = Resolved{record.performed, record.performer, true, record.type};
-        for (uint64_t p : record.pre) {
-          const Where* pw = p == 0 ? nullptr : where_.find(p);
-          if (!pw) continue;  // no record produced it
-          Resolved r;
-          if (is_item(*pw)) {
-            r = Resolved{item(*pw).stop, p, true, PathStep::kNoVia};
-          } else if (const Memo pm(event_node(*pw)); pm.done()) {
-            r = pm.resolved();
-          } else {
-            continue;  // a cycle
-          }
-          if (!r.known) continue;
-          const bool better =
-              !best.known || (node.type == EventNode::CompletionQueue ? r.trigger < best.trigger
-                                                                      : r.trigger > best.trigger);
-          if (better) best = r;
+      });
+      each_precondition(n, [&](uint64_t p) {
+        const Where* pw = where_.find(p);
+        if (!pw) return;  // no record produced it
+        Resolved r;
+        if (is_item(*pw)) {
+          r = Resolved{item(*pw).stop, p, true, PathStep::kNoVia};
+        } else if (const Memo pm(event_node(*pw)); pm.done()) {
+          r = pm.resolved();
+        } else {
+          return;  // a cycle
         }
+        if (!r.known) return;
+        const bool better =
+            !best.known || (node.type == EventNode::CompletionQueue ? r.trigger < best.trigger
+                                                                    : r.trigger > best.trigger);
+        if (better) best = r;
       });
       m.resolve(best.known && best.trigger > self.trigger ? best : self);
     }
@@ -242,6 +248,18 @@ class Graph {
     if (repeats_.empty()) return;
     auto it = std::lower_bound(repeats_.begin(), repeats_.end(), std::make_pair(w, Where{0}));
     for (; it != repeats_.end() && it->first == w; ++it) f(std::as_const(event_node(it->second)));
+  }
+
+  // The events the event at w waited for: its records' preconditions and,
+  // for a barrier, its previous phase (Realm triggers a barrier's phases in
+  // order, as legion_prof links them): f(event id) each.
+  template <class F>
+  void each_precondition(Where w, F&& f) {
+    each_record(w, [&](const EventNode& record) {
+      for (uint64_t p : record.pre)
+        if (p != 0) f(p);
+    });
+    if (const uint64_t previous = previous_phase(event_node(w).result)) f(previous);
   }
 
   const std::vector<PathInputs*>& files_;

@@ -241,6 +241,27 @@ TEST_CASE("a barrier's arrivals from every node: the last to arrive is on the cr
   CHECK(critical(5) == item_of_op(p, 3));  // Z, the precondition an arrival waited for
 }
 
+TEST_CASE("a barrier's phase waits for its previous phase", "[legion][critical]") {
+  // Realm's barrier ids: 0b0010 in bits 63..60, the node in 59..44, the
+  // phase (generation) below. X arrived at phase 1 at 5000, Y at phase 2 at
+  // 1000; T waited for phase 2, which could not trigger before phase 1.
+  const auto phase = [](uint64_t g) { return (uint64_t{2} << 60) | (uint64_t{0} << 44) | g; };
+  TempDir dir;
+  const std::string path = dir.file("prof_0.prof");
+  {
+    LegionLogWriter w(path, LogVersion::V1008);
+    machine(w);
+    task(w, 1, kC0, 0, 100, 4900);  // X
+    task(w, 2, kC1, 0, 100, 900);   // Y
+    REQUIRE(w.barrier_arrival(phase(1), E(1), 0, 5000));
+    REQUIRE(w.barrier_arrival(phase(2), E(2), 0, 1000));
+    task(w, 3, kC1, 500, 5100, 5200, phase(2));  // T
+    w.finish();
+  }
+  const analysis::Profile p = analysis::load_profile({path});
+  CHECK(analysis::details(p, item_of_op(p, 3)).critical == item_of_op(p, 1));
+}
+
 TEST_CASE("1010: a wait's note names the program's call it waited in, then the backtrace",
           "[legion][formats][waits]") {
   for (const LogVersion v : {LogVersion::V1008, LogVersion::V1010, LogVersion::V1012}) {
