@@ -177,3 +177,33 @@ TEST_CASE("legate_prof stats --json on a 2-node log whose files each describe bo
   }
   CHECK(lanes.size() == 2 * 8 + 1);  // and node 0's dependent-partitioning lane, nothing else
 }
+
+TEST_CASE("legate_prof stats and archive on a 2-node run of every format from 1008 to 1012",
+          "[cli][legion]") {
+  using legato::legion::testing::LogVersion;
+  TempDir dir;
+  const auto stats = [&](LogVersion v) {
+    const std::string sub = dir.file(std::to_string(static_cast<int>(v)));
+    std::filesystem::create_directories(sub);
+    const auto f = legato::legion::testing::write_gpu_run(sub, v);
+    const auto r = run_command(bin("legate_prof") + " stats --json " + f.node0 + " " + f.node1);
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    nlohmann::json j = nlohmann::json::parse(r.out);
+    CHECK_THAT(j["run"]["program"].get<std::string>(),
+               Catch::StartsWith("Legion run (format " + std::to_string(static_cast<int>(v))));
+    const auto a = run_command(bin("legate_prof") + " archive " + f.node0 + " " + f.node1 +
+                               " -o " + sub + "/report");
+    CHECK(a.status == 0);
+    CHECK(std::filesystem::exists(sub + "/report/index.html"));
+    j.erase("run");  // its program names the format
+    return j;
+  };
+  const nlohmann::json base = stats(LogVersion::V1008);
+  CHECK(base["lanes"].size() > 10);
+  for (const LogVersion v : {LogVersion::V1009, LogVersion::V1010, LogVersion::V1011,
+                             LogVersion::V1012}) {
+    INFO("format " << static_cast<int>(v));
+    CHECK(stats(v) == base);
+  }
+}
