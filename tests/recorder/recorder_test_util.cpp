@@ -13,7 +13,8 @@ RecorderOptions options_in(const trace::testing::TempDir& dir) {
   return o;
 }
 
-ChildResult run_child(const std::function<void()>& body, int kill_after_ms) {
+ChildResult run_child(const std::function<void()>& body, int kill_after_ms,
+                      const std::function<bool()>& ready) {
   std::fflush(nullptr);  // nothing buffered twice
   const pid_t pid = fork();
   if (pid == 0) {
@@ -30,6 +31,7 @@ ChildResult run_child(const std::function<void()>& body, int kill_after_ms) {
   }
   if (kill_after_ms >= 0) {
     // The test (not the traced program) waits before it kills the child.
+    for (int waited_ms = 0; ready && !ready() && waited_ms < 120'000; ++waited_ms) usleep(1000);
     usleep(static_cast<useconds_t>(kill_after_ms) * 1000);
     kill(pid, SIGKILL);
   }
