@@ -1,7 +1,6 @@
-// The Legion Prof log writer (legion_log_writer.hpp): the 1008 header of
-// the real logs, the 1006 header derived from it, the others' from
-// legion_log_layouts.cpp, and records encoded through the chosen version's
-// layouts into a buffered plain or gzip file.
+// The Legion Prof log writer (legion_log_writer.hpp): records encoded
+// through the chosen version's layouts (legion_log_layouts.cpp) into a
+// buffered plain or gzip file.
 #include "legion_import/testing/legion_log_writer.hpp"
 
 #include "legion_import/testing/legion_log_layouts.hpp"
@@ -9,7 +8,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -93,135 +91,8 @@ enum class LegionLogWriter::Kind : uint8_t {
 
 namespace {
 
-// The header of the real logs (Legion profiling version 1008, as in
-// tests/legion_import/data), line for line and in its order.
+// The kinds of the real logs' 1008 header (layouts_1008()), in its order.
 constexpr size_t kKinds1008 = static_cast<size_t>(LegionLogWriter::Kind::MessageDesc);
-constexpr std::array<const char*, kKinds1008> kLayouts1008 =
-    {
-        "MapperName {id:1, mapper_id:MapperID:4, mapper_proc:ProcID:8, name:string:-1}",
-        "MapperCallDesc {id:2, kind:unsigned:4, name:string:-1}",
-        "RuntimeCallDesc {id:3, kind:unsigned:4, name:string:-1}",
-        "MetaDesc {id:4, kind:unsigned:4, message:bool:1, ordered_vc:bool:1, name:string:-1}",
-        "OpDesc {id:5, kind:unsigned:4, name:string:-1}",
-        "ProcDesc {id:6, proc_id:ProcID:8, kind:ProcKind:4, uuid_size:uuid_size:4, "
-        "cuda_device_uuid:uuid:1}",
-        "MaxDimDesc {id:8, max_dim:maxdim:4}",
-        "RuntimeConfig {id:9, debug:bool:1, spy:bool:1, gc:bool:1, inorder:bool:1, "
-        "safe_mapper:bool:1, safe_runtime:bool:1, safe_ctrlrepl:bool:1, part_checks:bool:1, "
-        "bounds_checks:bool:1, resilient:bool:1}",
-        "MachineDesc {id:10, node_id:unsigned:4, num_nodes:unsigned:4, version:unsigned:4, "
-        "hostname:string:-1, host_id:unsigned long long:8, process_id:unsigned:4}",
-        "CalibrationErr {id:61, calibration_err:long long:8}",
-        "ZeroTime {id:60, zero_time:long long:8}",
-        "Provenance {id:62, provenance:unsigned long long:8, prov:string:-1}",
-        "MemDesc {id:7, mem_id:MemID:8, kind:MemKind:4, capacity:unsigned long long:8}",
-        "ProcMDesc {id:30, proc_id:ProcID:8, mem_id:MemID:8, bandwidth:unsigned:4, "
-        "latency:unsigned:4}",
-        "IndexSpacePointDesc {id:31, unique_id:IDType:8, dim:unsigned:4, rem:point:8}",
-        "IndexSpaceRectDesc {id:32, unique_id:IDType:8, dim:unsigned:4, rem:array:8}",
-        "IndexSpaceEmptyDesc {id:33, unique_id:IDType:8}",
-        "FieldDesc {id:34, unique_id:UniqueID:8, field_id:unsigned:4, size:unsigned long long:8, "
-        "name:string:-1}",
-        "FieldSpaceDesc {id:35, unique_id:UniqueID:8, name:string:-1}",
-        "PartDesc {id:36, unique_id:UniqueID:8, name:string:-1}",
-        "IndexSpaceDesc {id:38, unique_id:UniqueID:8, name:string:-1}",
-        "IndexSubSpaceDesc {id:39, parent_id:UniqueID:8, unique_id:UniqueID:8}",
-        "IndexPartitionDesc {id:37, parent_id:UniqueID:8, unique_id:UniqueID:8, disjoint:bool:1, "
-        "point0:unsigned long long:8}",
-        "IndexSpaceSizeDesc {id:45, unique_id:UniqueID:8, dense_size:unsigned long long:8, "
-        "sparse_size:unsigned long long:8, is_sparse:bool:1}",
-        "LogicalRegionDesc {id:40, ispace_id:IDType:8, fspace_id:unsigned:4, tree_id:unsigned:4, "
-        "name:string:-1}",
-        "PhysicalInstRegionDesc {id:41, inst_uid:unsigned long long:8, ispace_id:IDType:8, "
-        "fspace_id:unsigned:4, tree_id:unsigned:4}",
-        "PhysicalInstLayoutDesc {id:42, inst_uid:unsigned long long:8, field_id:unsigned:4, "
-        "fspace_id:unsigned:4, has_align:bool:1, eqk:unsigned:4, align_desc:unsigned:4}",
-        "PhysicalInstDimOrderDesc {id:43, inst_uid:unsigned long long:8, dim:unsigned:4, "
-        "dim_kind:unsigned:4}",
-        "PhysicalInstanceUsage {id:44, inst_uid:unsigned long long:8, op_id:UniqueID:8, "
-        "index_id:unsigned:4, field_id:unsigned:4}",
-        "TaskKind {id:11, task_id:TaskID:4, name:string:-1, overwrite:bool:1}",
-        "TaskVariant {id:12, task_id:TaskID:4, variant_id:VariantID:4, name:string:-1}",
-        "OperationInstance {id:13, op_id:UniqueID:8, parent_id:UniqueID:8, kind:unsigned:4, "
-        "provenance:unsigned long long:8}",
-        "MultiTask {id:14, op_id:UniqueID:8, task_id:TaskID:4}",
-        "SliceOwner {id:15, parent_id:UniqueID:8, op_id:UniqueID:8}",
-        "TaskWaitInfo {id:16, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-        "wait_start:timestamp_t:8, wait_ready:timestamp_t:8, wait_end:timestamp_t:8, "
-        "wait_event:unsigned long long:8}",
-        "MetaWaitInfo {id:17, op_id:UniqueID:8, lg_id:unsigned:4, wait_start:timestamp_t:8, "
-        "wait_ready:timestamp_t:8, wait_end:timestamp_t:8, wait_event:unsigned long long:8}",
-        "TaskInfo {id:18, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-        "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-        "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-        "fevent:unsigned long long:8}",
-        "ImplicitTaskInfo {id:28, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-        "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-        "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-        "fevent:unsigned long long:8}",
-        "GPUTaskInfo {id:29, op_id:UniqueID:8, task_id:TaskID:4, variant_id:VariantID:4, "
-        "proc_id:ProcID:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-        "stop:timestamp_t:8, gpu_start:timestamp_t:8, gpu_stop:timestamp_t:8, creator:unsigned "
-        "long long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
-        "MetaInfo {id:19, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-        "create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, "
-        "creator:unsigned long long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
-        "MessageInfo {id:24, op_id:UniqueID:8, lg_id:unsigned:4, proc_id:ProcID:8, "
-        "spawn:timestamp_t:8, create:timestamp_t:8, ready:timestamp_t:8, start:timestamp_t:8, "
-        "stop:timestamp_t:8, creator:unsigned long long:8, critical:unsigned long long:8, "
-        "fevent:unsigned long long:8}",
-        "CopyInfo {id:20, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-        "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, creator:unsigned long "
-        "long:8, critical:unsigned long long:8, fevent:unsigned long long:8, "
-        "collective:unsigned:4}",
-        "CopyInstInfo {id:47, src:MemID:8, dst:MemID:8, src_fid:unsigned:4, dst_fid:unsigned:4, "
-        "src_inst:unsigned long long:8, dst_inst:unsigned long long:8, fevent:unsigned long "
-        "long:8, num_hops:unsigned:4, indirect:bool:1}",
-        "FillInfo {id:21, op_id:UniqueID:8, size:unsigned long long:8, create:timestamp_t:8, "
-        "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, creator:unsigned long "
-        "long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
-        "FillInstInfo {id:48, dst:MemID:8, fid:unsigned:4, dst_inst:unsigned long long:8, "
-        "fevent:unsigned long long:8}",
-        "InstTimelineInfo {id:22, inst_uid:unsigned long long:8, inst_id:InstID:8, mem_id:MemID:8, "
-        "size:unsigned long long:8, op_id:UniqueID:8, create:timestamp_t:8, ready:timestamp_t:8, "
-        "destroy:timestamp_t:8, creator:unsigned long long:8}",
-        "PartitionInfo {id:23, op_id:UniqueID:8, part_op:DepPartOpKind:4, create:timestamp_t:8, "
-        "ready:timestamp_t:8, start:timestamp_t:8, stop:timestamp_t:8, creator:unsigned long "
-        "long:8, critical:unsigned long long:8, fevent:unsigned long long:8}",
-        "MapperCallInfo {id:25, mapper_id:MapperID:4, mapper_proc:ProcID:8, "
-        "kind:MappingCallKind:4, op_id:UniqueID:8, start:timestamp_t:8, stop:timestamp_t:8, "
-        "proc_id:ProcID:8, fevent:unsigned long long:8}",
-        "RuntimeCallInfo {id:26, kind:RuntimeCallKind:4, start:timestamp_t:8, stop:timestamp_t:8, "
-        "proc_id:ProcID:8, fevent:unsigned long long:8}",
-        "ApplicationCallInfo {id:27, provenance:unsigned long long:8, start:timestamp_t:8, "
-        "stop:timestamp_t:8, proc_id:ProcID:8, fevent:unsigned long long:8}",
-        "BacktraceDesc {id:49, backtrace_id:unsigned long long:8, backtrace:string:-1}",
-        "EventWaitInfo {id:50, proc_id:ProcID:8, fevent:unsigned long long:8, wait_event:unsigned "
-        "long long:8, backtrace_id:unsigned long long:8}",
-        "EventMergerInfo {id:51, result:unsigned long long:8, fevent:unsigned long long:8, "
-        "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-        "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-        "EventTriggerInfo {id:52, result:unsigned long long:8, fevent:unsigned long long:8, "
-        "precondition:unsigned long long:8, performed:timestamp_t:8}",
-        "EventPoisonInfo {id:53, result:unsigned long long:8, fevent:unsigned long long:8, "
-        "performed:timestamp_t:8}",
-        "BarrierArrivalInfo {id:54, result:unsigned long long:8, fevent:unsigned long long:8, "
-        "precondition:unsigned long long:8, performed:timestamp_t:8}",
-        "ReservationAcquireInfo {id:55, result:unsigned long long:8, fevent:unsigned long long:8, "
-        "precondition:unsigned long long:8, performed:timestamp_t:8, reservation:unsigned long "
-        "long:8}",
-        "InstanceReadyInfo {id:56, result:unsigned long long:8, precondition:unsigned long long:8, "
-        "inst_uid:unsigned long long:8, performed:timestamp_t:8}",
-        "InstanceRedistrictInfo {id:57, result:unsigned long long:8, precondition:unsigned long "
-        "long:8, previous:unsigned long long:8, next:unsigned long long:8, "
-        "performed:timestamp_t:8}",
-        "CompletionQueueInfo {id:58, result:unsigned long long:8, fevent:unsigned long long:8, "
-        "performed:timestamp_t:8, pre0:unsigned long long:8, pre1:unsigned long long:8, "
-        "pre2:unsigned long long:8, pre3:unsigned long long:8}",
-        "ProfTaskInfo {id:59, proc_id:ProcID:8, op_id:UniqueID:8, start:timestamp_t:8, "
-        "stop:timestamp_t:8, creator:unsigned long long:8, fevent:unsigned long long:8, "
-        "completion:bool:1}",
-};
 
 // The fields each writer call passes, in order, beyond a kind's 1008 fields
 // (older layouts name what later ones moved elsewhere, later ones what they
@@ -259,12 +130,6 @@ constexpr const char* kOtherKinds[] = {
 static_assert(kKinds1008 + std::size(kOtherKinds) ==
               static_cast<size_t>(LegionLogWriter::Kind::Count));
 
-// What 1007 (the critical-path data) and 1008 added (legion_prof_logs.md §1.6).
-constexpr const char* kNewIn1007[] = {
-    "ImplicitTaskInfo",  "EventMergerInfo",        "EventTriggerInfo",
-    "EventPoisonInfo",   "BarrierArrivalInfo",     "ReservationAcquireInfo",
-    "InstanceReadyInfo", "InstanceRedistrictInfo", "CompletionQueueInfo"};
-
 enum class FieldCode : uint8_t { Int, String, Uuid, Zeros };
 
 struct ParsedField {
@@ -295,45 +160,6 @@ ParsedLayout parse(const std::string& line) {
     pos = end;
   }
   return l;
-}
-
-std::string unparse(const ParsedLayout& l, uint32_t id) {
-  std::string line = l.name + " {id:" + std::to_string(id);
-  for (const auto& f : l.fields) line += ", " + f.name + ":" + f.type + ":" + std::to_string(f.size);
-  return line + "}";
-}
-
-bool in_1006(const std::string& kind, const std::string& field) {
-  if (field == "critical") return false;
-  if (kind == "PartitionInfo" && field == "fevent") return false;
-  if (kind == "ProfTaskInfo" && field == "completion") return false;
-  return true;
-}
-
-bool kind_in_1006(const std::string& kind) {
-  for (const char* k : kNewIn1007) {
-    if (kind == k) return false;
-  }
-  return true;
-}
-
-// 1006 numbered its kinds in the same enum order as 1008, without the kinds
-// 1007/1008 added (GPUTaskInfo 28, ZeroTime 51, ... in the version table).
-std::vector<std::string> lines_1006() {
-  std::vector<ParsedLayout> all;
-  for (const char* line : kLayouts1008) all.push_back(parse(line));
-  std::vector<uint32_t> removed_ids;
-  for (const auto& l : all)
-    if (!kind_in_1006(l.name)) removed_ids.push_back(l.id);
-  std::vector<std::string> lines;
-  for (auto l : all) {
-    if (!kind_in_1006(l.name)) continue;
-    uint32_t id = l.id;
-    for (uint32_t r : removed_ids) id -= r < l.id ? 1 : 0;
-    std::erase_if(l.fields, [&](const ParsedField& f) { return !in_1006(l.name, f.name); });
-    lines.push_back(unparse(l, id));
-  }
-  return lines;
 }
 
 }  // namespace
@@ -369,7 +195,9 @@ const std::vector<std::vector<std::string>>& call_fields() {
   static const std::vector<std::vector<std::string>> fields = [] {
     std::vector<std::vector<std::string>> out;
     std::vector<ParsedLayout> kinds;
-    for (const char* line : kLayouts1008) kinds.push_back(parse(line));
+    if (layouts_1008().size() != kKinds1008)
+      throw std::logic_error("legion log writer: Kind does not list the 1008 kinds");
+    for (const std::string& line : layouts_1008()) kinds.push_back(parse(line));
     for (const char* line : kOtherKinds) kinds.push_back(parse(line));
     for (const auto& l : kinds) {
       std::vector<std::string> names;
@@ -386,7 +214,7 @@ const std::vector<std::vector<std::string>>& call_fields() {
 size_t kind_index(const std::string& name) {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
-    for (const char* line : kLayouts1008) out.push_back(parse(line).name);
+    for (const std::string& line : layouts_1008()) out.push_back(parse(line).name);
     for (const char* line : kOtherKinds) out.push_back(parse(line).name);
     return out;
   }();
@@ -433,9 +261,8 @@ VersionTables make_tables(const std::vector<std::string>& lines, uint32_t format
 const VersionTables& tables(LogVersion v) {
   static const VersionTables v2020 = make_tables(layouts_2020(), 0);
   static const VersionTables v2023 = make_tables(layouts_2023(), 0);
-  static const VersionTables v1006 = make_tables(lines_1006(), 1006);
-  static const VersionTables v1008 =
-      make_tables(std::vector<std::string>(kLayouts1008.begin(), kLayouts1008.end()), 1008);
+  static const VersionTables v1006 = make_tables(layouts_1006(), 1006);
+  static const VersionTables v1008 = make_tables(layouts_1008(), 1008);
   static const VersionTables v1009 = make_tables(layouts_1009(), 1009);
   static const VersionTables v1010 = make_tables(layouts_1010(), 1010);
   static const VersionTables v1011 = make_tables(layouts_1011(), 1011);
