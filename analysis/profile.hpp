@@ -238,7 +238,7 @@ struct Lane {
   // against the bytes of all its instances, as legion_prof draws it, and no
   // rule judges how full it is; one never described has capacity 0.
   bool capacity_given = false;
-  uint32_t begin = 0, end = 0;             // item indices, rows in order
+  uint32_t begin = 0, end = 0;  // item indices, rows in order
   std::vector<Row> rows;
 };
 

@@ -390,10 +390,10 @@ void Collector::add(const Record& r) {
       const int prov = f[ix("provenance")];
       const bool inline_text =
           prov >= 0 && r.layout->fields[static_cast<size_t>(prov)].kind == FieldType::String;
-      d.ops.push_back(OpInfo{u(ix("op_id")), u(ix("parent_id"), ~uint64_t{0}),
-                             inline_text ? provenance_id(text(ix("provenance")))
-                                         : u(ix("provenance")),
-                             u32(ix("kind"))});
+      d.ops.push_back(
+          OpInfo{u(ix("op_id")), u(ix("parent_id"), ~uint64_t{0}),
+                 inline_text ? provenance_id(text(ix("provenance"))) : u(ix("provenance")),
+                 u32(ix("kind"))});
       break;
     }
     case Kind::MultiTask:
@@ -511,7 +511,7 @@ void Collector::add(const Record& r) {
       // MakeValidInfo and FetchMetadataInfo theirs `triggered`.
       e.result = f[ix("result")] >= 0 ? u(ix("result")) : u(ix("external"));
       e.performer = u(ix("fevent"));
-      e.performed = f[ix("performed")] >= 0 ? u(ix("performed"))
+      e.performed = f[ix("performed")] >= 0   ? u(ix("performed"))
                     : f[ix("triggered")] >= 0 ? u(ix("triggered"))
                                               : u(ix("trigger"));
       // An arrival whose fevent is the barrier itself is a handshake from

@@ -472,8 +472,8 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
         "): read by the layouts its header declares, as " + std::to_string(kNewestKnownFormat) +
         " is read; " +
         (unknown == 0 ? std::string("it holds no record kind this importer does not interpret")
-                      : "record kinds not interpreted: " + kinds + ", " +
-                            std::to_string(unknown) + " records skipped"));
+                      : "record kinds not interpreted: " + kinds + ", " + std::to_string(unknown) +
+                            " records skipped"));
   } else if (unknown > 0) {
     t.problems.push_back(path + ": skipped " + std::to_string(unknown) +
                          " records of kinds this importer does not know: " + kinds);

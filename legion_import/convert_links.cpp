@@ -395,7 +395,7 @@ void Converter::channels() {
   for (size_t k = 0; k < refs.size(); ++k) refs[k] = RefAt{d_.inst_refs[k].fevent, k};
   std::sort(refs.begin(), refs.end());
   bool dep_lane = false;
-  uint64_t unplaced[2] = {0, 0};  // copies and fills without memories
+  uint64_t unplaced[2] = {0, 0};   // copies and fills without memories
   std::deque<InstRef> older_refs;  // refs completed with their copy's memories (stable addresses)
   // Channel item k is position first_channel + k of repeated_events_.
   const size_t first_channel = path_->items.size();

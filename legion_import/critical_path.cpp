@@ -89,7 +89,8 @@ class Graph {
               if (looked_up.maybe(events[i].result)) f(events[i].result, at(k, i));
           }
         },
-        looked_up.expected(), [&](uint64_t, Where first, Where later) {
+        looked_up.expected(),
+        [&](uint64_t, Where first, Where later) {
           if (!is_item(first) && !is_item(later)) repeats_.emplace_back(first, later);
         });
     std::sort(repeats_.begin(), repeats_.end());

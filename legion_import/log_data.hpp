@@ -310,7 +310,7 @@ struct LogData {
   HugeVector<WaitInfo> waits;
   HugeVector<WaitSite> wait_sites;
   HugeVector<InstInfo> instances;
-  std::vector<InstUsage> inst_usages;                  // InstUsageInfo
+  std::vector<InstUsage> inst_usages;                       // InstUsageInfo
   std::vector<std::pair<uint64_t, uint64_t>> inst_creates;  // InstCreateInfo: inst_id, create
   HugeVector<ChannelItem> channel_items;
   HugeVector<InstRef> inst_refs;

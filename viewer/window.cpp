@@ -42,8 +42,7 @@ std::string write_png(const std::string& path, int w, int h) {
 
 std::optional<Script> session_script(const ViewOptions& options) {
   if (!options.script.empty()) return Script::load(options.script);
-  if (!options.screenshot.empty())
-    return Script::screenshot_then_quit(options.screenshot);
+  if (!options.screenshot.empty()) return Script::screenshot_then_quit(options.screenshot);
   return std::nullopt;
 }
 

@@ -127,8 +127,11 @@ nlohmann::json findings_json(const Profile& p, const Findings& all) {
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const Skipped& s : all.skipped) skipped.push_back({{"rule", s.rule}, {"reason", s.reason}});
-  return {{"findings", list},   {"not_checked", skipped},   {"span_ns", all.span},
-          {"note", all.note}, {"empty_run", all.empty_run}};
+  return {{"findings", list},
+          {"not_checked", skipped},
+          {"span_ns", all.span},
+          {"note", all.note},
+          {"empty_run", all.empty_run}};
 }
 
 }  // namespace legato::analysis

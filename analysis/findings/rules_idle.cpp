@@ -73,8 +73,8 @@ void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& le
     const std::string what = " processors not judged (node" +
                              std::string(nodes.size() > 1 ? "s " : " ") + where + "): they ran " +
                              (most == 0 ? std::string("none") : "at most " + short_percent(most));
-    const auto same = std::find_if(said.begin(), said.end(),
-                                   [&](const auto& x) { return x.second == what; });
+    const auto same =
+        std::find_if(said.begin(), said.end(), [&](const auto& x) { return x.second == what; });
     if (same == said.end()) {
       said.emplace_back(std::string(to_string(kind)), what);
     } else {
@@ -195,7 +195,8 @@ class ChainTimeline {
         // log's make_valid, metadata fetch or external event such as CUDA
         // work): until the item was ready, it waited for that work.
         const char* realm = realm_work(p, chain[k], chain[k + 1]);
-        const Time ready = realm ? std::clamp<Time>(p.ready_of(chain[k]), issued, it.start) : issued;
+        const Time ready =
+            realm ? std::clamp<Time>(p.ready_of(chain[k]), issued, it.start) : issued;
         if (realm) add(issued, ready, label(realm));
         add(ready, it.start, label("waiting for the runtime or a processor"));
       }

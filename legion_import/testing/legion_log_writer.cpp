@@ -563,8 +563,8 @@ bool LegionLogWriter::copy_inst(uint64_t src, uint64_t dst, uint64_t src_inst, u
 }
 
 void LegionLogWriter::fill(const ChannelTimes& c) {
-  put(K::FillInfo, {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical,
-                    c.fevent, c.dst});
+  put(K::FillInfo,
+      {c.op, c.size, c.create, c.ready, c.start, c.stop, c.creator, c.critical, c.fevent, c.dst});
 }
 
 bool LegionLogWriter::fill_inst(uint64_t dst, uint64_t dst_inst, uint64_t fevent, uint32_t fid) {
@@ -610,8 +610,8 @@ bool LegionLogWriter::completion_queue(uint64_t result, uint64_t fevent, uint64_
   return put(K::CompletionQueueInfo, {result, fevent, performed, pre0, pre1, pre2, pre3});
 }
 
-bool LegionLogWriter::make_valid(uint64_t result, uint64_t fevent, uint64_t space,
-                                 uint64_t created, uint64_t triggered) {
+bool LegionLogWriter::make_valid(uint64_t result, uint64_t fevent, uint64_t space, uint64_t created,
+                                 uint64_t triggered) {
   return put(K::MakeValidInfo, {result, fevent, space, created, triggered});
 }
 
@@ -635,9 +635,8 @@ void LegionLogWriter::backtrace(uint64_t backtrace_id, const std::string& text) 
 }
 
 void LegionLogWriter::instance_usage(uint64_t inst_uid, uint64_t fevent, uint64_t op,
-                                     uint64_t start, uint64_t stop, uint32_t field,
-                                     uint32_t index, uint32_t mode, uint32_t redop,
-                                     uint64_t index_expr) {
+                                     uint64_t start, uint64_t stop, uint32_t field, uint32_t index,
+                                     uint32_t mode, uint32_t redop, uint64_t index_expr) {
   // 1008's layout names the index and field as index_id and field_id.
   put(K::PhysicalInstanceUsage,
       {inst_uid, op, index, field, fevent, start, stop, index_expr, field, index, mode, redop});

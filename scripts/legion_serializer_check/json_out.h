@@ -12,26 +12,20 @@
 #include <vector>
 
 class JsonOut {
-public:
+ public:
   // Starts the next record (records are kept in the order they are begun).
-  void begin(const std::string& kind)
-  {
-    records.push_back({kind, {}});
-  }
-  void u(const char* name, unsigned long long v)
-  {
+  void begin(const std::string& kind) { records.push_back({kind, {}}); }
+  void u(const char* name, unsigned long long v) {
     add(name, v < (1ULL << 53) ? std::to_string(v) : quote(std::to_string(v)));
   }
-  void s(const char* name, long long v)
-  {
+  void s(const char* name, long long v) {
     bool small = v > -(1LL << 53) && v < (1LL << 53);
     add(name, small ? std::to_string(v) : quote(std::to_string(v)));
   }
   void b(const char* name, bool v) { add(name, v ? "true" : "false"); }
   void str(const char* name, const std::string& v) { add(name, quote(v)); }
   void null(const char* name) { add(name, "null"); }
-  void hex(const char* name, const void* data, size_t bytes)
-  {
+  void hex(const char* name, const void* data, size_t bytes) {
     static const char digits[] = "0123456789abcdef";
     std::string h;
     for (size_t i = 0; i < bytes; i++) {
@@ -42,8 +36,7 @@ public:
     add(name, quote(h));
   }
 
-  bool write(const std::string& path, unsigned format) const
-  {
+  bool write(const std::string& path, unsigned format) const {
     FILE* f = fopen(path.c_str(), "w");
     if (!f) return false;
     fprintf(f, "{\"format\": %u, \"records\": [", format);
@@ -60,13 +53,11 @@ public:
     return fclose(f) == 0;
   }
 
-private:
-  void add(const char* name, const std::string& json_value)
-  {
+ private:
+  void add(const char* name, const std::string& json_value) {
     records.back().second.emplace_back(name, json_value);
   }
-  static std::string quote(const std::string& s)
-  {
+  static std::string quote(const std::string& s) {
     std::string q = "\"";
     for (char c : s) {
       if (c == '"' || c == '\\') q += '\\';

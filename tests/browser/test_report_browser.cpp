@@ -354,8 +354,9 @@ TEST_CASE("a memory whose size the trace does not give shows its utilization as 
   CHECK_THAT(h.tooltip, Catch::Contains("unknown (the trace gives no size for these memories)"));
 }
 
-TEST_CASE("a memory whose capacity the trace gives as none is drawn against its instances, saying so",
-          "[browser][fault]") {
+TEST_CASE(
+    "a memory whose capacity the trace gives as none is drawn against its instances, saying so",
+    "[browser][fault]") {
   Chromium chrome;
   if (!chrome.available()) {
     WARN("SKIPPED: headless chromium could not start (install chromium)");

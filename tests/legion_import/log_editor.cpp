@@ -198,9 +198,8 @@ std::vector<uint8_t> LogEditor::encode() const {
 }
 
 void LogEditor::as_format(LogVersion version) {
-  std::vector<std::string> lines = {"FileType: BinaryLegionProf v: " +
-                                        std::to_string(format_of(version)),
-                                    kWriterLegionVersion};
+  std::vector<std::string> lines = {
+      "FileType: BinaryLegionProf v: " + std::to_string(format_of(version)), kWriterLegionVersion};
   const auto& layouts = LegionLogWriter::header_lines(version);
   lines.insert(lines.end(), layouts.begin(), layouts.end());
   header = parse_header_lines(lines, "as_format");

@@ -87,12 +87,12 @@ TEST_CASE("1012: the critical path goes through make_valid, metadata fetches and
   {
     LegionLogWriter w(path, LogVersion::V1012);
     machine(w);
-    task(w, 9, kC1, 0, 0, 150);      // Z: the creator of the tasks below
+    task(w, 9, kC1, 0, 0, 150);       // Z: the creator of the tasks below
     task(w, 1, kC0, 100, 100, 1000);  // A
     // A asks for an index space's make_valid and an instance's metadata.
     REQUIRE(w.make_valid(E(100), E(1), 77, 500, 3000));
     REQUIRE(w.fetch_metadata(E(101), E(1), E(50), 600, 5000));
-    task(w, 2, kC1, 200, 3000, 4000, E(100), E(9));  // B waited for the make_valid
+    task(w, 2, kC1, 200, 3000, 4000, E(100), E(9));   // B waited for the make_valid
     task(w, 3, kC0, 1100, 5000, 6000, E(101), E(9));  // C for the metadata
     // G, a GPU task, starts CUDA work that triggers an external event.
     TaskTimes g = task(w, 4, kG2, 5000, 6000, 7000);
@@ -354,9 +354,9 @@ TEST_CASE("header first lines: 1.0, a format number and Legion's version, or an 
   CHECK_THROWS_WITH(parse({"FileType: BinaryLegionProf v: 2.0"}),
                     Catch::Contains("f.prof:1: ") &&
                         Catch::Contains("names version \"2.0\", which is neither 1.0"));
-  CHECK_THROWS_WITH(parse({"FileType: BinaryLegionProf v: 99"}),
-                    Catch::Contains("f.prof:1: ") &&
-                        Catch::Contains("impossible format number 99"));
+  CHECK_THROWS_WITH(
+      parse({"FileType: BinaryLegionProf v: 99"}),
+      Catch::Contains("f.prof:1: ") && Catch::Contains("impossible format number 99"));
   CHECK_THROWS_WITH(parse({"FileType: BinaryLegionProf v:1.0"}),
                     Catch::Contains("does not start \"FileType: BinaryLegionProf v: \""));
   // A bad layout line after a version line is named by its own line number.
@@ -458,11 +458,11 @@ TEST_CASE("records Legion writes otherwise than declared: read as written, or no
     e.records.insert(e.records.end() - 1, s);
     const std::string path = dir.file("spawn.prof");
     write_file(path, e.encode());
-    CHECK(read_file(path).size() == read_file(v1011).size() + 4 + 16 +
-                                        std::string(
-                                            "SpawnInfo {id:300, fevent:unsigned long long:8, "
-                                            "spawn:timestamp_t:8, create:timestamp_t:8}\n")
-                                            .size());
+    CHECK(read_file(path).size() ==
+          read_file(v1011).size() + 4 + 16 +
+              std::string("SpawnInfo {id:300, fevent:unsigned long long:8, "
+                          "spawn:timestamp_t:8, create:timestamp_t:8}\n")
+                  .size());
     const analysis::RankTrace t = import_log(path);
     CHECK(t.all.get<trace::TaskRecord>().size() == 2);
     CHECK(t.problems.empty());

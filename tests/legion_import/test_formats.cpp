@@ -78,8 +78,7 @@ std::vector<std::string> imported(const std::string& path) {
 }
 
 // "" when equal, else the first line that differs (a readable failure).
-std::string first_difference(const std::vector<std::string>& a,
-                             const std::vector<std::string>& b) {
+std::string first_difference(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
     const std::string x = i < a.size() ? a[i] : "(none)", y = i < b.size() ? b[i] : "(none)";
     if (x != y) return "line " + std::to_string(i) + ": " + x + "\n  vs " + y;
@@ -119,7 +118,7 @@ TEST_CASE("Legion's own serializer of 1008 to 1012: every record decodes to the 
           CHECK(r.text(k) == value.get<std::string>());
         } else if (f.kind == FieldType::Point || f.kind == FieldType::Array ||
                    f.kind == FieldType::Uuid || f.kind == FieldType::Opaque) {
-          continue;  // skipped by the decoder; their sizes keep it in step
+          continue;                      // skipped by the decoder; their sizes keep it in step
         } else if (value.is_string()) {  // 2^53 and above
           CHECK(r.values[static_cast<size_t>(k)] == std::stoull(value.get<std::string>()));
         } else if (value.is_boolean()) {
@@ -127,8 +126,7 @@ TEST_CASE("Legion's own serializer of 1008 to 1012: every record decodes to the 
         } else if (value.is_number_unsigned()) {
           CHECK(r.values[static_cast<size_t>(k)] == value.get<uint64_t>());
         } else {
-          CHECK(r.values[static_cast<size_t>(k)] ==
-                static_cast<uint64_t>(value.get<int64_t>()));
+          CHECK(r.values[static_cast<size_t>(k)] == static_cast<uint64_t>(value.get<int64_t>()));
         }
       }
     }
@@ -216,9 +214,9 @@ TEST_CASE("the real logs rewritten as 1009 to 1012 import exactly as their 1008"
       const analysis::RankTrace t = import_log(path);
       CHECK(t.metadata["legion"]["format"] == format_of(v));
       CHECK(t.metadata["legion"]["legion_version"] == kWriterLegionVersion);
-      CHECK_THAT(t.run.program, Catch::StartsWith("Legion run (format " +
-                                                  std::to_string(format_of(v)) +
-                                                  ", legion-26.03.0-test), pid "));
+      CHECK_THAT(t.run.program,
+                 Catch::StartsWith("Legion run (format " + std::to_string(format_of(v)) +
+                                   ", legion-26.03.0-test), pid "));
     }
   }
 }

@@ -47,8 +47,7 @@ TEST_CASE("legate_prof info describes a Legion log, plain or gzip", "[cli][legio
   }
 }
 
-TEST_CASE("legate_prof info names the format and Legion's version of a 1011 log",
-          "[cli][legion]") {
+TEST_CASE("legate_prof info names the format and Legion's version of a 1011 log", "[cli][legion]") {
   TempDir dir;
   legato::legion::testing::LogEditor e(data_file(kA));
   e.as_format(legato::legion::testing::LogVersion::V1011);
@@ -167,8 +166,7 @@ TEST_CASE("legate_prof stats --json on a 2-node log whose files each describe bo
     busy[{lane["node"].get<int>(), lane["name"].get<std::string>()}] =
         lane["busy_ns"].get<int64_t>();
   }
-  for (const auto& m : j["memories"])
-    ++lanes[{m["node"].get<int>(), m["name"].get<std::string>()}];
+  for (const auto& m : j["memories"]) ++lanes[{m["node"].get<int>(), m["name"].get<std::string>()}];
   for (int node = 0; node < 2; ++node) {
     INFO("node " << node);
     for (const char* name : {"u0", "c1", "c2", "g3h", "g3d", "sysmem0", "zcmem1", "fbmem2"})
@@ -192,8 +190,8 @@ TEST_CASE("legate_prof stats and archive on a 2-node run of every format from 10
     nlohmann::json j = nlohmann::json::parse(r.out);
     CHECK_THAT(j["run"]["program"].get<std::string>(),
                Catch::StartsWith("Legion run (format " + std::to_string(static_cast<int>(v))));
-    const auto a = run_command(bin("legate_prof") + " archive " + f.node0 + " " + f.node1 +
-                               " -o " + sub + "/report");
+    const auto a = run_command(bin("legate_prof") + " archive " + f.node0 + " " + f.node1 + " -o " +
+                               sub + "/report");
     CHECK(a.status == 0);
     CHECK(std::filesystem::exists(sub + "/report/index.html"));
     j.erase("run");  // its program names the format
@@ -201,8 +199,8 @@ TEST_CASE("legate_prof stats and archive on a 2-node run of every format from 10
   };
   const nlohmann::json base = stats(LogVersion::V1008);
   CHECK(base["lanes"].size() > 10);
-  for (const LogVersion v : {LogVersion::V1009, LogVersion::V1010, LogVersion::V1011,
-                             LogVersion::V1012}) {
+  for (const LogVersion v :
+       {LogVersion::V1009, LogVersion::V1010, LogVersion::V1011, LogVersion::V1012}) {
     INFO("format " << static_cast<int>(v));
     CHECK(stats(v) == base);
   }

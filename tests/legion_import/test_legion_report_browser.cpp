@@ -161,8 +161,7 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   }
   CHECK(chrome.eval("" + kinds.dump() + ".map((i) => legatoReport.profile.kindName(i))") == names);
   CHECK_THAT(names.dump(), Catch::Contains("\"gather copy\"") &&
-                               Catch::Contains("\"scatter copy\"") &&
-                               Catch::Contains("\"copy\""));
+                               Catch::Contains("\"scatter copy\"") && Catch::Contains("\"copy\""));
   chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }

@@ -54,9 +54,8 @@ TEST_CASE("after SIGKILL at any moment the trace opens and holds a prefix", "[re
     const auto has_records = [&] {
       if (!std::filesystem::exists(path)) return false;
       uint64_t n = 0;
-      for_each_frame(path, [&](const trace::Frame& f) {
-        n += f.records.get<trace::TaskRecord>().size();
-      });
+      for_each_frame(
+          path, [&](const trace::Frame& f) { n += f.records.get<trace::TaskRecord>().size(); });
       return n > 0;
     };
     const int kill_after = static_cast<int>(rng() % 300);
@@ -66,7 +65,8 @@ TEST_CASE("after SIGKILL at any moment the trace opens and holds a prefix", "[re
     CHECK(child.signal == SIGKILL);
     after_records += after_first_records;
     if (!std::filesystem::exists(path)) continue;  // killed before the file was created
-    INFO("killed " << kill_after << " ms after " << (after_first_records ? "the first records" : "the fork"));
+    INFO("killed " << kill_after << " ms after "
+                   << (after_first_records ? "the first records" : "the fork"));
     bool clean = true;
     const uint64_t n = numbered_prefix(path, clean);
     CHECK_FALSE(clean);

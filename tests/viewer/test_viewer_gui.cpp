@@ -218,8 +218,10 @@ TEST_CASE("damaged and unreadable files open with a warning or an error, never a
   CHECK(std::filesystem::exists(dir.file("bad.png")));  // the window showed the error
 }
 
-TEST_CASE("a --screenshot path is taken as it is: a '#' or a newline is part of the name, not a "
-          "step", "[gui]") {
+TEST_CASE(
+    "a --screenshot path is taken as it is: a '#' or a newline is part of the name, not a "
+    "step",
+    "[gui]") {
   if (!have_xvfb()) {
     WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
     return;
@@ -238,7 +240,8 @@ TEST_CASE("a --screenshot path is taken as it is: a '#' or a newline is part of 
   using It = std::filesystem::directory_iterator;
   std::set<std::string> names;
   for (const auto& e : It(dir.path())) names.insert(e.path().filename().string());
-  CHECK(names == std::set<std::string>{"legate_0.prof", "Xauthority", "a #b\nquit\nscreenshot c.png"});
+  CHECK(names ==
+        std::set<std::string>{"legate_0.prof", "Xauthority", "a #b\nquit\nscreenshot c.png"});
 }
 
 TEST_CASE("the range and expand options choose the first view and bad values are refused",

@@ -35,43 +35,43 @@ typedef enum legion_privilege_mode_t {
 } legion_privilege_mode_t;
 
 namespace Legion {
-  typedef Realm::Processor Processor;
-  typedef Realm::Machine Machine;
-  typedef Realm::Reservation Reservation;
+typedef Realm::Processor Processor;
+typedef Realm::Machine Machine;
+typedef Realm::Reservation Reservation;
 
-  typedef unsigned int MapperID;               // legion_mapper_id_t
-  typedef unsigned TaskID;                     // realm_task_func_id_t
-  typedef unsigned int VariantID;              // legion_variant_id_t
-  typedef unsigned long long UniqueID;         // legion_unique_id_t
-  typedef unsigned long long DistributedID;    // legion_distributed_id_t
-  typedef unsigned long long ProvenanceID;     // legion_provenance_id_t
-  typedef long long LegionColor;               // legion_internal_color_t
-  typedef unsigned int FieldID;                // legion_field_id_t
-  typedef int ReductionOpID;                   // realm_reduction_op_id_t
-  typedef legion_privilege_mode_t PrivilegeMode;
-  enum EqualityKind { EQ_STUB_MAX = 0x7fffffff };    // legion_equality_kind_t
-  enum DimensionKind { DIM_STUB_MAX = 0x7fffffff };  // legion_dimension_kind_t
+typedef unsigned int MapperID;             // legion_mapper_id_t
+typedef unsigned TaskID;                   // realm_task_func_id_t
+typedef unsigned int VariantID;            // legion_variant_id_t
+typedef unsigned long long UniqueID;       // legion_unique_id_t
+typedef unsigned long long DistributedID;  // legion_distributed_id_t
+typedef unsigned long long ProvenanceID;   // legion_provenance_id_t
+typedef long long LegionColor;             // legion_internal_color_t
+typedef unsigned int FieldID;              // legion_field_id_t
+typedef int ReductionOpID;                 // realm_reduction_op_id_t
+typedef legion_privilege_mode_t PrivilegeMode;
+enum EqualityKind { EQ_STUB_MAX = 0x7fffffff };    // legion_equality_kind_t
+enum DimensionKind { DIM_STUB_MAX = 0x7fffffff };  // legion_dimension_kind_t
 
-  namespace Internal {
-    // legion/tools/types.h
-    enum DepPartOpKind { DEP_PART_STUB_MAX = 0x7fffffff };
-    enum CollectiveKind { COLLECTIVE_STUB_MAX = 0x7fffffff };
-    enum MappingCallKind { MAPPING_CALL_STUB_MAX = 0x7fffffff };
-    enum RuntimeCallKind { RUNTIME_CALL_STUB_MAX = 0x7fffffff };
+namespace Internal {
+// legion/tools/types.h
+enum DepPartOpKind { DEP_PART_STUB_MAX = 0x7fffffff };
+enum CollectiveKind { COLLECTIVE_STUB_MAX = 0x7fffffff };
+enum MappingCallKind { MAPPING_CALL_STUB_MAX = 0x7fffffff };
+enum RuntimeCallKind { RUNTIME_CALL_STUB_MAX = 0x7fffffff };
 
-    // legion/tools/profiler.h typedefs
-    typedef long long timestamp_t;
-    typedef Realm::Processor::Kind ProcKind;
-    typedef Realm::Memory::Kind MemKind;
-    typedef ::realm_id_t ProcID;
-    typedef ::realm_id_t MemID;
-    typedef ::realm_id_t InstID;
+// legion/tools/profiler.h typedefs
+typedef long long timestamp_t;
+typedef Realm::Processor::Kind ProcKind;
+typedef Realm::Memory::Kind MemKind;
+typedef ::realm_id_t ProcID;
+typedef ::realm_id_t MemID;
+typedef ::realm_id_t InstID;
 
-    // LgEvent is a Realm::Event (one 64-bit id) with a null constant.
-    struct LgEvent : public Realm::Event {
-      static const LgEvent NO_LG_EVENT;
-    };
-  }  // namespace Internal
+// LgEvent is a Realm::Event (one 64-bit id) with a null constant.
+struct LgEvent : public Realm::Event {
+  static const LgEvent NO_LG_EVENT;
+};
+}  // namespace Internal
 }  // namespace Legion
 
 #endif

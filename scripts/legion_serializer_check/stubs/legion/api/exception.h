@@ -9,26 +9,25 @@
 #include <sstream>
 
 namespace Legion {
-  enum ErrorKind { LEGION_RESOURCE_EXCEPTION = 1 };
+enum ErrorKind { LEGION_RESOURCE_EXCEPTION = 1 };
 
-  class Error {
-  public:
-    explicit Error(ErrorKind k) : kind(k) {}
-    template<typename T>
-    Error& operator<<(const T& value)
-    {
-      message << value;
-      return *this;
-    }
-    [[noreturn]] void raise()
-    {
-      std::cerr << "Legion error " << kind << ": " << message.str() << "\n";
-      std::exit(1);
-    }
-  private:
-    ErrorKind kind;
-    std::ostringstream message;
-  };
+class Error {
+ public:
+  explicit Error(ErrorKind k) : kind(k) {}
+  template <typename T>
+  Error& operator<<(const T& value) {
+    message << value;
+    return *this;
+  }
+  [[noreturn]] void raise() {
+    std::cerr << "Legion error " << kind << ": " << message.str() << "\n";
+    std::exit(1);
+  }
+
+ private:
+  ErrorKind kind;
+  std::ostringstream message;
+};
 }  // namespace Legion
 
 #endif

@@ -29,105 +29,105 @@ static_assert(LEGION_PROF_VERSION == STUB_PROF_VERSION,
 #endif
 
 namespace Legion {
-  namespace Internal {
+namespace Internal {
 
-    // Descriptor records (LegionProfDesc::X before 1012, LegionProfiler::X
-    // from 1012 on; see the bottom of this file).
-    struct LegionProfDescTypes {
-      struct ProcDesc {
-        ProcID proc_id;
-        ProcKind kind;
+// Descriptor records (LegionProfDesc::X before 1012, LegionProfiler::X
+// from 1012 on; see the bottom of this file).
+struct LegionProfDescTypes {
+  struct ProcDesc {
+    ProcID proc_id;
+    ProcKind kind;
 #ifdef LEGION_USE_CUDA
-        Realm::Cuda::Uuid cuda_device_uuid;
+    Realm::Cuda::Uuid cuda_device_uuid;
 #endif
-      };
-      struct MemDesc {
-        MemID mem_id;
-        MemKind kind;
-        unsigned long long capacity;
-      };
-      struct ProcMemDesc {
-        ProcID proc_id;
-        MemID mem_id;
-        unsigned bandwidth;
-        unsigned latency;
-      };
-      struct TaskKind {
-        TaskID task_id;
-        STUB_NAME_T name;
-        bool overwrite;
-      };
-      struct TaskVariant {
-        TaskID task_id;
-        VariantID variant_id;
-        STUB_NAME_T name;
-      };
-      struct MapperName {
-        MapperID mapper_id;
-        ProcID mapper_proc;
-        STUB_NAME_T name;
-      };
-      struct MapperCallDesc {
-        unsigned kind;
-        const char* name;
-      };
-      struct RuntimeCallDesc {
-        unsigned kind;
-        const char* name;
-      };
-      struct MetaDesc {
-        unsigned kind;
-        bool message;
-        bool ordered_vc;
-        const char* name;
-      };
-      struct OpDesc {
-        unsigned kind;
-        const char* name;
-      };
-      struct MaxDimDesc {
-        unsigned max_dim;
-      };
-      struct RuntimeConfig {
-        bool debug, spy, gc, inorder, safe_mapper, safe_runtime,
-            safe_ctrlrepl, part_checks, bounds_checks, resilient;
-      };
-      struct MachineDesc {
-        unsigned node_id;
-        unsigned num_nodes;
+  };
+  struct MemDesc {
+    MemID mem_id;
+    MemKind kind;
+    unsigned long long capacity;
+  };
+  struct ProcMemDesc {
+    ProcID proc_id;
+    MemID mem_id;
+    unsigned bandwidth;
+    unsigned latency;
+  };
+  struct TaskKind {
+    TaskID task_id;
+    STUB_NAME_T name;
+    bool overwrite;
+  };
+  struct TaskVariant {
+    TaskID task_id;
+    VariantID variant_id;
+    STUB_NAME_T name;
+  };
+  struct MapperName {
+    MapperID mapper_id;
+    ProcID mapper_proc;
+    STUB_NAME_T name;
+  };
+  struct MapperCallDesc {
+    unsigned kind;
+    const char* name;
+  };
+  struct RuntimeCallDesc {
+    unsigned kind;
+    const char* name;
+  };
+  struct MetaDesc {
+    unsigned kind;
+    bool message;
+    bool ordered_vc;
+    const char* name;
+  };
+  struct OpDesc {
+    unsigned kind;
+    const char* name;
+  };
+  struct MaxDimDesc {
+    unsigned max_dim;
+  };
+  struct RuntimeConfig {
+    bool debug, spy, gc, inorder, safe_mapper, safe_runtime, safe_ctrlrepl, part_checks,
+        bounds_checks, resilient;
+  };
+  struct MachineDesc {
+    unsigned node_id;
+    unsigned num_nodes;
 #if STUB_PROF_VERSION < 1009
-        unsigned version;
+    unsigned version;
 #endif
-        Machine::ProcessInfo process_info;
-      };
-      struct CalibrationErr {
-        long long calibration_err;
-      };
-      struct ZeroTime {
-        long long zero_time;
-      };
-      struct Provenance {
-        ProvenanceID pid;
+    Machine::ProcessInfo process_info;
+  };
+  struct CalibrationErr {
+    long long calibration_err;
+  };
+  struct ZeroTime {
+    long long zero_time;
+  };
+  struct Provenance {
+    ProvenanceID pid;
 #if STUB_PROF_VERSION >= 1012
-        std::string provenance;
+    std::string provenance;
 #else
-        const char* provenance;
-        size_t size;  // written as size + 1 bytes
+    const char* provenance;
+    size_t size;  // written as size + 1 bytes
 #endif
-      };
-      struct Backtrace {
-        unsigned long long id;
-        STUB_NAME_T backtrace;
-      };
-    };
+  };
+  struct Backtrace {
+    unsigned long long id;
+    STUB_NAME_T backtrace;
+  };
+};
 
 #if STUB_PROF_VERSION >= 1012
-    struct LegionProfiler : LegionProfDescTypes {};
+struct LegionProfiler : LegionProfDescTypes {};
 #else
-    struct LegionProfDesc : LegionProfDescTypes {};
+struct LegionProfDesc : LegionProfDescTypes {};
 #endif
 
-  }  // namespace Internal
+}  // namespace Internal
 }  // namespace Legion
 
 #include "stub_instance_records.h"
