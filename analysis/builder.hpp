@@ -16,8 +16,8 @@
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
 #include "analysis/uid_index.hpp"
-#include "legion_import/id_map.hpp"
-#include "trace_format/huge_pages.hpp"
+#include "base/huge_pages.hpp"
+#include "base/id_map.hpp"
 
 namespace legato::analysis::detail {
 
@@ -76,9 +76,9 @@ class Builder {
   Profile& p_;
   std::vector<RankTrace>& traces_;
   const unsigned threads_;
-  std::vector<IdMap> string_remap_;  // per rank: file string id -> profile string index
+  std::vector<IdIndex> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
-  legion::IdMap<uint32_t> lane_of_resource_;
+  base::IdMap<uint32_t> lane_of_resource_;
   // The lane of the resource the last record named: records come in runs
   // of one resource.
   struct LaneCache {
@@ -94,7 +94,7 @@ class Builder {
   // kind): counting (count_pieces, one thread) gives each piece the first
   // slot of its items in each lane it fills, so pieces are staged on any
   // thread, in any order (builder_staging.cpp). The slots are left
-  // unwritten until staged (UninitializedVector): pieces are handed out in
+  // unwritten until staged (base::UninitializedVector): pieces are handed out in
   // order, so the pages are touched rank by rank, and each rank's records,
   // freed once its last piece is staged, serve the next ranks' slots.
   enum class Records : uint8_t { Task, MetaTask, DepPart, Copy, Instance, Kernel, UserRange };
@@ -118,14 +118,15 @@ class Builder {
   std::vector<Piece> pieces_;
   std::vector<Stager> stagers_;      // the threads items() starts, then help_staging's
   std::vector<size_t> pieces_left_;  // per rank: its pieces not yet staged
-  std::vector<legion::IdMap<uint32_t>> task_names_;  // per rank: task kind -> profile string
+  std::vector<base::IdMap<uint32_t>> task_names_;  // per rank: task kind -> profile string
   std::mutex staging_mutex_;
   std::condition_variable staging_changed_;
   enum class Staging : uint8_t { Waiting, Open, Closed } staging_ = Staging::Waiting;
   size_t pieces_taken_ = 0, pieces_done_ = 0;
   std::exception_ptr staging_failure_;
-  UninitializedVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
-  UninitializedVector<uint32_t> placed_;  // after place: where the item of staged_uids_[k] went
+  base::UninitializedVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
+  base::UninitializedVector<uint32_t>
+      placed_;  // after place: where the item of staged_uids_[k] went
   // Per slot whose ready or create lies too far back for the compact Item.
   std::unordered_map<uint32_t, std::pair<Time, Time>> staged_overflow_;
   struct PlaceScratch {  // one worker's buffers for place(), reused from lane to lane
@@ -162,8 +163,8 @@ class Builder {
   Time clamp_time(size_t r, Time t);
   uint64_t bad_times_ = 0, undescribed_count_ = 0, undescribed_memories_ = 0;
   std::vector<uint32_t> sized_by_instances_;  // described memories without a capacity (tree())
-  std::atomic<uint64_t> clamped_times_{0};  // at() runs on several threads in links()
-  std::string undescribed_;                 // the first few such lanes' names
+  std::atomic<uint64_t> clamped_times_{0};    // at() runs on several threads in links()
+  std::string undescribed_;                   // the first few such lanes' names
   uint64_t huge_sizes_ = 0, strings_left_out_ = 0;
   std::string huge_size_example_;
 };

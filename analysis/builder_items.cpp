@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "analysis/build.hpp"
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
-#include "analysis/load.hpp"
-#include "analysis/parallel.hpp"
+#include "base/parallel.hpp"
 
 namespace legato::analysis::detail {
 
@@ -243,9 +243,9 @@ void Builder::operations() {
   // second stays in the table, unreferenced.
   size_t n = 0;
   for (const auto& t : traces_) n += t.all.get<trace::OperationRecord>().size();
-  reserve_huge(p_.operations, n);
+  base::reserve_huge(p_.operations, n);
   std::vector<Uid> parents;
-  reserve_huge(parents, n);
+  base::reserve_huge(parents, n);
   for (size_t r = 0; r < traces_.size(); ++r) {
     for (const auto& o : traces_[r].all.get<trace::OperationRecord>()) {
       op_of_uid_.add(o.uid, static_cast<uint32_t>(p_.operations.size()));
@@ -289,7 +289,7 @@ void Builder::items() {
     staging_ = Staging::Open;
   }
   staging_changed_.notify_all();
-  parallel_for(workers, workers, [&](unsigned worker, size_t) { stage_pieces(worker); });
+  base::parallel_for(workers, workers, [&](unsigned worker, size_t) { stage_pieces(worker); });
   {
     std::unique_lock lock(staging_mutex_);
     staging_ = Staging::Closed;
@@ -324,11 +324,11 @@ void Builder::items() {
   const auto size = [&](uint32_t l) { return p_.lanes[l].end - p_.lanes[l].begin; };
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](uint32_t a, uint32_t b) { return size(a) > size(b); });
-  reserve_huge(placed_, p_.items.size());
+  base::reserve_huge(placed_, p_.items.size());
   placed_.resize(p_.items.size());
   std::vector<PlaceScratch> scratch(threads_);
-  parallel_for(by_size.size(), threads_,
-               [&](unsigned worker, size_t k) { place(by_size[k], scratch[worker]); });
+  base::parallel_for(by_size.size(), threads_,
+                     [&](unsigned worker, size_t k) { place(by_size[k], scratch[worker]); });
   for (const PlaceScratch& s : scratch)
     p_.timing_overflow.insert(s.overflow.begin(), s.overflow.end());
   scratch.clear();

@@ -5,12 +5,12 @@
 #include <limits>
 #include <mutex>
 #include <numeric>
+#include <span>
 #include <tuple>
 
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
-#include "analysis/parallel.hpp"
-#include "legion_import/log_data.hpp"
+#include "base/parallel.hpp"
 
 namespace legato::analysis::detail {
 
@@ -55,74 +55,60 @@ void Builder::links() {
     uint32_t item, pre;
     uint8_t kind;
   };
-  // A rank's edges: its edge records, then the links of a Legion log's
-  // critical path, resolved in place (legion::PathInputs).
-  const auto legion_links = [&](size_t r) -> const legion::PathInputs* {
-    const auto& in = traces_[r].legion_links;
-    return in && in->resolved ? in.get() : nullptr;
-  };
+  // A rank's edges: its edge records, then its reader's late edges.
   for (size_t r = 0; r < traces_.size(); ++r) {
-    const legion::PathInputs* in = legion_links(r);
-    offset[r + 1] =
-        offset[r] + traces_[r].all.get<trace::EdgeRecord>().size() + (in ? in->items.size() : 0);
+    const auto& late = traces_[r].late_edges;
+    offset[r + 1] = offset[r] + traces_[r].all.get<trace::EdgeRecord>().size() +
+                    (late ? late->size_bound() : 0);
   }
   std::vector<Edge> edges;
-  reserve_huge(edges, offset.back());
+  base::reserve_huge(edges, offset.back());
   edges.resize(offset.back());
   std::vector<uint64_t> dangling(traces_.size(), 0), self(traces_.size(), 0);
   std::vector<std::string> self_example(traces_.size());
   // Piece 0 (items and operations only) beside the ranks' edges (1..).
-  parallel_for(traces_.size() + 1, threads_, [&](unsigned, size_t piece) {
+  base::parallel_for(traces_.size() + 1, threads_, [&](unsigned, size_t piece) {
     if (piece == 0) return last_runtime_work();
     const size_t r = piece - 1;
     Edge* out = edges.data() + offset[r];
     // Counted in locals: the ranks' counters share cache lines.
     size_t count = 0, lost = 0;
-    const auto add = [&](const trace::EdgeRecord& e) {
-      const uint32_t a = item(e.item), b = item(e.precondition);
-      if (a == kNone || b == kNone) {
-        ++lost;
-      } else if (a == b) {  // an item cannot wait for itself: a damaged record
-        if (self[r]++ == 0)
-          self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
-      } else {
-        out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
+    const auto add = [&](std::span<const trace::EdgeRecord> records) {
+      for (size_t k = 0; k < records.size(); ++k) {
+        if (k + kAhead < records.size()) {
+          item_of_uid_.prefetch(records[k + kAhead].item);
+          item_of_uid_.prefetch(records[k + kAhead].precondition);
+        }
+        const trace::EdgeRecord& e = records[k];
+        const uint32_t a = item(e.item), b = item(e.precondition);
+        if (a == kNone || b == kNone) {
+          ++lost;
+        } else if (a == b) {  // an item cannot wait for itself: a damaged record
+          if (self[r]++ == 0)
+            self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
+        } else {
+          out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
+        }
       }
     };
-    const auto& records = traces_[r].all.get<trace::EdgeRecord>();
-    for (size_t k = 0; k < records.size(); ++k) {
-      if (k + kAhead < records.size()) {
-        item_of_uid_.prefetch(records[k + kAhead].item);
-        item_of_uid_.prefetch(records[k + kAhead].precondition);
-      }
-      add(records[k]);
-    }
-    if (const legion::PathInputs* in = legion_links(r)) {
-      const size_t links = in->items.size();
-      for (size_t k = 0; k < links; ++k) {
-        if (k + kAhead < links && in->precondition(k + kAhead) != 0) {
-          item_of_uid_.prefetch(in->uids[k + kAhead]);
-          item_of_uid_.prefetch(in->precondition(k + kAhead));
-        }
-        if (in->precondition(k) != 0) add(in->link(k));
-      }
-    }
+    add(traces_[r].all.get<trace::EdgeRecord>());
+    if (const auto& late = traces_[r].late_edges) late->for_each_block(add);
     kept[r] = count;
     dangling[r] = lost;
   });
-  for (RankTrace& t : traces_) t.legion_links.reset();
+  for (RankTrace& t : traces_) t.late_edges.reset();
   // Where each item's edges begin (kept per block of kPreBlock items).
   const auto group_edges = [&] {
     close_up(edges);
     std::vector<uint32_t> next;
-    reserve_huge(next, n + 1);
+    base::reserve_huge(next, n + 1);
     next.assign(n + 1, 0);
     for (const Edge& e : edges) ++next[e.item + 1];
     for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
     p_.pre_block.resize(n / kPreBlock + 2);
     for (size_t b = 0; b < p_.pre_block.size(); ++b)
       p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
-    reserve_huge(p_.pre, edges.size());
+    base::reserve_huge(p_.pre, edges.size());
     p_.pre.resize(edges.size());
     for (const Edge& e : edges)
       p_.pre[next[e.item]++] =
@@ -167,7 +153,7 @@ void Builder::links() {
   std::vector<size_t> wait_offset(traces_.size() + 1, 0), waits_kept(traces_.size(), 0);
   for (size_t r = 0; r < traces_.size(); ++r)
     wait_offset[r + 1] = wait_offset[r] + traces_[r].all.get<trace::WaitRecord>().size();
-  reserve_huge(p_.waits, wait_offset.back());
+  base::reserve_huge(p_.waits, wait_offset.back());
   p_.waits.resize(wait_offset.back());
   std::vector<uint64_t> lost_waits(traces_.size(), 0);
   // Waits with a note, and its string (notes' strings resolved beforehand:
@@ -229,7 +215,7 @@ void Builder::links() {
     }
   };
   // Three pieces that read no waits beside the ranks' waits (3..).
-  parallel_for(traces_.size() + 3, threads_, [&](unsigned, size_t piece) {
+  base::parallel_for(traces_.size() + 3, threads_, [&](unsigned, size_t piece) {
     if (piece == 0) return group_edges();
     if (piece == 1) return kernel_tasks();
     if (piece == 2) return copy_instances();
@@ -339,7 +325,7 @@ void Builder::tree() {
   std::vector<Part> parts((n + kChunk - 1) / kChunk);
   p_.busy_blocks.assign(n / 16 + 1, 0);
   p_.fold_blocks.assign((n + kFoldBlock - 1) / kFoldBlock, 0.f);
-  parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
+  base::parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
     Part part;
     for (size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
       if (i % 16 == 0) p_.busy_blocks[i / 16] = part.sum;
@@ -361,7 +347,7 @@ void Builder::tree() {
     hi = std::max(hi, parts[c].hi);
   }
   if (n % 16 == 0) p_.busy_blocks[n / 16] = sum;
-  parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
+  base::parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
     if (before[c] == 0) return;
     const size_t end = std::min(n, (c + 1) * kChunk);
     for (size_t k = c * kChunk / 16; k < (end + 15) / 16; ++k)

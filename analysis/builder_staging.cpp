@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "analysis/build.hpp"
 #include "analysis/builder.hpp"
-#include "analysis/load.hpp"
 
 namespace legato::analysis::detail {
 

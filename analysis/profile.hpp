@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "trace_format/huge_pages.hpp"
+#include "base/huge_pages.hpp"
 #include "trace_format/records.hpp"
 
 namespace legato::analysis {
@@ -277,7 +277,7 @@ struct Profile {
   std::vector<std::string> strings{""};  // index 0 is the empty string
   // Grouped by lane, then row, then start. Resizing leaves new items
   // uninitialized (the loader writes every one).
-  UninitializedVector<Item> items;
+  base::UninitializedVector<Item> items;
   std::vector<Lane> lanes;
   std::vector<Node> nodes;
   std::vector<Operation> operations;

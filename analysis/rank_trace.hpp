@@ -1,9 +1,12 @@
-// One rank's file read into memory as decoded records: the loader's first
-// stage, run for every file in parallel before the files are merged.
+// One rank's file read into memory as decoded records: what a run reader
+// (analysis/run_reader.hpp) gives the model for every file, read in
+// parallel before the files are merged.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -13,11 +16,22 @@
 #include "trace_format/metadata.hpp"
 #include "trace_format/record_batch.hpp"
 
-namespace legato::legion {
-struct PathInputs;
-}
-
 namespace legato::analysis {
+
+// Edges a reader can give only once every file of the run is read (a Legion
+// log's critical path: one node's events are often triggered by another
+// node's items). Its reader's finish_run resolves them; the model then reads
+// them as it reads the trace's edge records. Unresolved, it gives none.
+class LateEdges {
+ public:
+  virtual ~LateEdges() = default;
+  // At most how many edges for_each_block gives.
+  virtual size_t size_bound() const = 0;
+  // Gives every edge, in file order, in blocks of edge records (a
+  // precondition is never 0).
+  using Block = std::span<const trace::EdgeRecord>;
+  virtual void for_each_block(const std::function<void(Block)>& block) const = 0;
+};
 
 struct RankTrace {
   std::string file;
@@ -33,19 +47,10 @@ struct RankTrace {
   // Text some waits carry (a Legion log's backtraces): the wait's index in
   // all.get<trace::WaitRecord>() (ascending) and a string id of `strings`.
   std::vector<std::pair<size_t, uint32_t>> wait_notes;
-  // A Legion log read with its critical path left to resolve with the other
-  // nodes of its run (legion::link_runs, which build_profile calls): events
-  // of one node's file are often triggered by items in another's. Once
-  // resolved, it holds the file's links, which the model reads as it reads
-  // edge records.
-  std::shared_ptr<legion::PathInputs> legion_links;
+  // The reader that read it (RunReader::name), whose finish_run completes it.
+  std::string reader;
+  // Edges left to resolve with the other files of the run (LateEdges).
+  std::shared_ptr<LateEdges> late_edges;
 };
-
-// Never throws: a file that cannot be read comes back with readable = false.
-// A Legion log's critical-path links wait for build_profile (legion_links).
-// spare_core: a core would otherwise idle while this file is read (a gzip
-// Legion log is then inflated on a thread of its own; a thread of its own
-// prefaults the tables of a plain one and of a Legato trace: PagesAhead).
-RankTrace read_rank_trace(const std::string& path, bool spare_core = false);
 
 }  // namespace legato::analysis

@@ -6,8 +6,8 @@
 #include <thread>
 #include <tuple>
 
-#include "analysis/parallel.hpp"
 #include "analysis/utilization.hpp"
+#include "base/parallel.hpp"
 
 namespace legato::analysis {
 
@@ -84,7 +84,7 @@ std::vector<UtilizationSummary> utilization_summary(const Profile& p) {
   // The curves on every core (a 10 M-record run's take a second of one),
   // the last first: those over all nodes are the biggest.
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  detail::parallel_for(out.size(), threads, [&](unsigned, size_t k) {
+  base::parallel_for(out.size(), threads, [&](unsigned, size_t k) {
     UtilizationSummary& u = out[out.size() - 1 - k];
     const UtilizationCurve c = utilization(p, u.kind, u.rank);
     const auto slices = c.sample(p.start, p.stop, 100);

@@ -4,7 +4,7 @@
 
 namespace legato::analysis::detail {
 
-void IdMap::build() {
+void IdIndex::build() {
   build_from([&](auto&& f) {
     for (const auto& [id, value] : pairs_) f(id, value);
   });
@@ -12,7 +12,7 @@ void IdMap::build() {
   pairs_.shrink_to_fit();
 }
 
-size_t IdMap::plan(std::vector<Run>& runs) {
+size_t IdIndex::plan(std::vector<Run>& runs) {
   // A table costs 4 bytes per id in its span, for the build only: worth it
   // while the span is at most 16 ids per entry (operations share the uid
   // sequence with the more numerous items).
@@ -43,7 +43,7 @@ void UidIndex::build_from(const Uid* uids, const uint32_t* values, size_t n, uns
     }
   }
   if (runs.size() > ranks_.size()) ranks_.resize(runs.size());
-  parallel_for(runs.size(), threads, [&](unsigned, size_t r) {
+  base::parallel_for(runs.size(), threads, [&](unsigned, size_t r) {
     ranks_[r].build_from([&](auto&& f) {
       for (const auto& [first, end] : runs[r]) {
         for (size_t k = first; k < end; ++k) f(uids[k] & kSeqMask, values[k]);
@@ -52,7 +52,7 @@ void UidIndex::build_from(const Uid* uids, const uint32_t* values, size_t n, uns
   });
 }
 
-void IdMap::found_duplicate(uint64_t id, uint32_t first, uint32_t second) {
+void IdIndex::found_duplicate(uint64_t id, uint32_t first, uint32_t second) {
   if (duplicates_++ == 0) example_ = DuplicateId{id, first, second};
 }
 

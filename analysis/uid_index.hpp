@@ -1,13 +1,13 @@
 // Lookups by id while the model is built. Writers hand out ids in sequence
 // (string ids from 1 per file; uids as (rank << 48) | a per-rank sequence),
-// so an IdMap keeps tables indexed by id while the ids span at most 16
+// so an IdIndex keeps tables indexed by id while the ids span at most 16
 // slots per entry (one load per lookup): one per run of ids sharing their
 // top 24 bits (an importer may set a high bit to keep two sequences apart),
 // then, for the ids that are not dense, tables by slot and generation
 // where they are laid out as Realm event ids are (imported Legion logs) and
 // a hash table (open addressing, about one cache miss per lookup) for the
-// rest (a damaged file; ids of no known layout): legion::EventIdMap.
-// UidIndex is one IdMap per rank, keyed by sequence.
+// rest (a damaged file; ids of no known layout): base::EventIdMap.
+// UidIndex is one IdIndex per rank, keyed by sequence.
 #pragma once
 
 #include <algorithm>
@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/parallel.hpp"
 #include "analysis/profile.hpp"
-#include "legion_import/event_id_map.hpp"
+#include "base/event_id_map.hpp"
+#include "base/parallel.hpp"
 
 namespace legato::analysis::detail {
 
@@ -27,7 +27,7 @@ struct DuplicateId {
   uint32_t first = kNone, second = kNone;
 };
 
-class IdMap {
+class IdIndex {
  public:
   void add(uint64_t id, uint32_t value) { pairs_.emplace_back(id, value); }
   // After the last add. When an id was added twice, the first add wins.
@@ -46,7 +46,7 @@ class IdMap {
   const DuplicateId& duplicate_example() const { return example_; }
   // Starts loading where find(id) will look (a loop over many ids
   // prefetches a few ahead, so their cache misses overlap). Always inlined,
-  // or the prefetch is dropped (legion::IdMap::prefetch).
+  // or the prefetch is dropped (base::IdMap::prefetch).
   [[gnu::always_inline]] void prefetch(uint64_t id) const {
     if (const uint32_t* v = dense_slot(id)) return __builtin_prefetch(v);
     sparse_.prefetch(id);
@@ -89,8 +89,8 @@ class IdMap {
     uint64_t first = 0;
     std::vector<uint32_t> slots;  // value per id - first; kEmpty: none
   };
-  std::vector<Dense> dense_;                     // a few, with disjoint spans
-  legion::EventIdMap<uint32_t, kEmpty> sparse_;  // the ids no dense table holds
+  std::vector<Dense> dense_;                   // a few, with disjoint spans
+  base::EventIdMap<uint32_t, kEmpty> sparse_;  // the ids no dense table holds
   uint64_t duplicates_ = 0;
   DuplicateId example_;
   void found_duplicate(uint64_t id, uint32_t first, uint32_t second);
@@ -108,7 +108,7 @@ class UidIndex {
   // After the last add; the ranks' tables are built on up to `threads`
   // threads.
   void build(unsigned threads = 1) {
-    parallel_for(ranks_.size(), threads, [&](unsigned, size_t r) { ranks_[r].build(); });
+    base::parallel_for(ranks_.size(), threads, [&](unsigned, size_t r) { ranks_[r].build(); });
   }
   // Instead of add and build: add(uids[k], values[k]) for k = 0..n-1, read
   // where they lie: each rank's uids found as runs of consecutive k first
@@ -118,7 +118,7 @@ class UidIndex {
   // id a uid).
   uint64_t duplicates() const {
     uint64_t n = 0;
-    for (const IdMap& m : ranks_) n += m.duplicates();
+    for (const IdIndex& m : ranks_) n += m.duplicates();
     return n;
   }
   DuplicateId duplicate_example() const {
@@ -142,11 +142,11 @@ class UidIndex {
 
  private:
   static constexpr uint64_t kSeqMask = (uint64_t{1} << 48) - 1;
-  std::vector<IdMap> ranks_;
+  std::vector<IdIndex> ranks_;
 };
 
 template <class Each>
-void IdMap::build_from(Each&& each) {
+void IdIndex::build_from(Each&& each) {
   // Runs of ids by their top 24 bits: each run dense enough gets a table.
   std::vector<Run> runs;
   size_t last = 0, ids = 0;  // last: the run of the id before, most often this one's too

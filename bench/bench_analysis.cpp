@@ -18,9 +18,10 @@
 #include <thread>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "result.hpp"
 #include "run_trace.hpp"
 
@@ -52,13 +53,13 @@ void load_case(const std::string& dir, const std::string& label, uint64_t record
   std::printf("# %s: %d rank(s), %llu records, %.1f MB on disk\n", label.c_str(), ranks,
               static_cast<unsigned long long>(run.records), run.bytes / 1e6);
   const double read_s = best_of(3, [&] {
-    for (const auto& f : run.files) (void)analysis::read_rank_trace(f);
+    for (const auto& f : run.files) (void)legato::load::read_file(f);
   });
-  analysis::LoadOptions one;
+  load::LoadOptions one;
   one.threads = 1;
-  const double load1_s = best_of(3, [&] { (void)analysis::load_profile(run.files, one); });
+  const double load1_s = best_of(3, [&] { (void)load::load_profile(run.files, one); });
   analysis::Profile p;
-  const double load_s = best_of(3, [&] { p = analysis::load_profile(run.files); });
+  const double load_s = best_of(3, [&] { p = load::load_profile(run.files); });
   const double n = static_cast<double>(p.records);
   result("load_records_per_s_" + label, n / load_s, "records/s");
   result("load_records_per_s_1thread_" + label, n / load1_s, "records/s");
@@ -76,7 +77,7 @@ void load_case(const std::string& dir, const std::string& label, uint64_t record
 void report_case(const std::string& dir, bool browser) {
   const bench::RunTrace run =
       bench::write_run_trace(dir + "/report", bench::ops_for_tasks(1'000'000, 1), 1);
-  const analysis::Profile p = analysis::load_profile(run.files);
+  const analysis::Profile p = load::load_profile(run.files);
   std::printf("# report: %llu tasks, %llu records\n", static_cast<unsigned long long>(run.tasks),
               static_cast<unsigned long long>(p.records));
   html::ReportInfo info;

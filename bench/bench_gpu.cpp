@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/load.hpp"
 #include "arrays/array.hpp"
+#include "load/load.hpp"
 #include "result.hpp"
 #include "runtime/gpu/probe.hpp"
 
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   result("add_over_copy", add / copy, "ratio");
   result("profile_overhead", median(prof) / median(plain) - 1.0, "ratio");
 
-  const analysis::Profile p = analysis::load_profile({(dir / "legate_0.prof").string()});
+  const analysis::Profile p = load::load_profile({(dir / "legate_0.prof").string()});
   const nlohmann::json& a = p.ranks.at(0).metadata.at("gpu_activity");
   const double matched = a.at("matched").get<double>();
   const double missed = a.at("unmatched").get<double>() + a.at("dropped").get<double>();

@@ -23,7 +23,7 @@
 // 3. One node's log of as many records as part 1's run (a single-node
 //    Legate run writes one file): loaded with a core to spare, which
 //    prefaults the tables' pages ahead of the collecting thread
-//    (PagesAhead), the tables' room reserved from the first records'
+//    (base::PagesAhead), the tables' room reserved from the first records'
 //    rate (Collector::expect): legion_one_file_load_records_per_s.
 // 4. The same synthetic run written as format 1008 and as 1011 and 1012
 //    (wider records, PhysicalInstanceUsage whose redop is written only for
@@ -48,7 +48,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "html_export/gzip.hpp"
 #include "html_export/report.hpp"
@@ -57,6 +56,7 @@
 #include "legion_import/import.hpp"
 #include "legion_import/log_reader.hpp"
 #include "legion_import/testing/legion_log_writer.hpp"
+#include "load/load.hpp"
 #include "result.hpp"
 #include "run_trace.hpp"
 #include "viewer/headless.hpp"
@@ -259,7 +259,7 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   // load after a slow one finds its pages cold: the best of the first two,
   // this benchmark's figure before 2026-11-25, is printed beside it.
   analysis::Profile p;
-  const double one = best_of(3, [&] { p = analysis::load_profile(files, {.threads = 1}); });
+  const double one = best_of(3, [&] { p = load::load_profile(files, {.threads = 1}); });
   result("legion_load_records_per_s_1thread", static_cast<double>(written) / one, "records/s");
   // The reference in the same run: a Legato trace of as many records over
   // as many ranks, its loads taken in turn with the Legion log's so that
@@ -272,8 +272,8 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   // memory (free page reporting) it swings with the host, not the loader.
   Spent loads[3], legato_loads[3];
   for (int i = 0; i < 3; ++i) {
-    loads[i] = spent([&] { p = analysis::load_profile(files); });
-    legato_loads[i] = spent([&] { (void)analysis::load_profile(legato.files); });
+    loads[i] = spent([&] { p = load::load_profile(files); });
+    legato_loads[i] = spent([&] { (void)load::load_profile(legato.files); });
     std::printf(
         "# load %d: Legion log %.3f s (user %.2f s, system %.2f s), Legato trace %.3f s "
         "(user %.2f s, system %.2f s)\n",
@@ -315,7 +315,7 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   result("legion_first_frame_ms_10m", seconds_since(t0) * 1e3, "ms");
   std::printf("# the first frame drew %zu boxes\n", app.view().boxes_drawn());
   result("legion_peak_rss_mb", peak_rss_mb(), "MB");
-  after_load(analysis::load_profile(files));  // after the first frame, which it would disturb
+  after_load(load::load_profile(files));  // after the first frame, which it would disturb
   std::filesystem::remove_all(dir);
 }
 
@@ -343,9 +343,9 @@ void grown_log_a(uint64_t repeats) {
   const double imp = best_of(3, [&] { (void)legion::import_log(plain); });
   result("import_records_per_s", static_cast<double>(records) / imp, "records/s");
   analysis::Profile p;
-  const double load = best_of(3, [&] { p = analysis::load_profile({plain}); });
+  const double load = best_of(3, [&] { p = load::load_profile({plain}); });
   result("load_records_per_s", static_cast<double>(records) / load, "records/s");
-  const double load_gz = best_of(3, [&] { p = analysis::load_profile({gz}); });
+  const double load_gz = best_of(3, [&] { p = load::load_profile({gz}); });
   result("load_gzip_records_per_s", static_cast<double>(records) / load_gz, "records/s");
   result("items", static_cast<double>(p.items.size()), "items");
   result("model_bytes_per_record",
@@ -363,7 +363,7 @@ void one_node_log(uint64_t records) {
               static_cast<double>(std::filesystem::file_size(file)) / 1e6);
   Spent loads[3];
   analysis::Profile p;
-  for (Spent& load : loads) load = spent([&] { p = analysis::load_profile({file}); });
+  for (Spent& load : loads) load = spent([&] { p = load::load_profile({file}); });
   const Spent best = *std::min_element(
       loads, loads + 3, [](const Spent& a, const Spent& b) { return a.wall < b.wall; });
   std::printf("# best load %.3f s (user %.2f s, system %.2f s)\n", best.wall, best.user, best.sys);
@@ -397,7 +397,7 @@ void formats(uint64_t records, uint32_t nodes) {
   for (int round = 0; round < 3; ++round) {
     for (int v = 0; v < 3; ++v) {
       const auto t0 = std::chrono::steady_clock::now();
-      const analysis::Profile p = analysis::load_profile(files[v]);
+      const analysis::Profile p = load::load_profile(files[v]);
       best[v] = std::min(best[v], seconds_since(t0));
       if (round == 0 && !p.warnings.empty())
         std::printf("# format %u warning: %s\n", legion::testing::format_of(kVersions[v]),

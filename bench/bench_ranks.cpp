@@ -43,8 +43,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/load.hpp"
 #include "analysis/rank_trace.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "result.hpp"
 
 using namespace legato;
@@ -116,7 +117,7 @@ void clock_alignment(int runs) {
       run(ranks, "--profile --profile-report 0", "vectorized_update", "--n 200000");
       wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       for (int r = 1; r < ranks; ++r) {
-        const auto t = analysis::read_rank_trace(traces(ranks)[static_cast<size_t>(r)]);
+        const auto t = legato::load::read_file(traces(ranks)[static_cast<size_t>(r)]);
         const auto& start = t.metadata["clock_alignment"];
         const auto& end = t.metadata["clock_alignment_at_finish"];
         if (!start.is_object() || !end.is_object()) {
@@ -170,7 +171,7 @@ struct Traffic {
 
 Traffic traffic(int ranks, const std::string& args) {
   run(ranks, "--profile --profile-report 0", "cg", args);
-  const analysis::Profile p = analysis::load_profile(traces(ranks));
+  const analysis::Profile p = load::load_profile(traces(ranks));
   Traffic t;
   for (const analysis::Lane& lane : p.lanes) {
     if (lane.kind != analysis::LaneKind::Channel) continue;

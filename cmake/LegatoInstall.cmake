@@ -9,11 +9,11 @@ include(CMakePackageConfigHelpers)
 set(LEGATO_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/legato)
 set(LEGATO_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Legato)
 
-foreach(lib trace recorder runtime arrays)
+foreach(lib base trace recorder runtime arrays)
   set_target_properties(legato_${lib} PROPERTIES EXPORT_NAME ${lib})
   target_include_directories(legato_${lib} INTERFACE $<INSTALL_INTERFACE:${LEGATO_INSTALL_INCLUDEDIR}>)
 endforeach()
-foreach(dir trace_format recorder runtime arrays)
+foreach(dir base trace_format recorder runtime arrays)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir} DESTINATION ${LEGATO_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
@@ -21,7 +21,7 @@ endforeach()
 # legato_warnings only carries this project's compiler flags; it is exported
 # because the static libraries name it, and adds nothing to a user's build.
 set_target_properties(legato_warnings PROPERTIES EXPORT_NAME project_warnings)
-install(TARGETS legato_trace legato_recorder legato_runtime legato_arrays legato_warnings
+install(TARGETS legato_base legato_trace legato_recorder legato_runtime legato_arrays legato_warnings
         EXPORT LegatoTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

@@ -12,11 +12,11 @@
 #include <system_error>
 #include <utility>
 
+#include "base/file_create.hpp"
 #include "html_export/gzip.hpp"
 #include "html_export/report_assets.hpp"
 #include "html_export/report_data.hpp"
 #include "html_export/report_findings.hpp"
-#include "trace_format/file_create.hpp"
 
 namespace legato::html {
 
@@ -111,11 +111,11 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
   };
   // A FIFO at the path would block the write until someone reads it (a run
   // that never ends): what is not a regular file is refused, unopened.
-  if (const std::string kind = trace::special_file(info.path); !kind.empty())
-    throw fail(trace::not_a_file_reason(kind) + "; remove it or choose another directory with -o");
+  if (const std::string kind = base::special_file(info.path); !kind.empty())
+    throw fail(base::not_a_file_reason(kind) + "; remove it or choose another directory with -o");
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
-  if (const int err = trace::write_replacing(info.path, page); err != 0) {
+  if (const int err = base::write_replacing(info.path, page); err != 0) {
     const char* hint = err == ENOSPC || err == EDQUOT ? " (is the disk full?)"
                        : err == EACCES || err == EROFS || err == EPERM
                            ? " (is the directory writable?)"

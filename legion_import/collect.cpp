@@ -235,13 +235,13 @@ void Collector::each_table(F&& f) {
   f(d.events, of({Kind::Event}));
 }
 
-void Collector::table_ends(std::vector<PagesAhead::Table>& out) {
+void Collector::table_ends(std::vector<base::PagesAhead::Table>& out) {
   out.clear();
-  each_table([&](const auto& table, auto&&) { out.push_back(PagesAhead::Table::of(table)); });
+  each_table([&](const auto& table, auto&&) { out.push_back(base::PagesAhead::Table::of(table)); });
 }
 
 void Collector::expect(uint64_t bytes, uint64_t budget) {
-  budget_ = budget > 0 ? static_cast<double>(budget) : reservation_budget();
+  budget_ = budget > 0 ? static_cast<double>(budget) : base::reservation_budget();
   // The fewest bytes a record of each layout takes.
   std::vector<uint64_t> least(handlers_.size(), 4);  // the record id
   for (size_t i = 0; i < handlers_.size(); ++i) {
@@ -266,8 +266,8 @@ void Collector::expect(uint64_t bytes, uint64_t budget) {
 
 bool Collector::reserve(const std::vector<size_t>& counts) {
   size_t k = 0;
-  return reserve_tables([&](auto&& f) { each_table([&](auto& table, auto&&) { f(table); }); },
-                        [&](const auto&) { return counts[k++]; }, budget_);
+  return base::reserve_tables([&](auto&& f) { each_table([&](auto& table, auto&&) { f(table); }); },
+                              [&](const auto&) { return counts[k++]; }, budget_);
 }
 
 void Collector::reserve_from_sample(uint64_t offset) {

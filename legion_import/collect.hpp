@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/pages_ahead.hpp"
 #include "legion_import/log_data.hpp"
 #include "legion_import/log_reader.hpp"
-#include "trace_format/pages_ahead.hpp"
 
 namespace legato::legion {
 
@@ -33,8 +33,8 @@ class Collector {
   static constexpr uint64_t kSample = uint64_t{1} << 16;
   void add(const Record& r);
   // Where each of its tables ends and how much room it has (for a
-  // PagesAhead while records are added), into `out`.
-  void table_ends(std::vector<PagesAhead::Table>& out);
+  // base::PagesAhead while records are added), into `out`.
+  void table_ends(std::vector<base::PagesAhead::Table>& out);
   // After the last add(): the tables, with the records per kind counted.
   LogData& data();
 
@@ -55,8 +55,8 @@ class Collector {
   // 2023), its text kept in LogData::provenances.
   uint64_t provenance_id(const std::string& text);
   std::unordered_map<std::string, uint64_t> inline_provenances_;
-  std::vector<Handler> handlers_;             // per layout (index into header.layouts)
-  std::vector<uint64_t> counts_;              // records per layout
+  std::vector<Handler> handlers_;  // per layout (index into header.layouts)
+  std::vector<uint64_t> counts_;   // records per layout
   uint64_t added_ = 0;
   uint64_t sample_bytes_ = 0;  // expect()'s bytes, when the tables wait for kSample records
   double budget_ = 0;

@@ -103,20 +103,20 @@ void Converter::survey() {
   // Ops and keys are spread over their tables: each slot is loaded kAhead
   // records before it is read.
   constexpr size_t kAhead = 8;
-  IdSet ids;
+  base::IdSet ids;
   for (size_t k = 0; k < items.tasks.size(); ++k) {
     if (k + kAhead < items.tasks.size()) task_of_op_.prefetch(items.tasks[k + kAhead].op);
     const trace::TaskRecord& t = items.tasks[k];
     task_of_op_.try_emplace(t.op, t.task_kind);
     if (ids.insert(t.task_kind)) task_ids_.push_back(t.task_kind);
   }
-  IdSet waited;
+  base::IdSet waited;
   waited.reserve(d_.waits.size());
   // Few items are waited on: a filter of the waits' keys, small enough for
   // a core's cache, passes those (and about 3% of the others) to the set;
   // a passing item's slot, path entry and record are loaded kAhead items
   // before they are read.
-  IdFilter maybe_waited(32 * d_.waits.size());
+  base::IdFilter maybe_waited(32 * d_.waits.size());
   for (const WaitInfo& w : d_.waits) {
     const uint64_t key = wait_key(w.meta, w.op, w.meta ? w.kind : 0);
     waited.insert(key);
@@ -234,7 +234,7 @@ bool numbered_from_global(const LogData& d) {
 }  // namespace
 
 void Converter::memories() {
-  IdSet used;  // memories with instances in this file
+  base::IdSet used;  // memories with instances in this file
   for (const auto& in : d_.instances) used.insert(in.mem);
   const bool from_global = numbered_from_global(d_);
   if (from_global) {
@@ -286,9 +286,9 @@ void Converter::names() {
 }
 
 void Converter::operations() {
-  IdMap<uint32_t>& task_of_op = task_of_op_;
+  base::IdMap<uint32_t>& task_of_op = task_of_op_;
   for (const auto& [op, task] : d_.multi_tasks) task_of_op.try_emplace(op, task);
-  reserve_huge(out<trace::OperationRecord>(), d_.ops.size());
+  base::reserve_huge(out<trace::OperationRecord>(), d_.ops.size());
   // Kinds, task names and provenances are few, their operations many: each
   // named once.
   struct KindName {
@@ -395,7 +395,7 @@ void Converter::items() {
   // An fevent is one item's: a later item naming it again (a damaged log)
   // gets a uid of its own, as do copies naming it (channels()).
   const size_t n = items.path.items.size();
-  repeated_events_ = repeated_ids(n + d_.channel_items.size(), [&](size_t k) {
+  repeated_events_ = base::repeated_ids(n + d_.channel_items.size(), [&](size_t k) {
     return k < n ? items.path.items[k].fevent : d_.channel_items[k - n].fevent;
   });
   bool repeated = false;
@@ -411,7 +411,7 @@ void Converter::items() {
   // The name slots' texts, now that every name the log gives is known.
   for (size_t k = 0; k < items.names.size(); ++k)
     t_.strings.emplace(static_cast<uint32_t>(k + 1), item_name(items.names[k]));
-  path_ = std::make_shared<PathInputs>(std::move(items.path));
+  path_ = std::make_shared<RunLinks>(std::move(items.path));
 }
 
 }  // namespace detail

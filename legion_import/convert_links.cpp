@@ -125,11 +125,11 @@ void Converter::waits() {
   struct Owner {
     uint32_t candidate, processor;
   };
-  IdMap<Owner> owners;
+  base::IdMap<Owner> owners;
   // Few calls belong to an item that waited: a filter of those items'
   // fevents, small enough for a core's cache, passes their calls (and
   // about 3% of the others) to the map.
-  IdFilter maybe_owned(32 * d_.waits.size());
+  base::IdFilter maybe_owned(32 * d_.waits.size());
   ItemTables& items = d_.items;
   auto first = cands.begin(), last = cands.begin();
   for (const Waited& wk : by_key) {
@@ -232,7 +232,7 @@ void Converter::waits() {
            std::make_tuple(owner_of[b], d_.waits[b].start, b);
   });
   auto& out_waits = out<trace::WaitRecord>();
-  reserve_huge(out_waits, order.size());
+  base::reserve_huge(out_waits, order.size());
   std::vector<const Nested*> open;  // outermost first
   auto next = calls.begin();
   for (size_t n = 0; n < order.size(); ++n) {
@@ -277,7 +277,7 @@ void Converter::add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t 
 // instance from its creation to the end of the log.
 void Converter::merge_older_instances() {
   if (d_.inst_usages.empty()) return;
-  IdMap<uint32_t> usage_of;  // inst_id -> index in inst_usages
+  base::IdMap<uint32_t> usage_of;  // inst_id -> index in inst_usages
   for (size_t k = 0; k < d_.inst_usages.size(); ++k)
     usage_of.try_emplace(d_.inst_usages[k].inst_id, static_cast<uint32_t>(k));
   std::vector<uint8_t> timed(d_.inst_usages.size(), 0);
@@ -289,7 +289,7 @@ void Converter::merge_older_instances() {
     if (in.op == 0) in.op = d_.inst_usages[*u].op;
     timed[*u] = 1;
   }
-  IdMap<uint64_t> created;  // inst_id -> InstCreateInfo's time
+  base::IdMap<uint64_t> created;  // inst_id -> InstCreateInfo's time
   for (const auto& [inst, at] : d_.inst_creates) created.try_emplace(inst, at);
   uint64_t last = 0;  // the log's last time, computed once needed
   const auto last_time = [&] {
@@ -316,7 +316,7 @@ void Converter::merge_older_instances() {
 }
 
 void Converter::instances() {
-  reserve_huge(out<trace::InstanceRecord>(), d_.instances.size());
+  base::reserve_huge(out<trace::InstanceRecord>(), d_.instances.size());
   for (const InstInfo& in : d_.instances) {
     trace::InstanceRecord r;
     r.uid = in.inst_uid != 0 ? event_uid(in.inst_uid) : synthetic_uid();
@@ -389,7 +389,7 @@ trace::ChannelKind Converter::copy_channel_kind(uint64_t src, uint64_t dst) cons
 // FillInstInfo (one item per run of the same src, dst and indirection;
 // none without any), partitions on the node's dependent-partitioning lane.
 void Converter::channels() {
-  reserve_huge(out<trace::CopyRecord>(), d_.channel_items.size());
+  base::reserve_huge(out<trace::CopyRecord>(), d_.channel_items.size());
   // Each copy's CopyInstInfo / FillInstInfo records, by fevent, in record order.
   std::vector<RefAt> refs(d_.inst_refs.size());
   for (size_t k = 0; k < refs.size(); ++k) refs[k] = RefAt{d_.inst_refs[k].fevent, k};
@@ -398,7 +398,7 @@ void Converter::channels() {
   uint64_t unplaced[2] = {0, 0};   // copies and fills without memories
   std::deque<InstRef> older_refs;  // refs completed with their copy's memories (stable addresses)
   // Channel item k is position first_channel + k of repeated_events_.
-  const size_t first_channel = path_->items.size();
+  const size_t first_channel = path_->inputs().items.size();
   auto repeat = std::lower_bound(repeated_events_.begin(), repeated_events_.end(), first_channel);
   for (size_t k = 0; k < d_.channel_items.size(); ++k) {
     const ChannelItem& c = d_.channel_items[k];
@@ -488,63 +488,14 @@ void Converter::channels() {
 // The critical path's inputs; the edges come once the run's files are read
 // (resolve_links).
 void Converter::links() {
-  PathInputs& in = *path_;
+  PathInputs& in = path_->inputs();
   for (size_t i = 0; i < d_.channel_items.size(); ++i) {
     const ChannelItem& c = d_.channel_items[i];
     in.items.push_back(TimedItem{c.fevent, c.creator, c.critical, c.create, c.stop});
     in.uids.push_back(channel_uids_[i]);
   }
   in.events = std::move(d_.events);
-  t_.legion_links = std::move(path_);
-}
-
-// The kind of an item's link: the Realm work the event graph went through
-// to its precondition, Data for the graph's other steps, Control for a
-// creator.
-namespace {
-trace::EdgeKind edge_kind(const PathStep& step) {
-  if (!step.from_critical) return trace::EdgeKind::Control;
-  switch (step.via) {
-    case EventNode::MakeValid:
-      return trace::EdgeKind::MakeValid;
-    case EventNode::FetchMetadata:
-      return trace::EdgeKind::FetchMetadata;
-    case EventNode::External:
-      return trace::EdgeKind::External;
-    default:
-      return trace::EdgeKind::Data;
-  }
-}
-}  // namespace
-
-// One link per item: the item that determined its start (LEGION_FORMAT.md
-// §7), over the event graphs of all the files together, kept in place in
-// each file's path inputs (PathInputs::set_link). The steps never read an
-// item's creator and critical event again once it is resolved.
-void resolve_links(const std::vector<analysis::RankTrace*>& files) {
-  std::vector<PathInputs*> inputs;
-  for (const analysis::RankTrace* t : files) inputs.push_back(t->legion_links.get());
-  critical_path_steps(inputs, [&](size_t file, size_t k, const PathStep& step) {
-    PathInputs& in = *inputs[file];
-    const Uid uid = in.uids[k];
-    const Uid pre = step.fevent == 0 ? 0 : event_uid(step.fevent);
-    in.set_link(k, uid == 0 || pre == uid ? 0 : pre, edge_kind(step));
-  });
-  for (PathInputs* in : inputs) {
-    HugeVector<EventNode>().swap(in->events);
-    in->resolved = true;
-  }
-}
-
-void write_links(analysis::RankTrace& t) {
-  if (!t.legion_links || !t.legion_links->resolved) return;
-  const PathInputs& in = *t.legion_links;
-  auto& edges = t.all.get<trace::EdgeRecord>();
-  reserve_huge(edges, edges.size() + in.items.size());
-  for (size_t k = 0; k < in.items.size(); ++k) {
-    if (in.precondition(k) != 0) edges.push_back(in.link(k));
-  }
-  t.legion_links.reset();
+  t_.late_edges = std::move(path_);
 }
 
 }  // namespace legato::legion::detail

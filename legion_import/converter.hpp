@@ -13,11 +13,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/id_map.hpp"
 #include "legion_import/critical_path.hpp"
 #include "legion_import/header.hpp"
-#include "legion_import/id_map.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/legato_ids.hpp"
+#include "legion_import/run_links.hpp"
 
 namespace legato::legion::detail {
 
@@ -44,20 +45,12 @@ inline std::string_view readable_provenance(std::string_view text) {
 // Starts loading the fields of a task or meta task record that a later
 // step reads: the record is at most 64 bytes, so they lie on its first line
 // and its stop's. Always inlined, or the prefetches are dropped
-// (IdMap::prefetch).
+// (base::IdMap::prefetch).
 template <class R>
 [[gnu::always_inline]] inline void prefetch_record(const R& r) {
   __builtin_prefetch(&r);
   __builtin_prefetch(&r.stop);
 }
-
-// Resolves the critical path of files whose links are pending, over all of
-// them together: each item's link is kept in its file's legion_links
-// (PathInputs::resolved), where the model reads it.
-void resolve_links(const std::vector<analysis::RankTrace*>& files);
-// A file's resolved links as edge records (what a Legato trace holds), for
-// a trace read alone; frees its legion_links.
-void write_links(analysis::RankTrace& t);
 
 class Converter {
  public:
@@ -125,7 +118,7 @@ class Converter {
   // FillInstInfo (one item per run of the same src, dst and indirection;
   // none without any), partitions on the node's dependent-partitioning lane.
   void channels();
-  // The critical path's inputs, in t_.legion_links (resolve_links).
+  // The critical path's inputs, in t_.late_edges (RunLinks).
   void links();
 
   LogData& d_;
@@ -136,15 +129,15 @@ class Converter {
   std::unordered_map<std::string_view, uint32_t> strings_;  // views t_.strings' texts
   std::unordered_map<uint64_t, std::string> mem_name_;
   std::unordered_map<uint64_t, bool> mem_device_;
-  std::vector<uint32_t> task_ids_;  // of the tasks, unique
-  IdMap<uint32_t> task_of_op_;      // op -> task_id: the first task naming it
-  HugeVector<Candidate> candidates_;
+  std::vector<uint32_t> task_ids_;    // of the tasks, unique
+  base::IdMap<uint32_t> task_of_op_;  // op -> task_id: the first task naming it
+  base::HugeVector<Candidate> candidates_;
   // Positions whose fevent an earlier position names, ascending, over the
   // items that own their event (ItemTables::path) followed by
   // d_.channel_items (positions from the path's size on).
   std::vector<size_t> repeated_events_;
-  std::shared_ptr<PathInputs> path_;  // the critical path's inputs (items(), links())
-  std::vector<Uid> channel_uids_;     // per d_.channel_items; 0: not drawn
+  std::shared_ptr<RunLinks> path_;  // the critical path's inputs (items(), links())
+  std::vector<Uid> channel_uids_;   // per d_.channel_items; 0: not drawn
   // (copy kind, src, dst): a gather or scatter between two memories is not
   // their direct copies' channel.
   std::map<std::tuple<int, uint64_t, uint64_t>, uint32_t> channels_;

@@ -4,7 +4,7 @@
 #include <bit>
 #include <utility>
 
-#include "legion_import/event_id_map.hpp"
+#include "base/event_id_map.hpp"
 
 namespace legato::legion {
 
@@ -61,7 +61,7 @@ class LookedUp {
     for (const PathInputs* f : files) n += f->items.size() + 4 * f->events.size();
     return n;
   }
-  IdFilter filter_;
+  base::IdFilter filter_;
   size_t ids_ = 0;  // the files' items and event records
 };
 
@@ -160,7 +160,7 @@ class Graph {
   // its slot; 1, its record; 2, its preconditions' slots; 3, their items or
   // records. Each stage needs the last one's lines in the
   // cache, so a loop runs the stages for items a few apart. Always inlined,
-  // or the prefetches are dropped (IdMap::prefetch).
+  // or the prefetches are dropped (base::IdMap::prefetch).
   [[gnu::always_inline]] void prefetch(uint64_t event, int stage) const {
     if (stage == 0) return where_.prefetch(event);
     const Where* w = where_.find(event);
@@ -264,7 +264,7 @@ class Graph {
   }
 
   const std::vector<PathInputs*>& files_;
-  EventIdMap<Where, ~Where{0}> where_;
+  base::EventIdMap<Where, ~Where{0}> where_;
   // (first record, a later record of the same result), sorted: the records
   // that repeat an event's result, a barrier's arrivals above all.
   std::vector<std::pair<Where, Where>> repeats_;

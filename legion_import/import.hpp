@@ -1,12 +1,14 @@
 // Legion Prof logs as the per-rank input of analysis/: one file per node,
 // read by LogReader, collected into LogData and converted into the same
 // records a Legato .prof file holds, so every tool shows them unchanged.
+// run_reader() is what load/'s registry lists.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "analysis/rank_trace.hpp"
+#include "analysis/run_reader.hpp"
 #include "legion_import/log_data.hpp"
 #include "legion_import/log_input.hpp"
 
@@ -19,24 +21,26 @@ bool is_legion_log(const std::string& path);
 // The file as one rank (node) of a run. Never throws: a file that cannot be
 // imported comes back with readable = false and the reason in problems; a
 // damaged one with the records before the damage and a problem naming the
-// byte offset. Its critical-path links come from this file alone
-// (Links::FileAlone), or are left in legion_links for link_runs to resolve
-// with the other nodes of the run (Links::WithRun). SpareCore::Yes: a core
-// would otherwise idle while this file loads, so a thread of its own works
-// ahead of the one collecting its records: it inflates a gzip file
+// byte offset. Its critical-path links come from this file alone, as edge
+// records (Links::FileAlone), or are left in its late_edges for the run
+// reader's finish_run to resolve with the other nodes of the run
+// (Links::WithRun). With a spare core (ReadHints), a thread of its own
+// works ahead of the one collecting its records: it inflates a gzip file
 // (Inflate::Ahead), or prefaults the tables of a plain one (PagesAhead).
 enum class Links { FileAlone, WithRun };
-enum class SpareCore { No, Yes };
 analysis::RankTrace import_log(const std::string& path, Links links = Links::FileAlone,
-                               SpareCore spare = SpareCore::No);
+                               const analysis::ReadHints& hints = {});
 
-// Resolves the critical path of every run among `traces` whose Legion logs
-// left it pending, over all of the run's files together (an event in one
-// node's log is often triggered by an item in another's), and keeps each
-// file's links in its legion_links, resolved, where build_profile's model
-// reads them (an edge record each, for a Legato trace). Traces without
-// pending links are left alone.
-void link_runs(std::vector<analysis::RankTrace>& traces);
+// The reader of Legion Prof logs, for load/'s registry: read is
+// import_log(Links::WithRun); name_runs gives the logs of one run one run
+// id (Legion logs name no run: nodes of one run have ZeroTimes within
+// moments of each other, as Realm sets them between two barriers; logs
+// whose ZeroTimes lie within a second of each other, with the same node
+// count and different node ids, are one run; any other log is a run of its
+// own, left out with a warning by the loader); finish_run resolves the
+// run's critical path over all its files together (an event in one node's
+// log is often triggered by an item in another's).
+const analysis::RunReader& run_reader();
 
 // The conversion step alone (import_log = LogReader + Collector + this).
 // `decoding` holds the reader's facts (header, records, compression) and
@@ -52,13 +56,5 @@ struct DecodeFacts {
 };
 analysis::RankTrace convert(LogData& data, const std::string& path, const DecodeFacts& facts,
                             Links links = Links::FileAlone);
-
-// Legion logs name no run: nodes of one run have ZeroTimes within moments of
-// each other (Realm sets them between two barriers). Gives the Legion logs
-// among `traces` whose ZeroTimes lie within a second of each other, with
-// the same node count and different node ids, one run id, so they load as
-// one run, and any other Legion log its own (a separate run, left out with
-// a warning by the loader). Legato traces are left alone.
-void unify_runs(std::vector<analysis::RankTrace>& traces);
 
 }  // namespace legato::legion

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "legion_import/id_map.hpp"
-#include "trace_format/huge_pages.hpp"
+#include "base/huge_pages.hpp"
+#include "base/id_map.hpp"
 #include "trace_format/records.hpp"
 
 namespace legato::legion {
@@ -172,9 +172,9 @@ struct TimedItem {
 // in place of its creator and critical event, so that the model reads the
 // links where they are instead of from a table of edge records.
 struct PathInputs {
-  HugeVector<TimedItem> items;
-  HugeVector<uint64_t> uids;
-  HugeVector<EventNode> events;
+  base::HugeVector<TimedItem> items;
+  base::HugeVector<uint64_t> uids;
+  base::HugeVector<EventNode> events;
   bool resolved = false;
 
   // After resolution: the uid of item k's precondition on the path (0: none,
@@ -227,12 +227,12 @@ class ItemTables {
   // critical path's (uid: the event's, synthetic without one), and where
   // each one's record is.
   PathInputs path;
-  HugeVector<ItemRef> path_refs;
-  HugeVector<uint64_t> path_keys;  // the wait_key a wait would name each by
+  base::HugeVector<ItemRef> path_refs;
+  base::HugeVector<uint64_t> path_keys;  // the wait_key a wait would name each by
   std::vector<Call> calls;
   // The processors the items ran on (a file may describe every node's
   // processors; its own items run on its node's).
-  IdSet procs_used;
+  base::IdSet procs_used;
   uint64_t messages = 0, slow_messages = 0;  // messages with a spawn time; over 1 ms of it
   // Synthetic uids given so far (the converter goes on from there), and the
   // node they carry; mixed_nodes: MachineDesc came between items.
@@ -253,8 +253,8 @@ class ItemTables {
 
  private:
   uint32_t name_slot(Source source, uint64_t kind);
-  IdMap<uint32_t> slots_;             // Source << 32 | kind -> slot's string id
-  IdMap<uint32_t> app_slots_;         // application calls: provenance -> slot's string id
+  base::IdMap<uint32_t> slots_;       // Source << 32 | kind -> slot's string id
+  base::IdMap<uint32_t> app_slots_;   // application calls: provenance -> slot's string id
   uint64_t last_key_ = ~uint64_t{0};  // items come in runs of one kind
   uint32_t last_slot_ = 0;
   uint64_t last_proc_ = 0;  // and of one processor
@@ -305,16 +305,16 @@ struct LogData {
   std::map<uint64_t, uint32_t> multi_tasks;    // op -> task_id (index launches)
   std::map<uint64_t, std::string> backtraces;  // BacktraceDesc: id -> text
   // Timeline.
-  HugeVector<OpInfo> ops;
+  base::HugeVector<OpInfo> ops;
   ItemTables items;
-  HugeVector<WaitInfo> waits;
-  HugeVector<WaitSite> wait_sites;
-  HugeVector<InstInfo> instances;
+  base::HugeVector<WaitInfo> waits;
+  base::HugeVector<WaitSite> wait_sites;
+  base::HugeVector<InstInfo> instances;
   std::vector<InstUsage> inst_usages;                       // InstUsageInfo
   std::vector<std::pair<uint64_t, uint64_t>> inst_creates;  // InstCreateInfo: inst_id, create
-  HugeVector<ChannelItem> channel_items;
-  HugeVector<InstRef> inst_refs;
-  HugeVector<EventNode> events;
+  base::HugeVector<ChannelItem> channel_items;
+  base::HugeVector<InstRef> inst_refs;
+  base::HugeVector<EventNode> events;
   // Records per kind name, and those of kinds this importer does not know.
   std::map<std::string, uint64_t> counts;
   std::map<std::string, uint64_t> unknown_kinds;

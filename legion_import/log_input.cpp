@@ -16,8 +16,8 @@
 #include <system_error>
 #include <thread>
 
+#include "base/file_create.hpp"
 #include "legion_import/header.hpp"
-#include "trace_format/file_create.hpp"
 
 namespace legato::legion {
 
@@ -97,14 +97,14 @@ LogInput::LogInput(const std::string& path, Inflate inflate) : buf_(kWindow) {
   // fstat refuse one that appears at path after the check; they change
   // nothing for a regular file.
   const auto refuse = [&](const std::string& kind) {
-    return ImportError(path + ": cannot open: " + trace::not_a_file_reason(kind));
+    return ImportError(path + ": cannot open: " + base::not_a_file_reason(kind));
   };
-  if (const std::string kind = trace::special_file(path); !kind.empty()) throw refuse(kind);
+  if (const std::string kind = base::special_file(path); !kind.empty()) throw refuse(kind);
   fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd_ < 0) throw ImportError(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-    const std::string kind = trace::special_file_kind(st.st_mode);
+    const std::string kind = base::special_file_kind(st.st_mode);
     ::close(fd_);
     throw refuse(kind);
   }

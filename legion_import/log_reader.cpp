@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/file_head.hpp"
 #include "trace_format/metadata.hpp"
 
 namespace legato::legion {
@@ -91,31 +92,17 @@ const std::string& Record::text(int field) const {
              : texts[static_cast<size_t>(field)];
 }
 
-FileKind sniff_file(const std::string& path) {
-  // A regular file only, opened without blocking (a FIFO would wait for a
-  // writer): anything else is Other, refused by whoever opens it.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return FileKind::Other;
-  struct stat st {};
-  std::string head(kSniffBytes, '\0');
-  size_t got = 0;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    while (got < head.size()) {
-      const ssize_t n = ::read(fd, head.data() + got, head.size() - got);
-      if (n > 0) {
-        got += static_cast<size_t>(n);
-      } else if (n == 0 || errno != EINTR) {
-        break;
-      }
-    }
-  }
-  ::close(fd);
-  head.resize(got);
+FileKind sniff_head(std::string_view head) {
   if (head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b') return FileKind::Gzip;
-  if (head.rfind("LGTOPROF", 0) == 0) return FileKind::Other;  // Legato's own
-  if (head.rfind("FileType:", 0) == 0) return FileKind::LegionBinary;
+  if (head.starts_with("LGTOPROF")) return FileKind::Other;  // Legato's own
+  if (head.starts_with("FileType:")) return FileKind::LegionBinary;
   if (head.find("{legion_prof}") != std::string::npos) return FileKind::LegionText;
   return FileKind::Other;
+}
+
+FileKind sniff_file(const std::string& path) {
+  // A regular file only: anything else is Other, refused by whoever opens it.
+  return sniff_head(base::file_head(path, kSniffBytes));
 }
 
 LogReader::LogReader(std::string path, std::unique_ptr<LogInput> in)

@@ -34,6 +34,8 @@ struct Record {
 
 // What the first bytes of a file say it is.
 enum class FileKind { Other, LegionBinary, LegionText, Gzip };
+// From the file's first bytes (`head`; a few KiB tell them all apart).
+FileKind sniff_head(std::string_view head);
 // Reads at most a few KiB; never throws (an unreadable file is Other).
 FileKind sniff_file(const std::string& path);
 

@@ -10,9 +10,13 @@
 #   runtime/memory/, runtime/gpu/   include nothing from runtime/core/ or runtime/ranks/
 #   runtime/         includes nothing from arrays/ or the profile's readers above it
 #   analysis/, viewer/, html_export/   include nothing from runtime/ or recorder/
-#   recorder/        includes trace_format/ and recorder/ only
-#   legion_import/   includes trace_format/, analysis/rank_trace.hpp and legion_import/ only
-#   trace_format/    includes trace_format/ only
+#   analysis/        includes nothing of the readers (legion_import/) or the loader (load/)
+#   viewer/, html_export/   include nothing from trace_format/ (they read the model)
+#   recorder/        includes trace_format/, base/ and recorder/ only
+#   legion_import/   includes trace_format/, base/, the model's reader interface
+#                    (analysis/rank_trace.hpp, analysis/run_reader.hpp) and legion_import/ only
+#   trace_format/    includes trace_format/ and base/ only
+#   base/            includes base/ only (std and system headers otherwise)
 set -uo pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 if [ ! -d "$root" ]; then
@@ -31,7 +35,7 @@ violation() {
 # Every project include ("...") of the checked folders, as FILE:LINE:PATH.
 includes() {
   local dirs=()
-  for d in arrays runtime recorder trace_format analysis viewer html_export legion_import; do
+  for d in arrays runtime recorder base trace_format analysis load viewer html_export legion_import; do
     [ -d "$d" ] && dirs+=("$d")
   done
   [ ${#dirs[@]} -eq 0 ] && return
@@ -78,25 +82,40 @@ while IFS=: read -r file line inc; do
       case "$inc" in
         runtime/* | recorder/*)
           violation "$file" "$line" "$inc" "analysis/, viewer/ and html_export/ read traces, never the runtime or the recorder"
+          continue
+          ;;
+      esac
+      case "$file:$inc" in
+        analysis/*:legion_import/* | analysis/*:load/*)
+          violation "$file" "$line" "$inc" "the model names no reader and not the loader: readers implement analysis/run_reader.hpp, load/ lists them"
+          ;;
+        viewer/*:trace_format/* | html_export/*:trace_format/*)
+          violation "$file" "$line" "$inc" "viewer/ and html_export/ render the model, never the trace format (base/ holds the mechanisms)"
           ;;
       esac
       ;;
     recorder/*)
       case "$inc" in
-        recorder/* | trace_format/*) ;;
-        *) violation "$file" "$line" "$inc" "recorder/ includes only trace_format/" ;;
+        recorder/* | trace_format/* | base/*) ;;
+        *) violation "$file" "$line" "$inc" "recorder/ includes only trace_format/ and base/" ;;
       esac
       ;;
     legion_import/*)
       case "$inc" in
-        legion_import/* | trace_format/* | analysis/rank_trace.hpp) ;;
-        *) violation "$file" "$line" "$inc" "legion_import/ produces analysis/rank_trace.hpp's input from trace_format/ types only" ;;
+        legion_import/* | trace_format/* | base/* | analysis/rank_trace.hpp | analysis/run_reader.hpp) ;;
+        *) violation "$file" "$line" "$inc" "legion_import/ is a reader: it fills the model's input (analysis/rank_trace.hpp, analysis/run_reader.hpp) from trace_format/ types only" ;;
       esac
       ;;
     trace_format/*)
       case "$inc" in
-        trace_format/*) ;;
+        trace_format/* | base/*) ;;
         *) violation "$file" "$line" "$inc" "trace_format/ includes nothing of the project above it" ;;
+      esac
+      ;;
+    base/*)
+      case "$inc" in
+        base/*) ;;
+        *) violation "$file" "$line" "$inc" "base/ holds mechanisms with no Legato vocabulary: it includes nothing of the project" ;;
       esac
       ;;
   esac

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-#include "trace_format/file_create.hpp"
+#include "base/file_create.hpp"
 #include "trace_format/writer.hpp"
 
 namespace legato::trace {
@@ -59,9 +59,10 @@ std::unique_ptr<ByteSource> open_file_source(const std::string& path) {
   // before they are opened; O_NONBLOCK and fstat refuse one that appears
   // at path meanwhile. O_NONBLOCK changes nothing for a regular file.
   const auto refuse = [&](const std::string& kind) {
-    return TraceError(path + ": cannot open: " + not_a_file_reason(kind), 0, /*not_a_file=*/true);
+    return TraceError(path + ": cannot open: " + base::not_a_file_reason(kind), 0,
+                      /*not_a_file=*/true);
   };
-  if (const std::string kind = special_file(path); !kind.empty()) throw refuse(kind);
+  if (const std::string kind = base::special_file(path); !kind.empty()) throw refuse(kind);
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     const int err = errno;
@@ -69,7 +70,7 @@ std::unique_ptr<ByteSource> open_file_source(const std::string& path) {
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    const std::string kind = special_file_kind(st.st_mode);
+    const std::string kind = base::special_file_kind(st.st_mode);
     ::close(fd);
     throw refuse(kind);
   }

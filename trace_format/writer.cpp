@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include "trace_format/file_create.hpp"
+#include "base/file_create.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/reader.hpp"
 
@@ -55,14 +55,14 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options,
   options_.max_frame_records = std::max<uint32_t>(options_.max_frame_records, 1);
   // A FIFO would block the open until someone reads it (a run that hangs
   // at its start), a device would take the trace nowhere: refused unopened.
-  if (const std::string kind = special_file(path); !kind.empty()) {
-    throw TraceError("cannot create trace file '" + path + "': " + not_a_file_reason(kind) +
+  if (const std::string kind = base::special_file(path); !kind.empty()) {
+    throw TraceError("cannot create trace file '" + path + "': " + base::not_a_file_reason(kind) +
                          "; remove it or write the trace elsewhere",
                      kind == "a directory" ? EISDIR : ENXIO, /*not_a_file=*/true);
   }
-  NewFile file;
+  base::NewFile file;
   try {
-    file = create_beside(path);
+    file = base::create_beside(path);
   } catch (const std::system_error& e) {
     throw cannot_create(path, e.code().value());
   }
@@ -92,7 +92,7 @@ TraceWriter::TraceWriter(const std::string& path, WriterOptions options,
     abandon();
     throw cannot_create(path, e.code() != 0 ? e.code() : EIO);
   }
-  if (const int err = replace_unless_busy(file, path); err != 0) {
+  if (const int err = base::replace_unless_busy(file, path); err != 0) {
     abandon();
     if (err != EBUSY) throw cannot_create(path, err);
     throw TraceError("another run is still writing the trace file '" + path + "'" +

@@ -32,7 +32,7 @@ class TraceError : public std::runtime_error {
   // what it holds in reserve is enough to finish the file (see reserve_bytes).
   bool no_space() const;
   // The path holds something that is not a regular file (a FIFO, a socket, a
-  // device, a directory: file_create.hpp's special_file), refused unopened.
+  // device, a directory: base/file_create.hpp's special_file), refused unopened.
   bool not_a_file() const { return not_a_file_; }
 
  private:

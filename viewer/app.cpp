@@ -7,9 +7,9 @@
 #include <cmath>
 #include <iostream>
 
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
+#include "load/load.hpp"
 #include "viewer/finding_focus.hpp"
 
 namespace legato::viewer {
@@ -124,7 +124,7 @@ void App::open(std::vector<std::string> files) {
   loader_ = std::thread([this, paths] {
     try {
       if (paths.empty()) throw analysis::LoadError("no trace files given");
-      incoming_ = std::make_unique<analysis::Profile>(analysis::load_profile(paths));
+      incoming_ = std::make_unique<analysis::Profile>(load::load_profile(paths));
     } catch (const std::exception& e) {
       incoming_error_ = e.what();
     }

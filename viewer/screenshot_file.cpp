@@ -9,17 +9,17 @@
 #include <system_error>
 #include <vector>
 
-#include "trace_format/file_create.hpp"
+#include "base/file_create.hpp"
 
 namespace legato::viewer {
 
 std::string check_writable(const std::string& path) {
   // A FIFO would block the write until someone reads it: what is not a
   // regular file is refused, saying what it is.
-  if (const std::string kind = trace::special_file(path); !kind.empty())
-    return kind == "a directory" ? std::strerror(EISDIR) : trace::not_a_file_reason(kind);
+  if (const std::string kind = base::special_file(path); !kind.empty())
+    return kind == "a directory" ? std::strerror(EISDIR) : base::not_a_file_reason(kind);
   try {
-    const trace::NewFile f = trace::create_beside(path);
+    const base::NewFile f = base::create_beside(path);
     ::close(f.fd);
     ::unlink(f.temp_path.c_str());
   } catch (const std::system_error& e) {
@@ -38,9 +38,9 @@ std::string write_png_file(const std::string& path, int width, int height,
   };
   if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba, width * 4))
     return "the PNG could not be encoded";
-  if (const std::string kind = trace::special_file(path); !kind.empty())
-    return trace::not_a_file_reason(kind);
-  const int err = trace::write_replacing(
+  if (const std::string kind = base::special_file(path); !kind.empty())
+    return base::not_a_file_reason(kind);
+  const int err = base::write_replacing(
       path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
   return err == 0 ? "" : std::strerror(err);
 }

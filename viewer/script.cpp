@@ -12,7 +12,7 @@
 
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
-#include "trace_format/file_create.hpp"
+#include "base/file_create.hpp"
 #include "viewer/app.hpp"
 #include "viewer/keys.hpp"
 
@@ -289,8 +289,8 @@ Script Script::parse(const std::string& text, const std::string& name) {
 Script Script::load(const std::string& path) {
   // A FIFO would block the open until someone writes to it, a device would
   // never end: what is not a regular file is refused, unopened.
-  if (const std::string kind = trace::special_file(path); !kind.empty())
-    throw ScriptError(path + ": cannot read the script file: " + trace::not_a_file_reason(kind));
+  if (const std::string kind = base::special_file(path); !kind.empty())
+    throw ScriptError(path + ": cannot read the script file: " + base::not_a_file_reason(kind));
   std::ifstream in(path);
   if (!in) throw ScriptError(path + ": cannot read the script file");
   std::stringstream ss;
@@ -543,15 +543,15 @@ std::string Script::after_frame(App& app) {
   if (path.empty() || !dump_) return path;
   // Written as screenshots are: replacing what is at the path, never
   // through a link, never into a FIFO (which would block until read).
-  const std::string kind = trace::special_file(path);
+  const std::string kind = base::special_file(path);
   int err = 0;
   if (kind.empty()) {
     const auto& replace = nlohmann::json::error_handler_t::replace;
-    err = trace::write_replacing(path, app.state().dump(2, ' ', false, replace) + "\n");
+    err = base::write_replacing(path, app.state().dump(2, ' ', false, replace) + "\n");
   }
   if (!kind.empty() || err != 0) {
     std::cerr << "legate_prof view: " << name_ << ": cannot write " << path << ": "
-              << (kind.empty() ? std::strerror(err) : trace::not_a_file_reason(kind)) << "\n";
+              << (kind.empty() ? std::strerror(err) : base::not_a_file_reason(kind)) << "\n";
     status_ = 1;
   }
   return "";

@@ -5,7 +5,7 @@
 
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -27,7 +27,7 @@ const Finding* finding(const Findings& f, const std::string& rule) {
 Findings run(const TempDir& dir, const std::vector<std::string>& thresholds = {}) {
   Thresholds t;
   for (const auto& a : thresholds) REQUIRE(t.set(a).empty());
-  return find(load_profile({dir.file("legate_0.prof")}), t);
+  return find(legato::load::load_profile({dir.file("legate_0.prof")}), t);
 }
 
 // A program: a top-level task "main" on io0 from 0 to `end` issuing
@@ -120,9 +120,10 @@ TEST_CASE("findings: costs are shares of the program's time, not the runtime's a
     CHECK(tiny->cost_share == Approx(cost / 2e6));
     CHECK(tiny->severity == Severity::High);
     // The text says what the shares are of when the runtime took most of the trace.
-    const std::string text = findings_text(load_profile({dir.file("legate_0.prof")}), f);
+    const std::string text =
+        findings_text(legato::load::load_profile({dir.file("legate_0.prof")}), f);
     CHECK((text.rfind("The program ran 2 ms of the trace's 100 ms", 0) == 0) == (runtime > 0));
-    CHECK(findings_json(load_profile({dir.file("legate_0.prof")}), f)["note"]
+    CHECK(findings_json(legato::load::load_profile({dir.file("legate_0.prof")}), f)["note"]
               .get<std::string>()
               .empty() == (runtime == 0));
   }
@@ -563,7 +564,7 @@ TEST_CASE("findings: thresholds parse with clear errors, and JSON carries every 
     tasks(t2, prog, 4, 200, 5'000, 20'000);
     t2.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const Findings f = find(p);
   const auto j = findings_json(p, f);
   REQUIRE(j["findings"].size() == f.findings.size());
@@ -599,7 +600,7 @@ TEST_CASE("details: the runtime work of an item's operation, shared among its it
     t.task(c1, kind, 2'000, 3'000, op);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   uint32_t task = kNone;
   for (uint32_t i = 0; i < p.items.size(); ++i)
     if (p.items[i].kind == ItemKind::Task && p.label(i) == "add") task = i;
@@ -618,7 +619,8 @@ TEST_CASE("findings of one rule on several nodes merge into one naming the costl
     tasks(t, prog, 4, 200, 5'000, rank == 0 ? 20'000 : 30'000);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  const Profile p =
+      legato::load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   const Findings f = find(p);
   uint32_t tiny_findings = 0;
   for (const Finding& x : f.findings) tiny_findings += x.rule == "tiny_tasks";
@@ -648,7 +650,7 @@ TEST_CASE("memory: a memory whose capacity the trace does not give is never judg
     t.finish();
   };
   write(0);
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const Lane& mem = p.lanes[p.nodes[0].kinds.back().lanes[0]];
   REQUIRE(mem.name == "sysmem1");
   // Drawn against all its instances, as legion_prof draws it.
@@ -669,7 +671,7 @@ TEST_CASE("findings: a run with nothing timed is nothing to check, never healthy
     t.processor(trace::ProcKind::Cpu, 0, "c0");  // described, never used
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const Findings f = find(p);
   CHECK(f.empty_run);
   CHECK(f.findings.empty());

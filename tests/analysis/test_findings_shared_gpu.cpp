@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -51,7 +51,7 @@ void write_rank(const TempDir& dir, uint32_t rank, const nlohmann::json* sharing
 }
 
 Findings run(const TempDir& dir) {
-  return find(load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")}));
+  return find(legato::load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")}));
 }
 
 const Finding* shared(const Findings& f) {
@@ -134,7 +134,7 @@ TEST_CASE("shared_gpu: silent with MPS or when unknown, and says so when the tra
     TempDir dir;  // only rank 1's file loaded: its own tasks, named as such
     const nlohmann::json sharing = one_gpu(false);
     write_rank(dir, 1, &sharing);
-    const Findings f = find(load_profile({dir.file("legate_1.prof")}));
+    const Findings f = find(legato::load::load_profile({dir.file("legate_1.prof")}));
     const Finding* x = shared(f);
     REQUIRE(x != nullptr);
     CHECK_THAT(x->summary, Catch::Contains("50 GPU tasks of rank(s) 1 loaded"));

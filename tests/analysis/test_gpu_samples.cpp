@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 
 using namespace legato;
 using analysis::ItemKind;
@@ -108,7 +108,7 @@ std::vector<Counts> opened(const analysis::Profile& p, uint64_t records) {
 }  // namespace
 
 TEST_CASE("the vectorized_update GPU sample", "[gpu_samples]") {
-  const analysis::Profile p = analysis::load_profile(sample("vectorized_update", 1));
+  const analysis::Profile p = load::load_profile(sample("vectorized_update", 1));
   const std::vector<Counts> c = opened(p, 334);
   CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 14);
   CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 15);
@@ -121,7 +121,7 @@ TEST_CASE("the vectorized_update GPU sample", "[gpu_samples]") {
 }
 
 TEST_CASE("the chunked_update GPU sample", "[gpu_samples]") {
-  const analysis::Profile p = analysis::load_profile(sample("chunked_update", 1));
+  const analysis::Profile p = load::load_profile(sample("chunked_update", 1));
   const std::vector<Counts> c = opened(p, 11162);
   CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 817);
   CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 1566);
@@ -136,7 +136,7 @@ TEST_CASE("the chunked_update GPU sample", "[gpu_samples]") {
 }
 
 TEST_CASE("the cg GPU sample of 4 ranks sharing one GPU", "[gpu_samples]") {
-  const analysis::Profile p = analysis::load_profile(sample("cg_4ranks", 4));
+  const analysis::Profile p = load::load_profile(sample("cg_4ranks", 4));
   CHECK(p.ranks.size() == 4);
   const std::vector<Counts> c = opened(p, 53330);
   for (uint32_t r = 0; r < 4; ++r) {
@@ -162,7 +162,7 @@ TEST_CASE("the cg GPU sample of 4 ranks sharing one GPU", "[gpu_samples]") {
 }
 
 TEST_CASE("the Python example1_efficient GPU sample", "[gpu_samples]") {
-  const analysis::Profile p = analysis::load_profile(sample("example1_efficient_py", 1));
+  const analysis::Profile p = load::load_profile(sample("example1_efficient_py", 1));
   const std::vector<Counts> c = opened(p, 337);
   CHECK(c[0].items.at({LaneKind::GpuHost, ItemKind::Task}) == 14);
   CHECK(c[0].items.at({LaneKind::GpuDevice, ItemKind::GpuKernel}) == 15);

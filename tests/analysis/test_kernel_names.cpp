@@ -6,7 +6,7 @@
 
 #include "analysis/details.hpp"
 #include "analysis/kernel_names.hpp"
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -62,7 +62,7 @@ TEST_CASE("a loaded trace shows kernels by their short names and keeps the signa
     }
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   std::map<std::string, int> kernels;
   std::map<std::string, std::string> signature;
   for (uint32_t i = 0; i < p.items.size(); ++i) {

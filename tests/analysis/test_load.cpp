@@ -4,7 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -50,9 +51,10 @@ TEST_CASE("ranks load in parallel into one run with a node each", "[analysis][ra
                {{"zero_unix_ns", 5000 + r}, {"offset_to_reference_ns", 7}});
   }
   // Given in any order.
-  const Profile p = load_profile({dir.file("legate_2.prof"), dir.file("legate_0.prof"),
+  const Profile p =
+      legato::load::load_profile({dir.file("legate_2.prof"), dir.file("legate_0.prof"),
                                   dir.file("legate_3.prof"), dir.file("legate_1.prof")},
-                                 LoadOptions{3});
+                                 legato::load::LoadOptions{3});
   CHECK(p.warnings.empty());
   REQUIRE(p.nodes.size() == 4);
   REQUIRE(p.ranks.size() == 4);
@@ -70,7 +72,8 @@ TEST_CASE("ranks without alignment are placed by their wall-clock start", "[anal
   TempDir dir;
   write_rank(dir.file("legate_0.prof"), 0, 2, {{"zero_unix_ns", 1000000}});
   write_rank(dir.file("legate_1.prof"), 1, 2, {{"zero_unix_ns", 1000250}});
-  const Profile p = load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  const Profile p =
+      legato::load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   CHECK(first_start(p, 0) == 100);
   CHECK(first_start(p, 1) == 350);
   CHECK(p.ranks[1].clock_shift == 250);
@@ -83,14 +86,15 @@ TEST_CASE("missing ranks and files of other runs are warnings", "[analysis][rank
   write_rank(dir.file("legate_2.prof"), 2, 4, {{"offset_to_reference_ns", 0}});
   write_rank(dir.file("other_1.prof"), 1, 4, {{"offset_to_reference_ns", 0}},
              "ffffffffffffffffffffffffffffffff");
-  const Profile p = load_profile(
+  const Profile p = legato::load::load_profile(
       {dir.file("legate_0.prof"), dir.file("legate_2.prof"), dir.file("other_1.prof")});
   CHECK(p.nodes.size() == 2);
   CHECK(has_warning(p, "no file was given for rank(s) 1, 3"));
   CHECK(
       has_warning(p, "other_1.prof: left out: it belongs to run ffffffffffffffffffffffffffffffff"));
   // The same rank twice: the second is left out.
-  const Profile twice = load_profile({dir.file("legate_0.prof"), dir.file("legate_0.prof")});
+  const Profile twice =
+      legato::load::load_profile({dir.file("legate_0.prof"), dir.file("legate_0.prof")});
   CHECK(twice.nodes.size() == 1);
   CHECK(has_warning(twice, "rank 0 was already loaded"));
 }
@@ -111,19 +115,20 @@ TEST_CASE("damaged and unreadable files", "[analysis][ranks]") {
   auto bytes = trace::testing::read_bytes(dir.file("legate_0.prof"));
   bytes.resize(bytes.size() / 2);
   trace::testing::write_bytes(dir.file("cut_0.prof"), bytes);
-  const Profile cut = load_profile({dir.file("cut_0.prof")});
+  const Profile cut = legato::load::load_profile({dir.file("cut_0.prof")});
   CHECK(has_warning(cut, "was not finished"));
   CHECK(cut.items.size() > 100);
   CHECK(cut.items.size() < 1000);
   // An unreadable file next to a good one is a warning; alone, an error.
   trace::testing::write_bytes(dir.file("junk.prof"), {'n', 'o', 't', ' ', 'a', ' ', 't', 'r'});
-  const Profile p = load_profile({dir.file("legate_0.prof"), dir.file("junk.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof"), dir.file("junk.prof")});
   CHECK(p.items.size() == 1000);
   CHECK(has_warning(p, "junk.prof"));
-  CHECK_THROWS_WITH(load_profile({dir.file("junk.prof")}),
+  CHECK_THROWS_WITH(legato::load::load_profile({dir.file("junk.prof")}),
                     Catch::Contains("no trace could be read") && Catch::Contains("junk.prof"));
-  CHECK_THROWS_WITH(load_profile({dir.file("missing.prof")}), Catch::Contains("missing.prof"));
-  CHECK_THROWS_AS(load_profile({}), LoadError);
+  CHECK_THROWS_WITH(legato::load::load_profile({dir.file("missing.prof")}),
+                    Catch::Contains("missing.prof"));
+  CHECK_THROWS_AS(legato::load::load_profile({}), LoadError);
 }
 
 TEST_CASE("a string id defined twice takes its last text", "[analysis]") {
@@ -137,7 +142,7 @@ TEST_CASE("a string id defined twice takes its last text", "[analysis]") {
     t.writer().add(trace::StringRecord{t.writer().intern("first name"), "second name"});
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   CHECK(p.warnings.empty());
   REQUIRE(p.items.size() == 1);
   CHECK(p.str(p.items[0].name) == "second name");
@@ -162,8 +167,8 @@ TEST_CASE("a big rank file reads the same with a core to spare, its tables reser
     }
     t.finish();
   }
-  RankTrace spare = read_rank_trace(path, true);
-  RankTrace alone = read_rank_trace(path, false);
+  RankTrace spare = legato::load::read_file(path, {.spare_core = true});
+  RankTrace alone = legato::load::read_file(path);
   CHECK(spare.records == alone.records);
   CHECK(spare.problems == alone.problems);
   const auto& tasks = alone.all.get<trace::TaskRecord>();

@@ -8,10 +8,10 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/details.hpp"
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/timeline.hpp"
 #include "analysis/utilization.hpp"
+#include "load/load.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -87,7 +87,7 @@ TEST_CASE("lanes form the node -> kind -> lane tree, and overlaps stack into row
     t.instance(mem, 100, "c", 40, 40, 60);  // fits in row 1 after b, not row 0
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   CHECK(p.warnings.empty());
   REQUIRE(p.nodes.size() == 1);
   REQUIRE(p.nodes[0].kinds.size() == 3);
@@ -122,7 +122,7 @@ TEST_CASE("each item goes to the lowest row free at its start, however many rows
       t.instance(mem, 1, "i", spans[k].first, spans[k].first, spans[k].second);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const uint32_t mem = lane_named(p, "sysmem");
   std::vector<Time> last_stop;  // per row, as the model must stack them
   for (const auto& [start, stop] : spans) {
@@ -153,7 +153,7 @@ TEST_CASE("utilization counts busy processors, not blocked time, and live bytes"
     t.copy(ch, 64, 150, 200);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const auto cpu = utilization(p, LaneKind::Cpu);
   CHECK(cpu.average(0, 200) == Approx(170.0 / 400));
   const auto s = cpu.sample(0, 200, 2);
@@ -250,7 +250,7 @@ TEST_CASE("tiny items fold into gray boxes with count and total time", "[analysi
     for (int i = 0; i < 50; ++i) t.task(c0, k, 3000 + 2 * i, 3000 + 2 * i + 1);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const uint32_t c0 = lane_named(p, "c0");
   std::vector<DrawBox> boxes;
   visible_boxes(p, c0, Window{0, 4000, 10, 3}, boxes);  // min 30 ns
@@ -318,7 +318,7 @@ TEST_CASE("folding skips blocks of tiny items and matches the plain definition",
     }
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const uint32_t c0 = lane_named(p, "c0");
   REQUIRE(p.lanes[c0].rows.size() == 1);
   const Time end = p.items[p.lanes[c0].end - 1].stop();
@@ -377,9 +377,9 @@ TEST_CASE("a model built on several threads: staging in pieces, busy sums, fold 
     }
     t.finish();
   }
-  const Profile one = load_profile({dir.file("legate_0.prof")}, {.threads = 1});
+  const Profile one = legato::load::load_profile({dir.file("legate_0.prof")}, {.threads = 1});
   for (const unsigned threads : {1u, 3u}) {
-    const Profile p = load_profile({dir.file("legate_0.prof")}, {.threads = threads});
+    const Profile p = legato::load::load_profile({dir.file("legate_0.prof")}, {.threads = threads});
     INFO(threads << " threads");
     REQUIRE(p.items.size() == 1'050'000);
     // Each lane holds its tasks row by row, each row as written.
@@ -437,7 +437,7 @@ TEST_CASE("tasks split into running, blocked and ready segments", "[analysis]") 
     t.wait(top, 70, 70, 75);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const auto segs = states(p, p.lanes[lane_named(p, "io0")].begin);
   REQUIRE(segs.size() == 6);
   CHECK((segs[0].start == 0 && segs[0].stop == 20 && segs[0].state == State::Running));
@@ -476,7 +476,7 @@ TEST_CASE("details and the critical path answer why an item started when it did"
     t.edge(d, c);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const uint32_t c0 = lane_named(p, "c0"), c1 = lane_named(p, "c1"), u0 = lane_named(p, "u0");
   const uint32_t a = item_at(p, c0, 0), b = item_at(p, c1, 0), c = item_at(p, c0, 25),
                  d = item_at(p, c1, 45), m = item_at(p, u0, 21);
@@ -544,7 +544,7 @@ TEST_CASE("every kind of item keeps its ready and create times", "[analysis]") {
     t.instance(sys, 128, "b", 10000, 10400, 30000);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(p.warnings.empty());
   const auto at = [&](Time start) {
     return item_at(p, 0, static_cast<uint32_t>(p.items.size()), start);
@@ -585,7 +585,7 @@ TEST_CASE("items of 4.3 s and longer keep their exact times", "[analysis]") {
     t.instance(sys, 128, "b", 2 * s, 2 * s + 400, 100 * s);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(p.warnings.empty());
   const auto at = [&](Time start) {
     return item_at(p, 0, static_cast<uint32_t>(p.items.size()), start);
@@ -631,7 +631,7 @@ TEST_CASE("operations keep their kind, name and provenance, and an unknown kind 
                                    w.intern("prog.py:" + std::to_string(i))});
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(p.operations.size() == 5);
   const char* expected[] = {"task", "copy", "fill", "collect", "unknown"};
   for (size_t i = 0; i < 5; ++i) {
@@ -651,7 +651,7 @@ TEST_CASE("waits longer than 4 s keep exact create and ready times", "[analysis]
     t.task(c0, t.task_kind("late"), 10 * s, 11 * s, 0, 5 * s, 0);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   CHECK(p.ready_of(0) == 5 * s);
   CHECK(p.create_of(0) == 0);
 }

@@ -10,9 +10,9 @@
 
 #include "analysis/crafted_traces.hpp"
 #include "analysis/details.hpp"
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/utilization.hpp"
+#include "load/load.hpp"
 
 using namespace legato;
 using namespace legato::analysis;
@@ -44,7 +44,7 @@ TEST_CASE("an instance in an undeclared memory has an unknown size, not a huge u
           "[analysis][fault]") {
   TempDir dir;
   write_undeclared_memory_trace(dir.file("t.prof"));
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const auto w = warnings_with(p, "used but never described");
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::StartsWith("1 processors, memories or channels are used but never "
@@ -76,7 +76,7 @@ TEST_CASE("an instance whose memory id is 'none' loads (it used to crash the loa
     t.instance(trace::kNoResource, kMiB, "x", 100, 110, 200);  // the first resource looked up
     t.finish();
   }
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   REQUIRE(p.items.size() == 1);
   CHECK(p.lanes.size() == 1);
   CHECK_FALSE(utilization(p, LaneKind::SystemMemory).known());
@@ -93,7 +93,7 @@ TEST_CASE("in a memory of known size, a memory of unknown size is left out of th
     t.instance(trace::make_resource_id(0, 50), 100 * kMiB, "b", 0, 0, 1000);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const UtilizationCurve c = utilization(p, LaneKind::SystemMemory);
   CHECK(c.known());
   CHECK(c.average(0, 1000) == Approx(0.25));
@@ -110,7 +110,7 @@ TEST_CASE("sizes past 4 PiB are left out with one warning", "[analysis][fault]")
     t.copy(chan, UINT64_MAX - 5, 10, 20);
     t.finish();
   }
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const auto w = warnings_with(p, "claim more than 4 PiB");
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::StartsWith("2 copies and instances claim more than 4 PiB (damaged "
@@ -128,7 +128,7 @@ TEST_CASE("uids given to two items or two operations: one warning each, links go
           "[analysis][fault]") {
   TempDir dir;
   write_duplicate_uid_trace(dir.file("t.prof"));
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const auto items = warnings_with(p, "items reuse the uid");
   REQUIRE(items.size() == 1);
   CHECK_THAT(items[0], Catch::StartsWith("1 items reuse the uid of another item, e.g. uid ") &&
@@ -179,7 +179,8 @@ TEST_CASE("items on lanes out of their rank's order load whole (staging touches 
     t.task(cpu1, k, 100, 110);  // on rank 1's processor
     t.finish();
   }
-  const Profile p = load_profile({dir.file("r0.prof"), dir.file("r1.prof"), dir.file("r2.prof")});
+  const Profile p =
+      legato::load::load_profile({dir.file("r0.prof"), dir.file("r1.prof"), dir.file("r2.prof")});
   REQUIRE(p.items.size() == 7);
   // Each lane's items by start time, the lane named as the trace names it
   // (the undescribed one by its placeholder).
@@ -201,7 +202,7 @@ TEST_CASE("dependency edges from an item to itself are dropped with one warning"
           "[analysis][fault]") {
   TempDir dir;
   write_self_edge_trace(dir.file("t.prof"));
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const auto w = warnings_with(p, "from an item to itself");
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::StartsWith("2 dependency edges go from an item to itself (damaged "
@@ -218,7 +219,7 @@ TEST_CASE("dependency edges from an item to itself are dropped with one warning"
 TEST_CASE("string ids never defined show as placeholders, with one warning", "[analysis][fault]") {
   TempDir dir;
   write_dangling_string_trace(dir.file("t.prof"));
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const auto w = warnings_with(p, "never defined");
   REQUIRE(w.size() == 1);
   CHECK(w[0] == "2 string ids are used but never defined in their file, e.g. id 998 in " +
@@ -240,7 +241,7 @@ TEST_CASE("frame headers whose time range contradicts their records: one warning
   // Frame 0 is the metadata; 1 and 2 hold the tasks.
   set_frame_time_range(dir.file("t.prof"), 1, 0, trace::Time{1} << 60);
   set_frame_time_range(dir.file("t.prof"), 2, 3200, 3300);
-  const Profile p = load_profile({dir.file("t.prof")});
+  const Profile p = legato::load::load_profile({dir.file("t.prof")});
   const auto w = warnings_with(p, "contradicts their records");
   REQUIRE(w.size() == 1);
   CHECK_THAT(w[0], Catch::Contains(": warning: 2 events frames give a time range (header "
@@ -265,8 +266,8 @@ TEST_CASE("files of two runs: the first file's run is kept, each other file name
   write("a_0.prof", 0, run_a);
   write("a_1.prof", 1, run_a);
   // The first file decides, even against a majority of the other run.
-  const Profile p =
-      load_profile({dir.file("b_0.prof"), dir.file("a_0.prof"), dir.file("a_1.prof")});
+  const Profile p = legato::load::load_profile(
+      {dir.file("b_0.prof"), dir.file("a_0.prof"), dir.file("a_1.prof")});
   CHECK(p.run_id == run_b);
   REQUIRE(p.ranks.size() == 1);
   CHECK(p.ranks[0].file == dir.file("b_0.prof"));
@@ -278,8 +279,8 @@ TEST_CASE("files of two runs: the first file's run is kept, each other file name
                       " (the first file given decides the run; give the files of one run)");
   }
   // Given the other way round, the other run is kept.
-  const Profile q =
-      load_profile({dir.file("a_0.prof"), dir.file("b_0.prof"), dir.file("a_1.prof")});
+  const Profile q = legato::load::load_profile(
+      {dir.file("a_0.prof"), dir.file("b_0.prof"), dir.file("a_1.prof")});
   CHECK(q.run_id == run_a);
   CHECK(q.ranks.size() == 2);
   CHECK(warnings_with(q, "left out").size() == 1);
@@ -296,16 +297,17 @@ TEST_CASE("files that lose data are listed as incomplete, unfinished ones are no
   cut_file_at_frame(dir.file("cut.prof"), 2);
   cut_file_at_frame(dir.file("unfinished.prof"), 3, /*at_start=*/true);  // before the footer
   const auto incomplete = [&](const std::string& name) {
-    return load_profile({dir.file(name)}).incomplete_files;
+    return legato::load::load_profile({dir.file(name)}).incomplete_files;
   };
   CHECK(incomplete("corrupt.prof") == std::vector<std::string>{dir.file("corrupt.prof")});
   CHECK(incomplete("cut.prof") == std::vector<std::string>{dir.file("cut.prof")});
   CHECK(incomplete("unfinished.prof").empty());
   CHECK(incomplete("good.prof").empty());
   // Still loaded: the intact first frame of each.
-  CHECK(load_profile({dir.file("corrupt.prof")}).items.size() == 1);
+  CHECK(legato::load::load_profile({dir.file("corrupt.prof")}).items.size() == 1);
   // A file that cannot be read beside one that can.
   trace::testing::write_bytes(dir.file("junk.prof"), {'j', 'u', 'n', 'k'});
-  CHECK(load_profile({dir.file("good.prof"), dir.file("junk.prof")}).incomplete_files ==
-        std::vector<std::string>{dir.file("junk.prof")});
+  CHECK(
+      legato::load::load_profile({dir.file("good.prof"), dir.file("junk.prof")}).incomplete_files ==
+      std::vector<std::string>{dir.file("junk.prof")});
 }

@@ -10,13 +10,13 @@
 
 using namespace legato;
 using namespace legato::analysis;
-using analysis::detail::IdMap;
+using analysis::detail::IdIndex;
 using analysis::detail::UidIndex;
 
-TEST_CASE("IdMap finds dense and stray ids alike", "[analysis][ids]") {
+TEST_CASE("IdIndex finds dense and stray ids alike", "[analysis][ids]") {
   for (const uint64_t stride : {uint64_t{1}, uint64_t{1} << 40}) {  // a table, then hashed
     INFO("stride " << stride);
-    IdMap m;
+    IdIndex m;
     for (uint32_t k = 1; k <= 100; ++k) m.add(k * stride, 1000 + k);
     m.add(7 * stride, 5);  // a second add of one id: the first wins
     m.build();
@@ -32,17 +32,17 @@ TEST_CASE("IdMap finds dense and stray ids alike", "[analysis][ids]") {
     CHECK(m.duplicate_example().second == 5);
     CHECK(m.dense_tables() == (stride == 1 ? 1 : 0));
   }
-  IdMap empty;
+  IdIndex empty;
   empty.build();
   CHECK(empty.find(1) == kNone);
 }
 
-TEST_CASE("IdMap: two sequences kept apart by a high bit, and strays among them",
+TEST_CASE("IdIndex: two sequences kept apart by a high bit, and strays among them",
           "[analysis][ids]") {
   // As the Legion importer's uids: event sequences, and its own sequence
   // with bit 47 set for calls; plus ids scattered over the whole range.
   const uint64_t high = uint64_t{1} << 47;
-  IdMap m;
+  IdIndex m;
   for (uint32_t k = 0; k < 5000; ++k) {
     m.add(16 + 3 * k, k);         // one sequence (a stride of 3: still a table)
     m.add(high + k, 100000 + k);  // the other
@@ -66,12 +66,12 @@ TEST_CASE("IdMap: two sequences kept apart by a high bit, and strays among them"
   CHECK(m.duplicates() == 2);
 }
 
-TEST_CASE("IdMap indexes Realm event ids by slot and generation", "[analysis][ids]") {
+TEST_CASE("IdIndex indexes Realm event ids by slot and generation", "[analysis][ids]") {
   // Realm's layout: an event table's slot above bit 20, a generation of it
   // below. 300 slots reused 40 times each, every other generation an
   // item's; one slot whose two ids lie far apart (hashed); one repeat.
   const auto event = [](uint64_t slot, uint64_t generation) { return slot << 20 | generation; };
-  IdMap m;
+  IdIndex m;
   uint32_t value = 0;
   for (uint64_t g = 1; g <= 80; g += 2) {
     for (uint64_t slot = 0; slot < 300; ++slot) m.add(event(slot, g), value++);
@@ -98,9 +98,9 @@ TEST_CASE("IdMap indexes Realm event ids by slot and generation", "[analysis][id
   CHECK(m.find(0) == kNone);
 }
 
-TEST_CASE("IdMap hashes many ids of no known layout", "[analysis][ids]") {
+TEST_CASE("IdIndex hashes many ids of no known layout", "[analysis][ids]") {
   // As many "slots" as ids: no generation tables, every id still found.
-  IdMap m;
+  IdIndex m;
   uint64_t x = 88172645463325252ull;
   std::vector<uint64_t> ids;
   for (uint32_t k = 0; k < 20000; ++k) {

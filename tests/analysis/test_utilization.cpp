@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
+#include "load/load.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -49,7 +49,7 @@ TEST_CASE("overlapping items and their waits count each busy nanosecond once", "
     }
     t.finish();
   }
-  const Profile p = load_profile({dir.file("legate_0.prof")});
+  const Profile p = legato::load::load_profile({dir.file("legate_0.prof")});
   const auto busy_in = [&](size_t proc, Time from, Time to) {
     return std::count(busy[proc].begin() + from, busy[proc].begin() + to, true);
   };

@@ -12,9 +12,9 @@
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
+#include "load/load.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -51,7 +51,7 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
                                         " -n 12 --operator stencil");
   REQUIRE(run.status == 0);
   // The run wrote its report at the end, as the seeds promise.
-  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto profile = load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
   chrome.open_file(dir.file("legate_prof/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
@@ -172,7 +172,7 @@ TEST_CASE("a seed workload's report tells its story on the first screen", "[brow
                                         dir.path().string() + " " + testing::bin("chunked_update") +
                                         " --n 1000000");
   REQUIRE(run.status == 0);
-  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto profile = load::load_profile({dir.file("legate_0.prof")});
   const auto found = analysis::find(profile);
   REQUIRE(!found.findings.empty());
   chrome.open_file(dir.file("legate_prof/index.html"));
@@ -262,7 +262,7 @@ TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][
                                       t.writer().intern(evil + "\n" + evil_prov)});
     t.finish();
   }
-  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto profile = load::load_profile({dir.file("legate_0.prof")});
   const auto report = html::write_report(profile, dir.file("out"));
   chrome.open_file(report.path);
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
@@ -392,7 +392,7 @@ TEST_CASE("a GPU kernel is shown by its short name, its signature in its details
         trace::GpuKernelRecord{task, device, t.writer().intern(signature), 0, 200000, 800000});
     t.finish();
   }
-  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto profile = load::load_profile({dir.file("legate_0.prof")});
   uint32_t kernel = analysis::kNone;
   for (uint32_t i = 0; i < profile.items.size(); ++i)
     if (profile.items[i].kind == analysis::ItemKind::GpuKernel) kernel = i;

@@ -9,9 +9,9 @@
 
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
+#include "load/load.hpp"
 #include "trace_format/trace_test_util.hpp"
 
 using namespace legato;
@@ -60,7 +60,7 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
   }
   TempDir dir;
   write_tiny_tasks_trace(dir.file("legate_0.prof"));
-  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto profile = load::load_profile({dir.file("legate_0.prof")});
   const auto found = analysis::find(profile);
   REQUIRE(!found.findings.empty());
   const auto report = html::write_report(profile, dir.file("out"));
@@ -184,7 +184,7 @@ TEST_CASE("a run with nothing to find says so in one line", "[browser][findings]
     t.task(c0, t.task_kind("solve"), 0, 50000000, t.operation("solve", "big.py:3"));
     t.finish();
   }
-  const auto profile = analysis::load_profile({dir.file("legate_0.prof")});
+  const auto profile = load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(analysis::find(profile).findings.empty());
   const auto report = html::write_report(profile, dir.file("out"));
   chrome.open_file(report.path);

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -24,7 +24,7 @@ Findings profile_and_find(const TempDir& dir, const std::string& config, const s
                            dir.path().string() + "' " + testing::bin(program) + " " + args);
   INFO(r.err);
   REQUIRE(r.status == expected_status);
-  return find(load_profile({dir.file("legate_0.prof")}));
+  return find(legato::load::load_profile({dir.file("legate_0.prof")}));
 }
 
 const Finding* finding(const Findings& f, const std::string& rule) {
@@ -44,10 +44,9 @@ bool names_line(const Finding& f, const std::string& line) {
 // shape.
 std::string most_items(const Finding& f) {
   REQUIRE(!f.lines.empty());
-  return std::max_element(f.lines.begin(), f.lines.end(), [](const CodeLine& a,
-                                                             const CodeLine& b) {
-           return a.items < b.items;
-         })->where;
+  return std::max_element(f.lines.begin(), f.lines.end(),
+                          [](const CodeLine& a, const CodeLine& b) { return a.items < b.items; })
+      ->where;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <regex>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "runtime/gpu/probe.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -133,7 +133,7 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
                      "--gpus 1 --profile --profile-report 0 --logdir " + dir.path().string());
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  const analysis::Profile p = load::load_profile({dir.file("legate_0.prof")});
   CHECK(p.warnings.empty());
   std::map<analysis::LaneKind, int> items;
   std::map<analysis::LaneKind, int> lanes;
@@ -213,7 +213,7 @@ TEST_CASE("an array read on the CPU is copied out of the framebuffer", "[gpu]") 
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   CHECK(r.out.find("PASS") != std::string::npos);
-  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  const analysis::Profile p = load::load_profile({dir.file("legate_0.prof")});
   CHECK(framebuffer_traffic(p).out >= 200 * 200 * sizeof(double));  // the grid, at least once
 }
 
@@ -223,7 +223,7 @@ TEST_CASE("nonzero, gathers and scatters stay on the GPU", "[gpu]") {
                      "--gpus 1 --profile --profile-report 0 --logdir " + dir.path().string());
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  const analysis::Profile p = load::load_profile({dir.file("legate_0.prof")});
   size_t nonzero_on_gpu = 0, nonzero_elsewhere = 0;
   std::map<trace::CopyKind, size_t> in_framebuffer, elsewhere;
   for (const analysis::Lane& lane : p.lanes) {
@@ -292,7 +292,7 @@ TEST_CASE("four ranks share one GPU", "[gpu]") {
   std::vector<std::string> files;
   for (int rank = 0; rank < 4; ++rank)
     files.push_back(dir.file("legate_" + std::to_string(rank) + ".prof"));
-  const analysis::Profile p = analysis::load_profile(files);
+  const analysis::Profile p = load::load_profile(files);
   REQUIRE(p.ranks.size() == 4);
   nlohmann::json mps;
   for (const analysis::RankInfo& rank : p.ranks) {
@@ -356,7 +356,7 @@ TEST_CASE("two ranks on two GPUs combine their results with NCCL", "[gpu]") {
   REQUIRE(r.status == 0);
   CHECK(r.err.find("not NCCL") == std::string::npos);
   const analysis::Profile p =
-      analysis::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+      load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   size_t combined = 0;
   for (const analysis::Lane& lane : p.lanes) {
     if (lane.kind == analysis::LaneKind::Channel && lane.name.find("(NCCL ") != std::string::npos)

@@ -16,11 +16,16 @@ runtime/face.hpp:2: includes "runtime/memory/pool.hpp"
 runtime/memory/pool.cpp:2: includes "runtime/core/store.hpp"
 runtime/gpu/device.hpp:2: includes "runtime/ranks/comm.hpp"
 runtime/core/engine.cpp:3: includes "arrays/array.hpp"
-analysis/model.cpp:2: includes "recorder/recorder.hpp"
+analysis/model.cpp:3: includes "recorder/recorder.hpp"
+analysis/model.cpp:4: includes "legion_import/import.hpp"
+analysis/model.cpp:5: includes "load/readers.hpp"
 viewer/view.cpp:2: includes "runtime/legato.hpp"
+viewer/view.cpp:4: includes "trace_format/file_create.hpp"
+html_export/report.cpp:3: includes "trace_format/writer.hpp"
 recorder/flush.cpp:2: includes "runtime/types.hpp"
-trace_format/frame.cu:2: includes "recorder/clock.hpp"
-legion_import/convert.cpp:3: includes "analysis/profile.hpp"'
+trace_format/frame.cu:3: includes "recorder/clock.hpp"
+legion_import/convert.cpp:5: includes "analysis/profile.hpp"
+base/id_map.hpp:2: includes "trace_format/records.hpp"'
 got=$(echo "$out" | grep ': includes ' | sed -E 's/(includes "[^"]+"):.*/\1/' | sort)
 want=$(echo "$expected" | sort)
 if [ "$got" != "$want" ]; then

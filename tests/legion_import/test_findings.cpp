@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "legion_import/testing/legion_log_writer.hpp"
+#include "load/load.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -21,7 +21,7 @@ TEST_CASE("Legion logs: findings from what the log holds, and what it lacks said
   for (const char* name : {"legatejl_85d792a6_legate_0.prof", "legatejl_97c70b58_legate_0.prof",
                            "legatejl_9d2e0080_legate_0.prof"}) {
     INFO(name);
-    const Profile p = load_profile({data_file(name)});
+    const Profile p = legato::load::load_profile({data_file(name)});
     const Findings f = find(p);
     // The chain that ends the run: the four Julia tasks after the runtime
     // work that launched them.
@@ -34,7 +34,7 @@ TEST_CASE("Legion logs: findings from what the log holds, and what it lacks said
     for (const Finding& x : f.findings) CHECK(x.lines.empty());
   }
   // Log B ran all four of its tasks on c2, one of 16 CPUs.
-  const Profile b = load_profile({data_file("legatejl_97c70b58_legate_0.prof")});
+  const Profile b = legato::load::load_profile({data_file("legatejl_97c70b58_legate_0.prof")});
   const Findings f = find(b);
   const auto li = std::find_if(f.findings.begin(), f.findings.end(),
                                [](const Finding& x) { return x.rule == "load_imbalance"; });
@@ -114,7 +114,7 @@ TEST_CASE("Legion GPU runs: idle CPUs and memories of no given capacity are not 
   trace::testing::TempDir dir;
   write_cunumeric_like(dir.path().string());
   const Profile p =
-      load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+      legato::load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   REQUIRE(p.nodes.size() == 2);
   const Findings f = find(p);
   for (const Finding& x : f.findings) {
@@ -128,6 +128,7 @@ TEST_CASE("Legion GPU runs: idle CPUs and memories of no given capacity are not 
     });
   };
   CHECK(said("idle_processors", "CPU processors not judged (nodes 0, 1): they ran none"));
-  CHECK(said("memory_pressure", "2 memories (sysmem0 (System Memory on node 0), sysmem0 (System "
-                                "Memory on node 1)) not judged"));
+  CHECK(said("memory_pressure",
+             "2 memories (sysmem0 (System Memory on node 0), sysmem0 (System "
+             "Memory on node 1)) not judged"));
 }

@@ -9,8 +9,9 @@
 
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "legion_import/import.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -119,7 +120,7 @@ TEST_CASE("1012: the critical path goes through make_valid, metadata fetches and
     task(w, 8, kC0, 3500, 6100, 6200, E(105), E(9));
     w.finish();
   }
-  const analysis::Profile p = analysis::load_profile({path});
+  const analysis::Profile p = load::load_profile({path});
   const auto step = [&](uint64_t op) {
     const analysis::ItemDetails d = analysis::details(p, item_of_op(p, op));
     return std::make_pair(d.critical, static_cast<trace::EdgeKind>(d.critical_kind));
@@ -167,7 +168,7 @@ TEST_CASE("the critical path's time names the Realm work it waited for", "[legio
     task(w, d);
     w.finish();
   }
-  const analysis::Profile p = analysis::load_profile({path});
+  const analysis::Profile p = load::load_profile({path});
   const analysis::Findings found = analysis::find(p);
   const analysis::Finding* path_finding = nullptr;
   for (const auto& f : found.findings)
@@ -215,7 +216,7 @@ TEST_CASE("a barrier's arrivals from every node: the last to arrive is on the cr
     }
     w.finish();
   }
-  const analysis::Profile p = analysis::load_profile(files);
+  const analysis::Profile p = load::load_profile(files);
   const auto critical = [&](uint64_t op) {
     return analysis::details(p, item_of_op(p, op)).critical;
   };
@@ -240,7 +241,7 @@ TEST_CASE("a barrier's phase waits for its previous phase", "[legion][critical]"
     task(w, 3, kC1, 500, 5100, 5200, phase(2));  // T
     w.finish();
   }
-  const analysis::Profile p = analysis::load_profile({path});
+  const analysis::Profile p = load::load_profile({path});
   CHECK(analysis::details(p, item_of_op(p, 3)).critical == item_of_op(p, 1));
 }
 
@@ -260,7 +261,7 @@ TEST_CASE("1010: a wait's note names the program's call it waited in, then the b
       w.wait_site(kC0, E(1), E(200), 3, 7);
       w.finish();
     }
-    const analysis::Profile p = analysis::load_profile({path});
+    const analysis::Profile p = load::load_profile({path});
     REQUIRE(p.wait_notes.size() == 1);
     const std::string note = p.str(p.wait_notes.front().second);
     if (v == LogVersion::V1008) {  // no provenance field yet
@@ -299,7 +300,7 @@ TEST_CASE("1011: reduction copies are reduction copies, on their memories' chann
   CHECK(copies[0].copy_kind == trace::CopyKind::Reduce);
   CHECK(copies[1].copy_kind == trace::CopyKind::Copy);
   CHECK(copies[0].channel == copies[1].channel);
-  const analysis::Profile p = analysis::load_profile({path});
+  const analysis::Profile p = load::load_profile({path});
   int reductions = 0, plain = 0;
   for (uint32_t i = 0; i < p.items.size(); ++i) {
     if (p.items[i].kind != analysis::ItemKind::Copy) continue;

@@ -14,10 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/details.hpp"
-#include "analysis/load.hpp"
 #include "gpu_run_fixture.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/log_reader.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "log_editor.hpp"
 #include "trace_format/record_json.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -228,7 +229,7 @@ TEST_CASE("the 2-node GPU run written in every format from 1008 to 1012 loads th
     const std::string sub = dir.file(std::to_string(format_of(v)));
     std::filesystem::create_directories(sub);
     const GpuRunFiles f = write_gpu_run(sub, v);
-    const analysis::Profile p = analysis::load_profile({f.node0, f.node1});
+    const analysis::Profile p = load::load_profile({f.node0, f.node1});
     std::vector<std::string> out;
     for (uint32_t i = 0; i < p.items.size(); ++i) {
       out.push_back(analysis::describe(p, i) + " " + std::to_string(p.items[i].start) + ".." +

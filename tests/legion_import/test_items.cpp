@@ -3,9 +3,9 @@
 // added to log A here, and logs with other ids and older machines.
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
 #include "legion_import/import.hpp"
+#include "load/load.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -157,7 +157,7 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
                            {"destroy", 30000}});
   const std::string path = dir.file("more.prof");
   write_file(path, e.encode());
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   REQUIRE(p.warnings.size() == 1);
   CHECK(p.warnings[0].find("1 copies name no memories") != std::string::npos);
 
@@ -246,7 +246,7 @@ TEST_CASE("OpenMP and Python processors get lanes of their kinds", "[legion][ite
   e.records.push_back(t);
   const std::string path = dir.file("kinds.prof");
   write_file(path, e.encode());
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   CHECK(p.warnings.empty());
   const Lane* o = lane_named(p, "omp20");
   const Lane* y = lane_named(p, "py21");
@@ -292,7 +292,8 @@ TEST_CASE("record ids come from the header: renumbered kinds import the same", "
   for (uint32_t i = 0; i < n; ++i) e.header.layouts[i].id = 200 + n - i;
   const std::string path = dir.file("renumbered.prof");
   write_file(path, e.encode());
-  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({path}),
+                a = legato::load::load_profile({data_file(kA)});
   CHECK(p.warnings.empty());
   CHECK(p.items.size() == a.items.size());
   CHECK(p.waits.size() == a.waits.size());
@@ -321,7 +322,7 @@ TEST_CASE("a log from before MachineDesc and ZeroTime is node 0 of 1", "[legion]
   CHECK(t.metadata["legion"].count("version") == 0);
   CHECK(t.run.rank == 0);
   CHECK(t.run.ranks == 1);
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   size_t tasks = 0;
   for (const Item& it : p.items) tasks += it.kind == ItemKind::Task;
   CHECK(tasks == 4);
@@ -342,7 +343,7 @@ TEST_CASE("a run with Legion's checks on carries a warning naming them", "[legio
   }
   const std::string path = dir.file("checked.prof");
   write_file(path, e.encode());
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   REQUIRE(p.warnings.size() == 1);
   const std::string& w = p.warnings.front();
   CHECK_THAT(w, Catch::Contains("Legion's checking and debugging on (") &&

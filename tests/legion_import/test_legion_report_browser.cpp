@@ -8,9 +8,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
 #include "browser/chromium.hpp"
 #include "gpu_run_fixture.hpp"
+#include "load/load.hpp"
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -31,7 +31,7 @@ analysis::Profile open_report(Chromium& chrome, const TempDir& dir,
   const auto r = testing::run_command(testing::bin("legate_prof") + " archive" + args + " -o " +
                                       dir.file("report"));
   REQUIRE(r.status == 0);
-  analysis::Profile p = analysis::load_profile(files);
+  analysis::Profile p = load::load_profile(files);
   chrome.open_file(dir.file("report/index.html"));
   REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
   INFO([&] {

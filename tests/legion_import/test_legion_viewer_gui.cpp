@@ -8,9 +8,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "gpu_run_fixture.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "log_editor.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -46,7 +47,7 @@ TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legi
   write_file(gz, gzip(read_file(data_file("legatejl_85d792a6_legate_0.prof"))));
   // The last Julia task (op 6 on c2), found as the viewer's search finds it
   // (its meta tasks match too: they serve its operation).
-  const analysis::Profile p = analysis::load_profile({gz});
+  const analysis::Profile p = load::load_profile({gz});
   uint32_t op6 = analysis::kNone, op5 = analysis::kNone;
   for (uint32_t i = 0; i < p.items.size(); ++i) {
     if (p.items[i].kind != analysis::ItemKind::Task || p.items[i].op == analysis::kNone) continue;

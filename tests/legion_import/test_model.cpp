@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/details.hpp"
-#include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
+#include "load/load.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -115,7 +115,7 @@ void check_lane(const Profile& p, const LaneExpect& e) {
 TEST_CASE("machine model of the real logs", "[legion][model]") {
   for (const char* f : {kA, kB, kC}) {
     INFO(f);
-    const Profile p = load_profile({data_file(f)});
+    const Profile p = legato::load::load_profile({data_file(f)});
     std::map<LaneKind, int> lanes;
     for (const auto& l : p.lanes) ++lanes[l.kind];
     // 20 processors: 16 CPU, 2 Utility, 1 IO, 1 GPU as two lanes (21).
@@ -166,7 +166,7 @@ TEST_CASE("machine model of the real logs", "[legion][model]") {
 }
 
 TEST_CASE("items, names and times of log A", "[legion][model]") {
-  const Profile p = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({data_file(kA)});
   std::map<std::string, int> tasks, metas;
   std::map<std::string, int> entries;
   for (uint32_t i = 0; i < p.items.size(); ++i) {
@@ -268,7 +268,7 @@ TEST_CASE("per-lane values and utilization follow legion_prof", "[legion][model]
   };
   for (const File& f : files) {
     INFO(f.file);
-    const Profile p = load_profile({data_file(f.file)});
+    const Profile p = legato::load::load_profile({data_file(f.file)});
     for (const auto& l : f.lanes) check_lane(p, l);
     CHECK(std::llround(busy_ns(p, LaneKind::Utility)) == std::llround(f.utility_busy));
     CHECK(std::llround(busy_ns(p, LaneKind::Cpu)) == std::llround(f.cpu_busy));
@@ -280,7 +280,7 @@ TEST_CASE("per-lane values and utilization follow legion_prof", "[legion][model]
 TEST_CASE("critical paths from the event graph and creator links", "[legion][critical]") {
   for (const char* f : {kA, kB, kC}) {
     INFO(f);
-    const Profile p = load_profile({data_file(f)});
+    const Profile p = legato::load::load_profile({data_file(f)});
     const auto task = [&](uint64_t op) { return item_of_op(p, ItemKind::Task, op); };
     // op 6 -> op 5 -> op 4 -> op 3: the Julia tasks serialized on c2.
     for (uint64_t op : {4, 5, 6}) {
@@ -341,7 +341,7 @@ TEST_CASE("waits carry the backtrace of where they waited", "[legion][waits]") {
   // 4 of those that happened inside mapper calls are waits of the call and
   // of the meta task it ran in, each with the note: 2 in the top-level task,
   // 1 in a meta task outside any call, 4 in mapper calls and their meta tasks.
-  const Profile p = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({data_file(kA)});
   CHECK(p.wait_notes.size() == 11);
   std::set<std::tuple<Time, Time, uint32_t>> noted;
   size_t top = 0, in_mapper_calls = 0, in_meta_tasks = 0;
@@ -385,7 +385,7 @@ TEST_CASE("waits carry the backtrace of where they waited", "[legion][waits]") {
   e.drop_kind("BacktraceDesc");
   const std::string path = dir.file("no_backtraces.prof");
   write_file(path, e.encode());
-  const Profile q = load_profile({path});
+  const Profile q = legato::load::load_profile({path});
   CHECK(q.wait_notes.empty());
   CHECK(q.waits.size() == p.waits.size());
 }

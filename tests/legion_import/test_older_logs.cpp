@@ -11,10 +11,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
 #include "gpu_run_fixture.hpp"
 #include "legion_import/import.hpp"
+#include "load/load.hpp"
 #include "trace_format/trace_test_util.hpp"
 
 using namespace legato;
@@ -70,7 +70,7 @@ TEST_CASE("a 2-node run whose files each describe the whole machine: every lane 
     INFO(static_cast<uint32_t>(v));
     TempDir dir;
     const GpuRunFiles f = write_gpu_run(dir.path().string(), v);
-    const Profile p = load_profile({f.node0, f.node1});
+    const Profile p = legato::load::load_profile({f.node0, f.node1});
     INFO(warnings(p));
     CHECK(p.warnings.empty());
     REQUIRE(p.nodes.size() == 2);
@@ -116,17 +116,15 @@ TEST_CASE("a 2-node run whose files each describe the whole machine: every lane 
   }
 }
 
-TEST_CASE("Legion of 2023: provenances given as text name the program's lines",
-          "[legion][older]") {
+TEST_CASE("Legion of 2023: provenances given as text name the program's lines", "[legion][older]") {
   TempDir dir;
   const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V2023);
-  const Profile p = load_profile({f.node0, f.node1});
+  const Profile p = legato::load::load_profile({f.node0, f.node1});
   std::set<std::string> provenances;
   for (const Operation& op : p.operations) provenances.insert(p.str(op.provenance));
   // The part a user reads, before Legate's machine-readable "$...".
-  CHECK(provenances ==
-        std::set<std::string>{"prog.py:10", "prog.py:20", "prog.py:30", "prog.py:40",
-                              "prog.py:50"});
+  CHECK(provenances == std::set<std::string>{"prog.py:10", "prog.py:20", "prog.py:30", "prog.py:40",
+                                             "prog.py:50"});
 }
 
 TEST_CASE("Legion of 2020: instances, copies, fills and memory kinds of the older records",
@@ -176,7 +174,7 @@ TEST_CASE("Legion of 2020: messages are named by MessageDesc", "[legion][older]"
     w.message(m);
     w.finish();
   }
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   INFO(warnings(p));
   CHECK(p.warnings.empty());
   const Lane& u0 = lane(p, 0, "u0");
@@ -202,7 +200,7 @@ TEST_CASE("memory kinds numbered from GLOBAL_MEM are told apart by the memories 
     w.memory(mem_id(0, 3), kZeroCopyMem, 32 * kMiB);
     w.finish();
   }
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   CHECK(lane(p, 0, "sysmem0").kind == LaneKind::SystemMemory);
   CHECK(lane(p, 0, "sysmem0").capacity == 512 * kMiB);
   CHECK(lane(p, 0, "regmem1").capacity == 64 * kMiB);
@@ -219,7 +217,7 @@ TEST_CASE("memory kinds numbered from GLOBAL_MEM are told apart by the memories 
     w.memory(mem_id(0, 2), kFramebufferMem, 256 * kMiB);
     w.finish();
   }
-  const Profile q = load_profile({today});
+  const Profile q = legato::load::load_profile({today});
   CHECK(lane(q, 0, "sysmem0").kind == LaneKind::SystemMemory);
   CHECK(lane(q, 0, "fbmem2").kind == LaneKind::Framebuffer);
 }

@@ -9,9 +9,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/testing/legion_log_writer.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "log_editor.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -65,13 +66,13 @@ TEST_CASE("a gzip log loads exactly like the plain one", "[legion][robust]") {
   const std::string gz = dir.file("prof_0.gz"), odd = dir.file("legion.prof");
   write_file(gz, gzip(read_file(data_file(kA))));
   write_file(odd, gzip(read_file(data_file(kA))));  // gzip under a .prof name: content decides
-  const Profile plain = load_profile({data_file(kA)});
+  const Profile plain = legato::load::load_profile({data_file(kA)});
   for (const auto& path : {gz, odd}) {
     const RankTrace t = legion::import_log(path);
     CHECK(t.readable);
     CHECK(t.records == 2167);
     CHECK(t.metadata["legion"]["compressed"] == true);
-    const Profile p = load_profile({path});
+    const Profile p = legato::load::load_profile({path});
     CHECK(summarize(p) == summarize(plain));
     CHECK(p.warnings.empty());
   }
@@ -90,7 +91,7 @@ TEST_CASE("a plain log cut anywhere loads its complete records with a warning",
     CHECK(t.records == records);
     CHECK_FALSE(t.finished_cleanly);
     CHECK(has_warning(t.problems, "cut off"));
-    const Profile p = load_profile({cut});  // never a LoadError
+    const Profile p = legato::load::load_profile({cut});  // never a LoadError
     CHECK(has_warning(p.warnings, "byte offset"));
     CHECK(has_warning(p.warnings, "not finished"));
   }
@@ -109,7 +110,7 @@ TEST_CASE("a plain log cut anywhere loads its complete records with a warning",
   CHECK_FALSE(h.readable);
   REQUIRE_FALSE(h.problems.empty());
   CHECK_THAT(h.problems[0], Catch::Contains(cut) && Catch::Contains("header"));
-  CHECK_THROWS_AS(load_profile({cut}), LoadError);
+  CHECK_THROWS_AS(legato::load::load_profile({cut}), LoadError);
 }
 
 TEST_CASE("a gzip stream cut anywhere loads a prefix with a warning", "[legion][robust]") {
@@ -129,7 +130,7 @@ TEST_CASE("a gzip stream cut anywhere loads a prefix with a warning", "[legion][
     last = t.records;
     CHECK_FALSE(t.finished_cleanly);
     CHECK(has_warning(t.problems, "byte offset"));
-    CHECK_NOTHROW(load_profile({cut}));
+    CHECK_NOTHROW(legato::load::load_profile({cut}));
   }
 }
 
@@ -137,14 +138,14 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
           "[legion][robust]") {
   TempDir dir;
   const auto plain = read_file(data_file(kA));
-  const Summary whole = summarize(load_profile({data_file(kA)}));
+  const Summary whole = summarize(legato::load::load_profile({data_file(kA)}));
   // Inflated inline, and on a thread of its own (as a load with a spare core does).
-  for (const auto spare : {legion::SpareCore::No, legion::SpareCore::Yes}) {
-    INFO((spare == legion::SpareCore::Yes ? "inflated ahead" : "inflated inline"));
+  for (const bool ahead : {false, true}) {
+    INFO((ahead ? "inflated ahead" : "inflated inline"));
     const auto load = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
       const std::string path = dir.file(name);
       write_file(path, bytes);
-      return legion::import_log(path, legion::Links::FileAlone, spare);
+      return legion::import_log(path, legion::Links::FileAlone, {.spare_core = ahead});
     };
     // Two members, cut inside a record (as `cat a.gz b.gz` joins them).
     const size_t half = plain.size() / 2 + 3;
@@ -155,7 +156,7 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
     CHECK(t.records == 2167);
     CHECK(t.finished_cleanly);
     CHECK(t.problems.empty());
-    CHECK(summarize(load_profile({dir.file("two.gz")})) == whole);
+    CHECK(summarize(legato::load::load_profile({dir.file("two.gz")})) == whole);
     // Bytes after the last member that start no member are ignored (as zlib does).
     auto tail = gzip(plain);
     for (const char c : std::string("trailing bytes")) tail.push_back(static_cast<uint8_t>(c));
@@ -191,8 +192,7 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
   const std::string cut = dir.file("cut.gz");
   for (size_t at : {size_t{10}, gz.size() / 3, gz.size() - 4}) {
     write_file(cut, std::vector<uint8_t>(gz.begin(), gz.begin() + static_cast<long>(at)));
-    const RankTrace ahead =
-        legion::import_log(cut, legion::Links::FileAlone, legion::SpareCore::Yes);
+    const RankTrace ahead = legion::import_log(cut, legion::Links::FileAlone, {.spare_core = true});
     const RankTrace inline_t = legion::import_log(cut);
     CHECK(ahead.readable == inline_t.readable);
     CHECK(ahead.records == inline_t.records);
@@ -210,7 +210,7 @@ TEST_CASE("a plain log loaded with a core to spare imports as one loaded without
   for (const size_t size : {bytes.size(), bytes.size() * 2 / 3}) {
     INFO("file of " << size << " bytes");
     write_file(cut, prefix(bytes, size));
-    RankTrace spare = legion::import_log(cut, legion::Links::FileAlone, legion::SpareCore::Yes);
+    RankTrace spare = legion::import_log(cut, legion::Links::FileAlone, {.spare_core = true});
     RankTrace alone = legion::import_log(cut);
     CHECK(spare.records == alone.records);
     CHECK(spare.problems == alone.problems);
@@ -236,7 +236,8 @@ TEST_CASE("a record kind the importer does not know is skipped and named", "[leg
   CHECK(t.records == 2167);
   CHECK(has_warning(t.problems, "skipped 8 records"));
   CHECK(has_warning(t.problems, "FooInfo (8)"));
-  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({path}),
+                a = legato::load::load_profile({data_file(kA)});
   CHECK(summarize(p) == summarize(a));
 }
 
@@ -250,8 +251,8 @@ TEST_CASE("an undeclared record id stops decoding there with its offset", "[legi
   CHECK(t.readable);
   CHECK(t.records == 2167);
   CHECK(has_warning(t.problems, "byte offset 100304: record id 99 is not declared"));
-  const Profile p = load_profile({path});
-  CHECK(summarize(p) == summarize(load_profile({data_file(kA)})));
+  const Profile p = legato::load::load_profile({path});
+  CHECK(summarize(p) == summarize(legato::load::load_profile({data_file(kA)})));
 }
 
 TEST_CASE("files that are not binary Legion logs are clear errors", "[legion][robust]") {
@@ -262,7 +263,7 @@ TEST_CASE("files that are not binary Legion logs are clear errors", "[legion][ro
     CHECK(legion::is_legion_log(path));
     const RankTrace t = legion::import_log(path);
     CHECK_FALSE(t.readable);
-    CHECK_THROWS_AS(load_profile({path}), LoadError);
+    CHECK_THROWS_AS(legato::load::load_profile({path}), LoadError);
     return t.problems.empty() ? std::string() : t.problems.front();
   };
   CHECK_THAT(error_of("other.prof", "FileType: Something\n\n"),
@@ -337,7 +338,7 @@ TEST_CASE("random and hostile bytes never crash or hang", "[legion][robust]") {
   CHECK(t.readable);
   CHECK(t.run.ranks == 1);
   CHECK(has_warning(t.problems, "absurd node"));
-  CHECK_NOTHROW(load_profile({path}));
+  CHECK_NOTHROW(legato::load::load_profile({path}));
   const std::string machine("\x0a\0\0\0\0\0\0\0\x01\0\0\0\x10\x27\0\0host", 20);
   std::string cut(header.begin(), header.end());
   cut += machine;  // a MachineDesc whose hostname runs to the end of the file
@@ -363,7 +364,8 @@ TEST_CASE("fields are looked up by name: a shuffled layout imports the same", "[
   const std::string path = dir.file("shuffled.prof");
   write_file(path, e.encode());
   REQUIRE(read_file(path) != read_file(data_file(kA)));
-  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({path}),
+                a = legato::load::load_profile({data_file(kA)});
   CHECK(p.warnings.empty());
   CHECK(summarize(p) == summarize(a));
 }
@@ -396,7 +398,8 @@ TEST_CASE("an older layout without critical-path data loads with creator links",
   CHECK(t.readable);
   CHECK(t.problems.empty());
   CHECK(t.records == 2167 - 10 - 35 - 4);
-  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({path}),
+                a = legato::load::load_profile({data_file(kA)});
   CHECK(p.warnings.empty());
   Summary sp = summarize(p), sa = summarize(a);
   CHECK(sp.items == sa.items);
@@ -409,7 +412,7 @@ TEST_CASE("an older layout without critical-path data loads with creator links",
 }
 
 TEST_CASE("two runs given together are flagged, never merged", "[legion][robust]") {
-  const Profile p = load_profile({data_file(kA), data_file(kB)});
+  const Profile p = legato::load::load_profile({data_file(kA), data_file(kB)});
   CHECK(p.ranks.size() == 1);
   CHECK(p.nodes.size() == 1);
   CHECK(has_warning(p.warnings, "left out: it belongs to run"));
@@ -449,7 +452,7 @@ TEST_CASE("two nodes of one run load together", "[legion][robust]") {
   write_file(p0, gzip(n0.encode()));
   write_file(p1, gzip(n1.encode()));
 
-  const Profile both = load_profile({p1, p0});
+  const Profile both = legato::load::load_profile({p1, p0});
   CHECK(both.ranks.size() == 2);
   REQUIRE(both.nodes.size() == 2);
   CHECK(both.nodes[0].rank == 0);
@@ -469,16 +472,16 @@ TEST_CASE("two nodes of one run load together", "[legion][robust]") {
   std::stable_partition(n1.records.begin(), n1.records.end(),
                         [](const auto& r) { return r.kind != "MachineDesc"; });
   write_file(p1, gzip(n1.encode()));
-  const Profile late = load_profile({p0, p1});
+  const Profile late = legato::load::load_profile({p0, p1});
   for (const auto& w : late.warnings) UNSCOPED_INFO(w);
   CHECK(late.warnings.empty());
   CHECK(summarize(late) == summarize(both));
-  const Profile one = load_profile({data_file(kA)});
+  const Profile one = legato::load::load_profile({data_file(kA)});
   CHECK(both.items.size() == 2 * one.items.size());
   CHECK(both.pre.size() == 2 * one.pre.size());  // node 1's creators resolve on node 0
 
   // Node 1 alone: node 0 is missing, and its creator links to node 0 dangle.
-  const Profile alone = load_profile({p1});
+  const Profile alone = legato::load::load_profile({p1});
   CHECK(has_warning(alone.warnings, "no file was given for rank(s) 0"));
   CHECK(has_warning(alone.warnings, "dependency edges name items missing"));
   CHECK(alone.pre.size() < one.pre.size());
@@ -496,7 +499,8 @@ TEST_CASE("record order does not matter: descriptors, waits and names resolve af
                         [](const auto& r) { return r.kind == "MaxDimDesc"; });
   const std::string path = dir.file("shuffled_records.prof");
   write_file(path, e.encode());
-  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({path}),
+                a = legato::load::load_profile({data_file(kA)});
   CHECK(p.warnings.empty());
   CHECK(summarize(p) == summarize(a));
   std::vector<std::string> names_p, names_a;
@@ -524,7 +528,8 @@ TEST_CASE(
   REQUIRE(repeated == 3);
   const std::string path = dir.file("repeated_fevent.prof");
   write_file(path, e.encode());
-  const Profile p = load_profile({path}), a = load_profile({data_file(kA)});
+  const Profile p = legato::load::load_profile({path}),
+                a = legato::load::load_profile({data_file(kA)});
   for (const auto& w : p.warnings) UNSCOPED_INFO(w);
   CHECK_FALSE(has_warning(p.warnings, "reuse the uid"));
   CHECK(p.items.size() == a.items.size());
@@ -556,7 +561,7 @@ TEST_CASE("names and hosts that are not UTF-8 are kept escaped, as text every ou
     w.mapper_call(0, proc_id(0, 1), 2, 10, 120, 150, proc_id(0, 1), event_id(0, 1));
     w.finish();
   }
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   std::set<std::string> names;
   for (const Item& it : p.items) names.insert(p.str(it.name));
   // Lossless: \xNN for each byte that is not UTF-8, \\ for a backslash.

@@ -12,12 +12,13 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/details.hpp"
-#include "analysis/load.hpp"
 #include "analysis/utilization.hpp"
 #include "gpu_run_fixture.hpp"
 #include "legion_import/import.hpp"
 #include "legion_import/legato_ids.hpp"
 #include "legion_import/log_reader.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "log_editor.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -162,7 +163,7 @@ TEST_CASE("a 2-node GPU run: lanes, busy times, memories and channels", "[legion
     INFO(version_name(v));
     TempDir dir;
     const GpuRunFiles f = write_gpu_run(dir.path().string(), v);
-    const Profile p = load_profile({f.node0, f.node1});
+    const Profile p = legato::load::load_profile({f.node0, f.node1});
     INFO([&] {
       std::string w;
       for (const auto& x : p.warnings) w += x + "\n";
@@ -234,7 +235,7 @@ TEST_CASE("a 2-node GPU run: lanes, busy times, memories and channels", "[legion
 TEST_CASE("a copy's details give its effective bandwidth", "[legion][writer]") {
   TempDir dir;
   const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
-  const Profile p = load_profile({f.node0, f.node1});
+  const Profile p = legato::load::load_profile({f.node0, f.node1});
   // Node 0's first copy: 1 MiB from zcmem1 to fbmem2 in 1,000 ns.
   size_t copies = 0;
   for (uint32_t i = 0; i < p.items.size(); ++i) {
@@ -282,7 +283,7 @@ TEST_CASE("a wait in a mapper call blocks the call and the meta task it ran in",
           "[legion][writer]") {
   TempDir dir;
   const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
-  const Profile p = load_profile({f.node0, f.node1});
+  const Profile p = legato::load::load_profile({f.node0, f.node1});
   const Lane& u0 = lane(p, 0, "u0");
   REQUIRE(u0.end - u0.begin == 3);
   const uint32_t meta = item_at(p, u0, 500, ItemKind::MetaTask);
@@ -341,7 +342,7 @@ TEST_CASE("waits go to the task and to each call containing them", "[legion][wri
     w.task_wait(10, 1, 1, 80000, 80100, 80200);  // after every call
     w.finish();
   }
-  const Profile p = load_profile({path});
+  const Profile p = legato::load::load_profile({path});
   const Lane& c = lane(p, 0, "c1");
   const auto waits = [&](uint32_t i) {
     std::vector<std::pair<Time, Time>> v;
@@ -371,7 +372,7 @@ TEST_CASE("critical-path links of the synthetic run, across nodes", "[legion][wr
     INFO(version_name(v));
     TempDir dir;
     const GpuRunFiles f = write_gpu_run(dir.path().string(), v);
-    const Profile p = load_profile({f.node0, f.node1});
+    const Profile p = legato::load::load_profile({f.node0, f.node1});
     for (uint32_t n = 0; n < 2; ++n) {
       INFO("node " << n);
       const uint32_t gpu1 = item_at(p, lane(p, n, "g3h"), 13500, ItemKind::Task);
@@ -410,7 +411,7 @@ TEST_CASE("a generated multi-node run loads as one run", "[legion][writer]") {
       decoded += decode_all(files.back());
     }
     CHECK(decoded == written);
-    const Profile p = load_profile(files);
+    const Profile p = legato::load::load_profile(files);
     INFO([&] {
       std::string w;
       for (const auto& x : p.warnings) w += x + "\n";
@@ -455,7 +456,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   write_synthetic_run(dir.path().string(), 3, 3000, false);
   std::vector<std::string> files;
   for (int n = 0; n < 3; ++n) files.push_back(dir.file("prof_" + std::to_string(n) + ".prof"));
-  const Profile one = load_profile(files, {.threads = 1});
+  const Profile one = legato::load::load_profile(files, {.threads = 1});
   const auto item = [](const Item& i) {
     return std::make_tuple(i.start, i.stop(), uint32_t{i.name}, i.op, i.to_ready, i.extra,
                            ItemKind{i.kind}, uint32_t{i.flags});
@@ -470,7 +471,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   REQUIRE(one.pre.size() > 1000);
   for (const unsigned threads : {2u, 5u}) {
     INFO(threads << " threads");
-    const Profile many = load_profile(files, {.threads = threads});
+    const Profile many = legato::load::load_profile(files, {.threads = threads});
     CHECK(many.warnings == one.warnings);
     REQUIRE(many.items.size() == one.items.size());
     size_t items_differ = 0;
@@ -504,7 +505,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
 }
 
 // The loader reads a run's links where the critical path left them
-// (legion::PathInputs); a log imported alone writes them as edge records,
+// (the late edges of its reader); a log imported alone writes them as edge records,
 // as `legate_prof info` and `dump` read them. Both give the model the same
 // preconditions.
 TEST_CASE("a log's links are the same read in place or as edge records", "[legion][writer]") {
@@ -513,11 +514,11 @@ TEST_CASE("a log's links are the same read in place or as edge records", "[legio
   write_synthetic_run(dir.path().string(), 2, 3000, false);
   for (const std::string& file : {f.node1, dir.file("prof_0.prof"), dir.file("prof_1.prof")}) {
     INFO(file);
-    const Profile in_place = load_profile({file});
+    const Profile in_place = legato::load::load_profile({file});
     std::vector<RankTrace> alone;
     alone.push_back(legion::import_log(file));
     const size_t records = alone.front().all.get<trace::EdgeRecord>().size();
-    CHECK(alone.front().legion_links == nullptr);
+    CHECK(alone.front().late_edges == nullptr);
     const Profile from_records = build_profile(std::move(alone));
     CHECK(in_place.pre.size() <= records);  // less those naming another node's items
     REQUIRE(in_place.pre.size() > 10);
@@ -539,12 +540,12 @@ TEST_CASE("a log's links are the same read in place or as edge records", "[legio
 TEST_CASE("a critical precondition from another node's file", "[legion][writer]") {
   TempDir dir;
   const GpuRunFiles f = write_gpu_run(dir.path().string(), LogVersion::V1008);
-  const Profile p = load_profile({f.node0, f.node1});
+  const Profile p = legato::load::load_profile({f.node0, f.node1});
   const uint32_t gpu2 = item_at(p, lane(p, 1, "g3h"), 21500, ItemKind::Task);
   const uint32_t remote = item_at(p, lane(p, 0, "g3h"), 13500, ItemKind::Task);
   CHECK(preconditions(p, gpu2) == std::vector<std::pair<uint32_t, uint8_t>>{
                                       {remote, static_cast<uint8_t>(trace::EdgeKind::Data)}});
-  const Profile alone = load_profile({f.node1});
+  const Profile alone = legato::load::load_profile({f.node1});
   const uint32_t local = item_at(alone, lane(alone, 1, "g3h"), 21500, ItemKind::Task);
   const auto pre = preconditions(alone, local);
   REQUIRE(pre.size() == 1);
@@ -583,6 +584,6 @@ TEST_CASE("a copy naming a task's fevent (a damaged log) keeps its own id", "[le
   CHECK(uids.size() == copies.size());
   // The other copies keep the ids of their own events.
   CHECK(uids.count(legion::event_uid(event_id(0, 21))) == 1);
-  const Profile p = load_profile({path, f.node1});
+  const Profile p = legato::load::load_profile({path, f.node1});
   for (const auto& w : p.warnings) CHECK(w.find("reuse the uid") == std::string::npos);
 }

@@ -10,7 +10,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -132,7 +132,7 @@ TEST_CASE("what moves between ranks is what had to, recorded with its bytes", "[
     std::vector<std::string> files;
     for (int q = 0; q < ranks; ++q)
       files.push_back(dir.file("legate_" + std::to_string(q) + ".prof"));
-    const analysis::Profile p = analysis::load_profile(files);
+    const analysis::Profile p = load::load_profile(files);
     CHECK(p.warnings.empty());
     REQUIRE(p.nodes.size() == static_cast<size_t>(ranks));
 

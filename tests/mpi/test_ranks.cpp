@@ -12,8 +12,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
 #include "analysis/rank_trace.hpp"
+#include "load/load.hpp"
+#include "load/readers.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
 
@@ -38,7 +39,7 @@ TEST_CASE("four ranks through the legate driver write aligned traces and one rep
   std::vector<std::string> files;
   for (int rank = 0; rank < 4; ++rank)
     files.push_back(dir.file("legate_" + std::to_string(rank) + ".prof"));
-  const analysis::Profile p = analysis::load_profile(files);
+  const analysis::Profile p = load::load_profile(files);
   CHECK(p.warnings.empty());
   REQUIRE(p.ranks.size() == 4);
   CHECK(p.nodes.size() == 4);
@@ -79,7 +80,7 @@ TEST_CASE("a program started by mpirun reads its shape from LEGATE_CONFIG", "[mp
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
   const analysis::Profile p =
-      analysis::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+      load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   CHECK(p.warnings.empty());
   CHECK(p.nodes.size() == 2);
   CHECK(p.ranks[0].metadata["run"]["id"] == p.ranks[1].metadata["run"]["id"]);
@@ -128,7 +129,7 @@ TEST_CASE("killing one rank mid-run leaves readable traces for every rank", "[mp
   // The bounds on these waits only stop a hang: generous for a loaded machine.
   for (int tries = 0; tries < 2400 && pid == 0; ++tries) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    const auto t = analysis::read_rank_trace(dir.file("legate_1.prof"));  // never throws
+    const auto t = legato::load::read_file(dir.file("legate_1.prof"));  // never throws
     if (t.readable) pid = t.run.pid;
   }
   REQUIRE(pid > 0);
@@ -142,13 +143,13 @@ TEST_CASE("killing one rank mid-run leaves readable traces for every rank", "[mp
   }
   for (int rank = 0; rank < 4; ++rank) {
     INFO("rank " << rank << "\n" << testing::slurp(dir.file("out")));
-    const auto t = analysis::read_rank_trace(dir.file("legate_" + std::to_string(rank) + ".prof"));
+    const auto t = legato::load::read_file(dir.file("legate_" + std::to_string(rank) + ".prof"));
     REQUIRE(t.readable);
     CHECK(t.run.rank == rank);
     CHECK(t.finished_cleanly == (rank != 1));  // the killed rank's file was cut short
   }
   const analysis::Profile p =
-      analysis::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof"),
-                              dir.file("legate_2.prof"), dir.file("legate_3.prof")});
+      load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof"),
+                          dir.file("legate_2.prof"), dir.file("legate_3.prof")});
   CHECK(p.nodes.size() == 4);
 }

@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/load.hpp"
+#include "load/load.hpp"
 #include "runtime/config.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -62,7 +62,7 @@ TEST_CASE("with nsys every point task and runtime step is one NVTX range", "[nsy
   CHECK(c.pushes > 0);
   CHECK(c.pops == c.pushes);
   // The same work the trace recorded, by name.
-  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  const analysis::Profile p = load::load_profile({dir.file("legate_0.prof")});
   std::map<std::string, long> traced;
   for (uint32_t i = 0; i < p.items.size(); ++i) {
     const analysis::ItemKind k = p.items[i].kind;

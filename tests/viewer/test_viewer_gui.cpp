@@ -18,9 +18,9 @@
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "findings_trace.hpp"
+#include "load/load.hpp"
 #include "tools/run_command.hpp"
 #include "trace_format/trace_test_util.hpp"
 #include "xvfb_view.hpp"
@@ -156,7 +156,7 @@ TEST_CASE("a scripted click opens details whose critical-path link moves the vie
   // an item was created, so which MatVecMulTask has a critical-path link
   // depends on the run's timing: the third one or the first after it that
   // does.
-  const analysis::Profile p = analysis::load_profile({trace});
+  const analysis::Profile p = load::load_profile({trace});
   const auto hits = analysis::search(p, "MatVecMulTask", 100);
   size_t pick = 2;
   while (pick < hits.size() && analysis::last_precondition(p, hits[pick]) == analysis::kNone)
@@ -284,7 +284,7 @@ TEST_CASE("clicking a finding zooms the timeline to it and outlines its items", 
   const std::string path = dir.file("legate_0.prof");
   // Synthetic (written through the writer API; nothing ran): 300 tiny tasks.
   viewer::testing::write_findings_trace(path);
-  const analysis::Findings all = analysis::find(analysis::load_profile({path}));
+  const analysis::Findings all = analysis::find(load::load_profile({path}));
   int k = -1;
   for (size_t i = 0; i < all.findings.size(); ++i)
     if (all.findings[i].rule == "tiny_tasks") k = static_cast<int>(i);

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
-#include "analysis/load.hpp"
 #include "findings_trace.hpp"
+#include "load/load.hpp"
 #include "trace_format/trace_test_util.hpp"
 #include "viewer/app.hpp"
 #include "viewer/camera.hpp"
@@ -67,7 +67,7 @@ TEST_CASE("the layout lists nodes, avg rows and lanes, and folds them", "[viewer
     t.finish();
   }
   const analysis::Profile p =
-      analysis::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+      load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   Layout l;
   l.build(p);
   // All nodes (2 kinds), then per node: header, CPU avg, c0, c1, Utility avg, u0.
@@ -158,7 +158,7 @@ TEST_CASE("a finding's focus: its window with a margin, its lanes, its items, th
           "[viewer]") {
   TempDir dir;
   viewer::testing::write_findings_trace(dir.file("legate_0.prof"));
-  const analysis::Profile p = analysis::load_profile({dir.file("legate_0.prof")});
+  const analysis::Profile p = load::load_profile({dir.file("legate_0.prof")});
   const analysis::Findings all = analysis::find(p);
   const auto it = std::find_if(all.findings.begin(), all.findings.end(),
                                [](const analysis::Finding& f) { return f.rule == "tiny_tasks"; });

@@ -2,13 +2,13 @@
 #include <filesystem>
 #include <iostream>
 
-#include "analysis/load.hpp"
 #include "analysis/units.hpp"
+#include "base/file_create.hpp"
 #include "commands.hpp"
 #include "html_export/report.hpp"
+#include "load/load.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
-#include "trace_format/file_create.hpp"
 
 namespace legato::tools {
 
@@ -25,16 +25,16 @@ Command add_archive_command(CLI::App& app) {
             // write until someone reads it).
             const std::string report = (std::filesystem::path(*dir) / "index.html").string();
             if (!outputs_apart("archive", *files, {report})) return kExitUsage;
-            if (const std::string kind = trace::special_file(report); !kind.empty()) {
+            if (const std::string kind = base::special_file(report); !kind.empty()) {
               std::cerr << "legate_prof archive: cannot write " << report << ": "
-                        << trace::not_a_file_reason(kind)
+                        << base::not_a_file_reason(kind)
                         << "; remove it or choose another directory with -o\n";
               return kExitIncomplete;
             }
             const TraceFiles given = check_trace_files("archive", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
-              const analysis::Profile p = analysis::load_profile(given.readable);
+              const analysis::Profile p = load::load_profile(given.readable);
               for (const auto& w : p.warnings) {
                 std::cerr << "legate_prof archive: warning: " << w << "\n";
               }

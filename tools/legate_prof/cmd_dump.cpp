@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "legion_import/import.hpp"
 #include "legion_logs.hpp"
+#include "load/readers.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
 #include "trace_format/reader.hpp"
@@ -29,7 +30,8 @@ void print(const nlohmann::json& j) {
 int dump(const DumpOptions& o) {
   if (!outputs_apart("dump", {o.path})) return kExitUsage;
   if (!check_trace_files("dump", {o.path}).all_readable) return kExitIncomplete;
-  if (legion::is_legion_log(o.path)) return legion_dump(o.path, o.kinds, o.resolve);
+  if (&load::reader_for(o.path) == &legion::run_reader())
+    return legion_dump(o.path, o.kinds, o.resolve);
   std::unique_ptr<TraceReader> reader;
   try {
     reader = TraceReader::open(o.path);

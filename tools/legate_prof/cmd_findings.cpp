@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "analysis/findings.hpp"
-#include "analysis/load.hpp"
 #include "commands.hpp"
+#include "load/load.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
 
@@ -94,7 +94,7 @@ Command add_findings_command(CLI::App& app) {
             const TraceFiles given = check_trace_files("findings", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
-              const Profile p = load_profile(given.readable);
+              const Profile p = legato::load::load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof findings: warning: " << w << "\n";
               const Findings f = find(p, t);

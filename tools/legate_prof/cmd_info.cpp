@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "legion_import/import.hpp"
 #include "legion_logs.hpp"
+#include "load/readers.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
 #include "trace_format/metadata.hpp"
@@ -157,7 +158,7 @@ void print_file(const std::string& path, TraceReader& reader, const Summary& s) 
 }
 
 int info_one(const std::string& path) {
-  if (legion::is_legion_log(path)) return legion_info(path);  // told apart by content
+  if (&load::reader_for(path) == &legion::run_reader()) return legion_info(path);
   std::unique_ptr<TraceReader> reader;
   try {
     reader = TraceReader::open(path);

@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analysis/load.hpp"
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
 #include "analysis/utilization.hpp"
 #include "commands.hpp"
+#include "load/load.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
 
@@ -143,7 +143,7 @@ Command add_stats_command(CLI::App& app) {
             const TraceFiles given = check_trace_files("stats", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
-              const Profile p = load_profile(given.readable);
+              const Profile p = legato::load::load_profile(given.readable);
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof stats: warning: " << w << "\n";
               if (*json) {

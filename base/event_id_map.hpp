@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "legion_import/id_map.hpp"
+#include "base/id_map.hpp"
 
-namespace legato::legion {
+namespace legato::base {
 
 // kEmpty: a value never stored, marking the tables' free entries.
 template <class V, V kEmpty>
@@ -160,4 +160,4 @@ void EventIdMap<V, kEmpty>::build(Each&& each, size_t ids, Repeat&& repeat) {
   }
 }
 
-}  // namespace legato::legion
+}  // namespace legato::base

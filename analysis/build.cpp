@@ -1,4 +1,4 @@
-#include "analysis/load.hpp"
+#include "analysis/build.hpp"
 
 #include <algorithm>
 #include <set>
@@ -6,9 +6,7 @@
 
 #include "analysis/builder.hpp"
 #include "analysis/kernel_names.hpp"
-#include "analysis/parallel.hpp"
 #include "analysis/units.hpp"
-#include "legion_import/import.hpp"
 
 namespace legato::analysis {
 
@@ -91,14 +89,13 @@ void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
   }
 }
 
-// LoadOptions::threads: 0 is one per core.
+}  // namespace
+
 unsigned threads_or_cores(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-}  // namespace
-
-Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
+Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const FinishRun& finish) {
   threads = threads_or_cores(threads);
   Profile p;
   std::vector<RankTrace> readable;
@@ -151,16 +148,16 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
     p.ranks.push_back(std::move(r));
   }
   align_clocks(p, readable);
-  // Legion logs' critical paths (edge records over all the run's event
-  // graphs) resolve beside the model's first steps, which read no edges;
-  // then that thread helps stage the items (at once, for Legato traces).
+  // The readers' work over the whole run (LateEdges) beside the model's
+  // first steps, which read no edges; then that thread helps stage the
+  // items (at once, when there is nothing to finish).
   detail::Builder b(p, readable, threads);
-  std::string link_error;
-  std::thread linking([&readable, &link_error, &b] {
+  std::string finish_error;
+  std::thread linking([&readable, &finish_error, &finish, &b] {
     try {
-      legion::link_runs(readable);
-    } catch (const std::exception& e) {  // bad_alloc on a huge event graph
-      link_error = e.what();
+      if (finish) finish(readable);
+    } catch (const std::exception& e) {
+      finish_error = e.what();
     }
     try {
       b.help_staging();
@@ -181,27 +178,12 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads) {
   b.items();
   b.errors();
   linking.join();
-  if (!link_error.empty()) {
-    p.warnings.push_back("the Legion logs' critical paths could not be resolved (" + link_error +
-                         "); items show no preconditions");
-  }
+  if (!finish_error.empty()) p.warnings.push_back(finish_error);
   b.links();  // after errors: a failed run explains its missing items
   b.tree();
   b.undefined_strings();
   shorten_kernel_names(p);
   return p;
-}
-
-Profile load_profile(const std::vector<std::string>& paths, const LoadOptions& options) {
-  if (paths.empty()) throw LoadError("no trace files given (pass legate_*.prof)");
-  std::vector<RankTrace> traces(paths.size());
-  const unsigned threads = threads_or_cores(options.threads);
-  const bool spare_core = paths.size() < threads;  // fewer files than threads
-  detail::parallel_for(paths.size(), threads, [&](unsigned, size_t i) {
-    traces[i] = read_rank_trace(paths[i], spare_core);
-  });
-  legion::unify_runs(traces);  // Legion logs carry no run id
-  return build_profile(std::move(traces), threads);
 }
 
 }  // namespace legato::analysis

@@ -1,4 +1,4 @@
-#include "trace_format/file_create.hpp"
+#include "base/file_create.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <system_error>
 
-namespace legato::trace {
+namespace legato::base {
 
 NewFile create_beside(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
@@ -135,4 +135,4 @@ int replace_unless_busy(const NewFile& file, const std::string& path) {
   return err;
 }
 
-}  // namespace legato::trace
+}  // namespace legato::base

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace legato {
+namespace legato::base {
 
 class PagesAhead {
  public:
@@ -58,4 +58,4 @@ class PagesAhead {
   std::thread thread_;
 };
 
-}  // namespace legato
+}  // namespace legato::base

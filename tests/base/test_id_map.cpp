@@ -11,16 +11,16 @@
 
 #include <catch2/catch.hpp>
 
-#include "legion_import/event_id_map.hpp"
-#include "legion_import/id_map.hpp"
+#include "base/event_id_map.hpp"
+#include "base/id_map.hpp"
 
-using legato::legion::EventIdMap;
-using legato::legion::IdFilter;
-using legato::legion::repeated_ids;
+using legato::base::EventIdMap;
+using legato::base::IdFilter;
+using legato::base::repeated_ids;
 
 TEST_CASE("an id filter passes every id added and few others", "[legion][ids]") {
   std::mt19937_64 rng(7);
-  IdFilter f(32 * 10'000);
+  legato::base::IdFilter f(32 * 10'000);
   std::vector<uint64_t> added(10'000);
   for (uint64_t& id : added) {
     id = rng() | 1;
@@ -53,10 +53,10 @@ TEST_CASE("repeated ids are those an exact set finds, in order", "[legion][ids]"
     if (ids[k] != 0 && !seen.insert(ids[k]).second) expected.push_back(k);
   }
   REQUIRE(expected == std::vector<size_t>{10, 500'000, 700'000, 999'999});
-  CHECK(repeated_ids(ids.size(), [&](size_t k) { return ids[k]; }) == expected);
-  CHECK(repeated_ids(0, [&](size_t k) { return ids[k]; }).empty());
+  CHECK(legato::base::repeated_ids(ids.size(), [&](size_t k) { return ids[k]; }) == expected);
+  CHECK(legato::base::repeated_ids(0, [&](size_t k) { return ids[k]; }).empty());
   // Every id the same.
-  const auto same = repeated_ids(5, [](size_t) { return uint64_t{42}; });
+  const auto same = legato::base::repeated_ids(5, [](size_t) { return uint64_t{42}; });
   CHECK(same == std::vector<size_t>{1, 2, 3, 4});
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("an event id map holds what a plain map would, in tables by slot", "[l
   ids.push_back(ids[17]);  // a repeat in a table
   ids.push_back(ids[17]);  // and another
   ids.push_back(42);       // a repeat hashed
-  EventIdMap<uint64_t, ~uint64_t{0}> m;
+  legato::base::EventIdMap<uint64_t, ~uint64_t{0}> m;
   std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> repeats;
   m.build(
       [&](auto&& f) {
@@ -106,7 +106,7 @@ TEST_CASE("an event id map of ids of no known layout hashes them all", "[legion]
   std::mt19937_64 rng(3);
   std::vector<uint64_t> ids(50'000);
   for (uint64_t& id : ids) id = rng() | 1;
-  EventIdMap<uint32_t, ~uint32_t{0}> m;
+  legato::base::EventIdMap<uint32_t, ~uint32_t{0}> m;
   m.build(
       [&](auto&& f) {
         for (uint32_t k = 0; k < ids.size(); ++k) f(ids[k], k);

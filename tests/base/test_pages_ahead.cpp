@@ -1,4 +1,4 @@
-// PagesAhead: a table's next pages made resident ahead of its writer, and
+// base::PagesAhead: a table's next pages made resident ahead of its writer, and
 // nothing else touched.
 #include <sys/mman.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "trace_format/huge_pages.hpp"
-#include "trace_format/pages_ahead.hpp"
+#include "base/huge_pages.hpp"
+#include "base/pages_ahead.hpp"
 
 using namespace legato;
 
@@ -33,15 +33,15 @@ size_t resident(const char* p, size_t bytes) {
 TEST_CASE("pages ahead of a growing table become resident, its bytes unchanged", "[pages_ahead]") {
 #if defined(MADV_POPULATE_WRITE)
   const size_t mib = size_t{1} << 20, page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  HugeVector<uint64_t> table;
-  reserve_huge(table, 64 * mib / sizeof(uint64_t));
+  base::HugeVector<uint64_t> table;
+  base::reserve_huge(table, 64 * mib / sizeof(uint64_t));
   const char* const begin = reinterpret_cast<const char*>(table.data());
   const char* const limit = begin + table.capacity() * sizeof(uint64_t);
   const auto fill_to = [&](size_t bytes) {
     while (table.size() * sizeof(uint64_t) < bytes) table.push_back(table.size() * 7 + 1);
   };
   const auto end = [&] { return begin + table.size() * sizeof(uint64_t); };
-  PagesAhead ahead;
+  base::PagesAhead ahead;
   fill_to(2 * mib);
   ahead.update({{begin, end(), limit}});  // first sight: nothing yet
   fill_to(3 * mib);
@@ -87,6 +87,6 @@ TEST_CASE("pages ahead of a growing table become resident, its bytes unchanged",
   }
   munmap(area, 3 * room);
 #else
-  SUCCEED("this system cannot prefault with MADV_POPULATE_WRITE: PagesAhead does nothing");
+  SUCCEED("this system cannot prefault with MADV_POPULATE_WRITE: base::PagesAhead does nothing");
 #endif
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace legato::trace {
+namespace legato::base {
 
 // A file created exclusively beside `path` (mode 0644 less the umask),
 // open for writing. Throws std::system_error (with errno) when it cannot be
@@ -51,4 +51,4 @@ std::string not_a_file_reason(const std::string& kind);
 // both pass it. Returns 0 or an errno.
 int replace_unless_busy(const NewFile& file, const std::string& path);
 
-}  // namespace legato::trace
+}  // namespace legato::base

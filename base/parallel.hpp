@@ -1,5 +1,5 @@
 // Running independent pieces of a loading step on several threads
-// (internal to analysis/).
+// (the model's steps, the loader's files).
 #pragma once
 
 #include <atomic>
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-namespace legato::analysis::detail {
+namespace legato::base {
 
 // Calls work(worker, k) for every k in [0, n), on up to `threads` threads
 // (the caller's among them), each taking the next k when it is done with
@@ -40,4 +40,4 @@ void parallel_for(size_t n, unsigned threads, F&& work) {
   if (failure) std::rethrow_exception(failure);
 }
 
-}  // namespace legato::analysis::detail
+}  // namespace legato::base

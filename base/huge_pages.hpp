@@ -21,7 +21,7 @@
 #include <unistd.h>
 #endif
 
-namespace legato {
+namespace legato::base {
 
 inline constexpr size_t kHugePage = size_t{2} << 20;
 
@@ -134,4 +134,4 @@ struct UninitializedAllocator : HugePageAllocator<T> {
 template <class T>
 using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 
-}  // namespace legato
+}  // namespace legato::base

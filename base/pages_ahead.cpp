@@ -1,4 +1,4 @@
-#include "trace_format/pages_ahead.hpp"
+#include "base/pages_ahead.hpp"
 
 #include <unistd.h>
 
@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <system_error>
 
-#include "trace_format/huge_pages.hpp"
+#include "base/huge_pages.hpp"
 
-namespace legato {
+namespace legato::base {
 
 namespace {
 
@@ -110,4 +110,4 @@ void PagesAhead::run() {
   }
 }
 
-}  // namespace legato
+}  // namespace legato::base

@@ -1,17 +1,19 @@
-#include "analysis/rank_trace.hpp"
+// The reader of Legato traces (legate_<rank>.prof), the registry's last:
+// it takes any file no other reader recognizes, and its errors say what is
+// wrong with one that is no trace.
+#include "load/readers.hpp"
 
 #include <algorithm>
 #include <exception>
 #include <memory>
 #include <vector>
 
-#include "legion_import/import.hpp"
-#include "trace_format/file_create.hpp"
-#include "trace_format/huge_pages.hpp"
-#include "trace_format/pages_ahead.hpp"
+#include "base/file_create.hpp"
+#include "base/huge_pages.hpp"
+#include "base/pages_ahead.hpp"
 #include "trace_format/reader.hpp"
 
-namespace legato::analysis {
+namespace legato::load {
 
 namespace {
 
@@ -33,31 +35,27 @@ void append(std::vector<R>& to, std::vector<R>& from) {
 // for 1.25 times what the whole file would give it at their rate, `scale`
 // times what it holds, so that a big file's tables do not grow by copying.
 // Left to grow where that is over the reservation budget.
-void reserve_at_rate(RankTrace& t, double scale) {
-  reserve_tables([&](auto&& f) { t.all.for_each_kind(f); },
-                 [&](const auto& table) {
-                   return static_cast<size_t>(
-                              std::min(1.25 * scale * static_cast<double>(table.size()), 1e15)) +
-                          1024;
-                 },
-                 reservation_budget());
+void reserve_at_rate(analysis::RankTrace& t, double scale) {
+  base::reserve_tables([&](auto&& f) { t.all.for_each_kind(f); },
+                       [&](const auto& table) {
+                         return static_cast<size_t>(std::min(
+                                    1.25 * scale * static_cast<double>(table.size()), 1e15)) +
+                                1024;
+                       },
+                       base::reservation_budget());
 }
 
-}  // namespace
+class ProfReader final : public analysis::RunReader {
+ public:
+  std::string_view name() const override { return "Legato trace"; }
+  bool recognizes(std::string_view) const override { return true; }
+  analysis::RankTrace read(const std::string& path,
+                           const analysis::ReadHints& hints) const override;
+};
 
-RankTrace read_rank_trace(const std::string& path, bool spare_core) {
-  // Only a regular file is opened (by either reader): a FIFO would block
-  // the open until someone writes to it, a device would never end.
-  if (const std::string kind = trace::special_file(path); !kind.empty()) {
-    RankTrace t;
-    t.file = path;
-    t.problems.push_back(path + ": cannot open: " + trace::not_a_file_reason(kind));
-    return t;
-  }
-  if (legion::is_legion_log(path))  // told apart by content
-    return legion::import_log(path, legion::Links::WithRun,
-                              spare_core ? legion::SpareCore::Yes : legion::SpareCore::No);
-  RankTrace t;
+analysis::RankTrace ProfReader::read(const std::string& path,
+                                     const analysis::ReadHints& hints) const {
+  analysis::RankTrace t;
   t.file = path;
   std::unique_ptr<trace::TraceReader> reader;
   try {
@@ -70,9 +68,9 @@ RankTrace read_rank_trace(const std::string& path, bool spare_core) {
   trace::Frame frame;
   uint64_t unknown_records = 0;
   // A core to spare prefaults the tables' next pages while this one reads.
-  std::unique_ptr<PagesAhead> pages;
-  if (spare_core) pages = std::make_unique<PagesAhead>();
-  std::vector<PagesAhead::Table> ends;
+  std::unique_ptr<base::PagesAhead> pages;
+  if (hints.spare_core) pages = std::make_unique<base::PagesAhead>();
+  std::vector<base::PagesAhead::Table> ends;
   bool sampled = false;
   while (reader->next(frame)) {
     if (frame.header.type != trace::FrameType::Events) continue;
@@ -92,7 +90,8 @@ RankTrace read_rank_trace(const std::string& path, bool spare_core) {
     });
     if (pages) {
       ends.clear();
-      t.all.for_each_kind([&](const auto& table) { ends.push_back(PagesAhead::Table::of(table)); });
+      t.all.for_each_kind(
+          [&](const auto& table) { ends.push_back(base::PagesAhead::Table::of(table)); });
       pages->update(ends);
     }
   }
@@ -112,4 +111,11 @@ RankTrace read_rank_trace(const std::string& path, bool spare_core) {
   return t;
 }
 
-}  // namespace legato::analysis
+}  // namespace
+
+const analysis::RunReader& prof_reader() {
+  static const ProfReader reader;
+  return reader;
+}
+
+}  // namespace legato::load

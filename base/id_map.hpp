@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "trace_format/huge_pages.hpp"
+#include "base/huge_pages.hpp"
 
-namespace legato::legion {
+namespace legato::base {
 
 template <class V>
 class IdMap {
@@ -166,4 +166,4 @@ std::vector<size_t> repeated_ids(size_t n, const Id& id) {
   return repeats;
 }
 
-}  // namespace legato::legion
+}  // namespace legato::base

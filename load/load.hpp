@@ -1,0 +1,26 @@
+// Loading a run: every file read in parallel by its reader (readers.hpp),
+// the files of one run kept, and the model built (analysis/build.hpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/build.hpp"
+#include "analysis/profile.hpp"
+
+namespace legato::load {
+
+struct LoadOptions {
+  unsigned threads = 0;  // files read at once, and threads of the merge's steps; 0: one per core
+};
+
+// Problems with single files are warnings in Profile::warnings;
+// analysis::LoadError only when no file can be read at all.
+analysis::Profile load_profile(const std::vector<std::string>& paths,
+                               const LoadOptions& options = {});
+
+// For files already read (read_file): their runs named, the model built
+// with their readers' finishing step; threads as in LoadOptions.
+analysis::Profile build_run(std::vector<analysis::RankTrace> traces, unsigned threads = 0);
+
+}  // namespace legato::load
