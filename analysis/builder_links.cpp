@@ -11,6 +11,7 @@
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
 #include "base/parallel.hpp"
+#include "base/prefetch.hpp"
 
 namespace legato::analysis::detail {
 
@@ -47,8 +48,6 @@ void Builder::links() {
     }
     table.resize(to);
   };
-  constexpr size_t kAhead = 8;  // uid lookups prefetched ahead (UidIndex::prefetch)
-
   // Edges grouped by item (counting sort, stable). The mapping that prepared
   // an item is derived from last_meta (Profile::mapped_by), not stored.
   struct Edge {
@@ -74,22 +73,24 @@ void Builder::links() {
     // Counted in locals: the ranks' counters share cache lines.
     size_t count = 0, lost = 0;
     const auto add = [&](std::span<const trace::EdgeRecord> records) {
-      for (size_t k = 0; k < records.size(); ++k) {
-        if (k + kAhead < records.size()) {
-          item_of_uid_.prefetch(records[k + kAhead].item);
-          item_of_uid_.prefetch(records[k + kAhead].precondition);
-        }
-        const trace::EdgeRecord& e = records[k];
-        const uint32_t a = item(e.item), b = item(e.precondition);
-        if (a == kNone || b == kNone) {
-          ++lost;
-        } else if (a == b) {  // an item cannot wait for itself: a damaged record
-          if (self[r]++ == 0)
-            self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
-        } else {
-          out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
-        }
-      }
+      base::for_each_prefetched(
+          records.size(),
+          [&](size_t a) {
+            item_of_uid_.prefetch(records[a].item);
+            item_of_uid_.prefetch(records[a].precondition);
+          },
+          [&](size_t k) {
+            const trace::EdgeRecord& e = records[k];
+            const uint32_t a = item(e.item), b = item(e.precondition);
+            if (a == kNone || b == kNone) {
+              ++lost;
+            } else if (a == b) {  // an item cannot wait for itself: a damaged record
+              if (self[r]++ == 0)
+                self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
+            } else {
+              out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
+            }
+          });
     };
     add(traces_[r].all.get<trace::EdgeRecord>());
     if (const auto& late = traces_[r].late_edges) late->for_each_block(add);
@@ -172,47 +173,48 @@ void Builder::links() {
     const auto& notes = traces_[r].wait_notes;
     size_t note = 0, count = 0, lost = 0;
     Wait* const out = p_.waits.data() + wait_offset[r];
-    for (size_t k = 0; k < records.size(); ++k) {
-      if (k + kAhead < records.size()) {
-        item_of_uid_.prefetch(records[k + kAhead].task);
-        item_of_uid_.prefetch(records[k + kAhead].event);
-      }
-      const trace::WaitRecord& w = records[k];
-      const uint32_t task = item(w.task);
-      while (note < notes.size() && notes[note].first < k) ++note;
-      if (task == kNone) {
-        ++lost;
-        continue;
-      }
-      const Wait wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)};
-      out[count++] = wait;
-      if (note < notes.size() && notes[note].first == k)
-        noted[r].emplace_back(wait, note_text[r][note]);
-    }
+    base::for_each_prefetched(
+        records.size(),
+        [&](size_t a) {
+          item_of_uid_.prefetch(records[a].task);
+          item_of_uid_.prefetch(records[a].event);
+        },
+        [&](size_t k) {
+          const trace::WaitRecord& w = records[k];
+          const uint32_t task = item(w.task);
+          while (note < notes.size() && notes[note].first < k) ++note;
+          if (task == kNone) {
+            ++lost;
+            return;
+          }
+          const Wait wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)};
+          out[count++] = wait;
+          if (note < notes.size() && notes[note].first == k)
+            noted[r].emplace_back(wait, note_text[r][note]);
+        });
     // In place: a stable sort's buffer would be as big as the table. Waits
     // of one item that start together go by their other fields.
     std::sort(out, out + count, by_all);
     waits_kept[r] = count;
     lost_waits[r] = lost;
   };
-  // Kernels' tasks and copies' instances, looked up kAhead ahead.
+  // Kernels' tasks and copies' instances.
   const auto kernel_tasks = [&] {
-    const size_t kernels = kernel_tasks_.size();
-    for (size_t k = 0; k < kernels; ++k) {
-      if (k + kAhead < kernels) item_of_uid_.prefetch(kernel_tasks_[k + kAhead]);
-      p_.kernels[k].task = item(kernel_tasks_[k]);
-    }
+    base::for_each_prefetched(
+        kernel_tasks_.size(), [&](size_t a) { item_of_uid_.prefetch(kernel_tasks_[a]); },
+        [&](size_t k) { p_.kernels[k].task = item(kernel_tasks_[k]); });
   };
   const auto copy_instances = [&] {
-    const size_t copies = copy_instances_.size();
-    for (size_t c = 0; c < copies; ++c) {
-      if (c + kAhead < copies) {
-        item_of_uid_.prefetch(copy_instances_[c + kAhead].first);
-        item_of_uid_.prefetch(copy_instances_[c + kAhead].second);
-      }
-      p_.copies[c].src_instance = item(copy_instances_[c].first);
-      p_.copies[c].dst_instance = item(copy_instances_[c].second);
-    }
+    base::for_each_prefetched(
+        copy_instances_.size(),
+        [&](size_t a) {
+          item_of_uid_.prefetch(copy_instances_[a].first);
+          item_of_uid_.prefetch(copy_instances_[a].second);
+        },
+        [&](size_t c) {
+          p_.copies[c].src_instance = item(copy_instances_[c].first);
+          p_.copies[c].dst_instance = item(copy_instances_[c].second);
+        });
   };
   // Three pieces that read no waits beside the ranks' waits (3..).
   base::parallel_for(traces_.size() + 3, threads_, [&](unsigned, size_t piece) {
@@ -277,8 +279,9 @@ void Builder::tree() {
     if (lane.capacity_given) continue;  // another file's description gave it
     uint64_t bytes = 0;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
-      if (p_.items[i].kind != ItemKind::Instance) continue;
-      const uint64_t b = p_.instances[p_.items[i].extra].bytes;
+      const InstanceInfo* info = p_.instance_of(p_.items[i]);
+      if (!info) continue;
+      const uint64_t b = info->bytes;
       bytes = b > ~uint64_t{0} - bytes ? ~uint64_t{0} : bytes + b;
     }
     lane.capacity = bytes;

@@ -183,7 +183,7 @@ void Builder::stage(Stager& s, uint32_t resource, Item item, Uid uid, Time ready
     throw std::logic_error("analysis: an item was staged on a lane without room for it");
   const uint32_t slot = s.fill[lane]++;
   // ready - create goes where create_of() reads it.
-  uint32_t* const to_create_at = to_create_slot(item, p_.copies);
+  uint32_t* const to_create_at = Item::to_create_slot(item, p_.copies);
   const Time to_ready = item.start - ready, to_create = ready - create;
   if (!(item.flags & kItemLongSpan) && to_ready >= 0 && to_ready < kSaturated && to_create >= 0 &&
       to_create < kSaturated && (to_create_at || to_create == 0)) {

@@ -54,19 +54,18 @@ ItemDetails details(const Profile& p, uint32_t item) {
     d.provenance = p.str(op.provenance);
     d.creator = op.parent;
   }
-  if (it.kind == ItemKind::UserRange) d.provenance = p.str(it.extra);
+  if (it.kind == ItemKind::UserRange) d.provenance = p.str(p.range_provenance(it));
   d.start = it.start;
   d.stop = it.stop();
   d.ready = p.ready_of(item);
   d.create = p.create_of(item);
-  if (it.kind == ItemKind::Instance) {
-    const InstanceInfo& info = p.instances[it.extra];
-    d.bytes = info.bytes;
-    d.ready = info.ready;
-    if (d.provenance.empty()) d.provenance = p.str(info.provenance);
+  if (const InstanceInfo* info = p.instance_of(it)) {
+    d.bytes = info->bytes;
+    d.ready = info->ready;
+    if (d.provenance.empty()) d.provenance = p.str(info->provenance);
   }
-  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) {
-    d.bytes = p.copies[it.extra].bytes;
+  if (const CopyInfo* copy = p.copy_of(it)) {
+    d.bytes = copy->bytes;
     if (it.duration() > 0)
       d.bandwidth = static_cast<double>(d.bytes) * 1e9 / static_cast<double>(it.duration());
   }

@@ -62,8 +62,8 @@ std::string_view copy_kind_name(trace::CopyKind k) {
 
 std::string_view Profile::kind_name(uint32_t item) const {
   const Item& it = items[item];
-  if (it.kind == ItemKind::Copy && it.extra < copies.size()) {
-    const std::string_view name = copy_kind_name(copies[it.extra].kind);
+  if (const CopyInfo* copy = copy_of(it); copy && it.kind == ItemKind::Copy) {
+    const std::string_view name = copy_kind_name(copy->kind);
     if (!name.empty()) return name;
   }
   return to_string(it.kind);
@@ -109,7 +109,7 @@ Time Profile::ready_of(uint32_t item) const {
 Time Profile::create_of(uint32_t item) const {
   const Item& it = items[item];
   if (has_timing_overflow(it)) return timing_overflow.at(item).second;
-  const uint32_t* to_create = to_create_slot(it, copies);
+  const uint32_t* to_create = Item::to_create_slot(it, copies);
   return it.start - it.to_ready - (to_create ? *to_create : 0);
 }
 

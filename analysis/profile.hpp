@@ -85,6 +85,11 @@ std::string_view copy_kind_name(trace::CopyKind k);
 inline constexpr uint32_t kMaxStrings = uint32_t{1} << 26;
 enum ItemFlags : uint8_t { kItemHasWaits = 1, kItemAliveAtEnd = 2, kItemLongSpan = 4 };
 
+namespace detail {
+class Builder;
+}
+struct CopyInfo;
+
 // A T stored byte by byte, so that the compact tables below (Item,
 // Precondition) need no padding and no packed attribute. It reads and
 // writes as a T, but no T& can bind to it, since such a reference would be
@@ -122,16 +127,14 @@ struct Item {
   // start - ready, saturated at kSaturated (exact value in timing_overflow);
   // the duration's high bits for a kItemLongSpan item.
   uint32_t to_ready = 0;
-  // Per kind: copies and fills, instances, kernels: the index into the
-  // table of their kind; user ranges: the provenance string; tasks,
-  // meta-tasks and dependent partitions: ready - create (read by create_of()).
-  uint32_t extra = kNone;
 
   Time duration() const {
     const uint64_t high = (flags & kItemLongSpan) ? uint64_t{to_ready} << 32 : 0;
     return static_cast<Time>(high | span_lo);
   }
   Time stop() const { return start + duration(); }
+  // Every field alike (the private one too).
+  bool operator==(const Item&) const = default;
   // Sets start and stop (stop >= start) of an item being staged: the
   // builder then sets to_ready, or keeps a long item's ready and create
   // times in the overflow table.
@@ -146,6 +149,36 @@ struct Item {
       flags &= ~uint32_t{kItemLongSpan};
     }
   }
+
+ private:
+  // The model's own (its builder writes it, Profile reads it): per kind,
+  // copies and fills, instances, kernels: the index into the table of
+  // their kind (Profile::copy_of, instance_of, kernel_of); user ranges: the
+  // provenance string (Profile::range_provenance); tasks, meta-tasks and
+  // dependent partitions: ready - create (Profile::create_of).
+  uint32_t extra = kNone;
+  friend class detail::Builder;
+  friend struct Profile;
+
+  // Where an item's ready - create is kept: extra for tasks, meta-tasks
+  // and dependent partitions, its copy's entry for copies and fills; null
+  // for the others, whose ready - create is always 0 (instances, kernels,
+  // user ranges: ready and create are their start). Const or not as `it`
+  // and `copies` are.
+  template <class ItemT, class Copies>
+  static auto to_create_slot(ItemT& it, Copies& copies) -> decltype(&it.extra) {
+    switch (it.kind) {
+      case ItemKind::Task:
+      case ItemKind::MetaTask:
+      case ItemKind::DepPart:
+        return &it.extra;
+      case ItemKind::Copy:
+      case ItemKind::Fill:
+        return &copies[it.extra].to_create;
+      default:
+        return nullptr;
+    }
+  }
 };
 static_assert(sizeof(Item) == 28);
 inline constexpr uint32_t kSaturated = 0xffffffff;
@@ -153,26 +186,6 @@ inline constexpr uint32_t kSaturated = 0xffffffff;
 inline bool has_timing_overflow(const Item& it) {
   return it.to_ready == kSaturated || (it.flags & kItemLongSpan);
 }
-// Where an item's ready - create is kept: Item::extra for tasks, meta-tasks
-// and dependent partitions, its copy's entry for copies and fills; null for
-// the others, whose ready - create is always 0 (instances, kernels, user
-// ranges: ready and create are their start). Const or not as `it` and
-// `copies` are.
-template <class ItemT, class Copies>
-auto to_create_slot(ItemT& it, Copies& copies) -> decltype(&it.extra) {
-  switch (it.kind) {
-    case ItemKind::Task:
-    case ItemKind::MetaTask:
-    case ItemKind::DepPart:
-      return &it.extra;
-    case ItemKind::Copy:
-    case ItemKind::Fill:
-      return &copies[it.extra].to_create;
-    default:
-      return nullptr;
-  }
-}
-
 // 24 bytes: the name's string index and the kind share one word.
 struct Operation {
   Uid uid = 0;
@@ -342,6 +355,21 @@ struct Profile {
   uint32_t row_of(uint32_t lane, uint32_t item) const;
   Time ready_of(uint32_t item) const;
   Time create_of(uint32_t item) const;
+  // An item's entry in the table of its kind; null for an item of another
+  // kind (and for an instance the model has no entry for).
+  const CopyInfo* copy_of(const Item& it) const {
+    return it.kind == ItemKind::Copy || it.kind == ItemKind::Fill ? &copies[it.extra] : nullptr;
+  }
+  const InstanceInfo* instance_of(const Item& it) const {
+    return it.kind == ItemKind::Instance && it.extra != kNone ? &instances[it.extra] : nullptr;
+  }
+  const KernelInfo* kernel_of(const Item& it) const {
+    return it.kind == ItemKind::GpuKernel ? &kernels[it.extra] : nullptr;
+  }
+  // A user range's provenance (string id); 0 for other items.
+  uint32_t range_provenance(const Item& it) const {
+    return it.kind == ItemKind::UserRange ? it.extra : 0;
+  }
   // The waits of an item, in time order.
   std::pair<const Wait*, const Wait*> waits_of(uint32_t item) const;
   // The whole signature of a kernel named `name` by its short name, 0 for none.

@@ -26,8 +26,8 @@ void add_item(const Profile& p, const Item& it, Name&& name, KindStats& s) {
   s.total = saturating_add(s.total, d);
   s.min = std::min(s.min, d);
   s.max = std::max(s.max, d);
-  if (it.kind == ItemKind::Copy || it.kind == ItemKind::Fill) s.bytes += p.copies[it.extra].bytes;
-  if (it.kind == ItemKind::Instance) s.bytes += p.instances[it.extra].bytes;
+  if (const CopyInfo* copy = p.copy_of(it)) s.bytes += copy->bytes;
+  if (const InstanceInfo* info = p.instance_of(it)) s.bytes += info->bytes;
 }
 
 }  // namespace
@@ -120,8 +120,11 @@ std::vector<uint32_t> search(const Profile& p, std::string_view query, size_t li
   for (uint32_t i = 0; i < p.items.size() && out.size() < limit; ++i) {
     const Item& it = p.items[i];
     bool match = hit[it.name] || (it.op != kNone && op_hit[it.op]);
-    if (!match && it.kind == ItemKind::Instance) match = hit[p.instances[it.extra].provenance];
-    if (!match && it.kind == ItemKind::UserRange) match = it.extra < hit.size() && hit[it.extra];
+    if (const InstanceInfo* info = p.instance_of(it); !match && info) match = hit[info->provenance];
+    if (!match && it.kind == ItemKind::UserRange) {
+      const uint32_t prov = p.range_provenance(it);
+      match = prov < hit.size() && hit[prov];
+    }
     if (match) out.push_back(i);
   }
   return out;

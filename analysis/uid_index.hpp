@@ -18,6 +18,7 @@
 #include "analysis/profile.hpp"
 #include "base/event_id_map.hpp"
 #include "base/parallel.hpp"
+#include "base/prefetch.hpp"
 
 namespace legato::analysis::detail {
 
@@ -48,7 +49,7 @@ class IdIndex {
   // prefetches a few ahead, so their cache misses overlap). Always inlined,
   // or the prefetch is dropped (base::IdMap::prefetch).
   [[gnu::always_inline]] void prefetch(uint64_t id) const {
-    if (const uint32_t* v = dense_slot(id)) return __builtin_prefetch(v);
+    if (const uint32_t* v = dense_slot(id)) return base::prefetch(v);
     sparse_.prefetch(id);
   }
   // `missing` for ids never added.

@@ -247,8 +247,9 @@ MemoryPeak memory_peak(const Profile& p, const Lane& lane) {
   std::vector<std::pair<Time, int64_t>> changes;
   for (uint32_t i = lane.begin; i < lane.end; ++i) {
     const Item& it = p.items[i];
-    if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
-    const auto bytes = static_cast<int64_t>(p.instances[it.extra].bytes);
+    const InstanceInfo* info = p.instance_of(it);
+    if (!info) continue;
+    const auto bytes = static_cast<int64_t>(info->bytes);
     changes.emplace_back(it.start, bytes);
     changes.emplace_back(it.stop(), -bytes);
   }
@@ -287,8 +288,8 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
       capacity += static_cast<double>(lane.capacity);
       for (uint32_t i = lane.begin; i < lane.end; ++i) {
         const Item& it = p.items[i];
-        if (it.kind != ItemKind::Instance) continue;
-        const InstanceInfo& info = p.instances[it.extra];
+        if (!p.instance_of(it)) continue;
+        const InstanceInfo& info = *p.instance_of(it);
         // Sizes past 4 PiB only come from damaged records; capped so sums stay exact.
         const auto bytes = static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
         const Time from = std::clamp<Time>(info.ready, it.start, it.stop());

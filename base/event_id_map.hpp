@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/id_map.hpp"
+#include "base/prefetch.hpp"
 
 namespace legato::base {
 
@@ -40,7 +41,7 @@ class EventIdMap {
   // Starts loading where find(id) will look. Always inlined, or the
   // prefetch is dropped (IdMap::prefetch).
   [[gnu::always_inline]] void prefetch(uint64_t id) const {
-    if (const V* v = in_table(id)) return __builtin_prefetch(v);
+    if (const V* v = in_table(id)) return base::prefetch(v);
     hashed_.prefetch(id);
   }
   // The slots with a table of their own.
@@ -134,8 +135,9 @@ void EventIdMap<V, kEmpty>::build(Each&& each, size_t ids, Repeat&& repeat) {
   const size_t all = tabled ? given : ids;
   hashed_.reserve(all - std::min(held, all));
   // Each id's entry is prefetched, and the id inserted kAhead ids later
-  // (a ring of the ids in flight), so that the entries' misses overlap.
-  constexpr size_t kAhead = 16;
+  // (a ring of the ids in flight), so that the entries' misses overlap: an
+  // insert writes its line, so it waits twice as long as a lookup would.
+  constexpr size_t kAhead = 2 * kPrefetchAhead;
   struct Pending {
     uint64_t id;
     V value;
@@ -149,7 +151,7 @@ void EventIdMap<V, kEmpty>::build(Each&& each, size_t ids, Repeat&& repeat) {
       const Generations& g = table_of_span[span_of_id[k]];
       if (g.span != 0) at = &values_[g.base + ((id & kGenerationMask) - g.lo)];
     }
-    if (at) __builtin_prefetch(at);
+    if (at) base::prefetch(at);
     Pending& p = ring[k++ % kAhead];
     if (k > kAhead) insert(p.id, p.value, p.at, repeat);
     p = Pending{id, value, at};

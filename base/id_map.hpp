@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/huge_pages.hpp"
+#include "base/prefetch.hpp"
 
 namespace legato::base {
 
@@ -58,9 +59,7 @@ class IdMap {
   // prefetches a few keys ahead, so its misses overlap. Always inlined: GCC
   // takes a call whose only effect is a prefetch for one with no effect,
   // and drops it (so must every function that only prefetches).
-  [[gnu::always_inline]] void prefetch(uint64_t key) const {
-    __builtin_prefetch(&slots_[slot(key)]);
-  }
+  [[gnu::always_inline]] void prefetch(uint64_t key) const { base::prefetch(&slots_[slot(key)]); }
   void reserve(size_t n) {
     size_t cap = slots_.size();
     while (n * 4 > cap * 3) cap *= 2;

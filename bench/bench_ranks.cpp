@@ -179,7 +179,7 @@ Traffic traffic(int ranks, const std::string& args) {
     const bool network = lane.name.find(" sysmem to node ") != std::string::npos;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (reduce) t.allreduces += 1;
-      if (network) t.bytes += static_cast<double>(p.copies[p.items[i].extra].bytes);
+      if (network) t.bytes += static_cast<double>(p.copy_of(p.items[i])->bytes);
     }
   }
   return t;

@@ -183,9 +183,8 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
   const uint64_t flags = it.flags & (analysis::kItemHasWaits | analysis::kItemAliveAtEnd);
   // A gather, scatter or reduction copy's CopyKind above them (0: none).
   uint64_t copy_kind = 0;
-  if (it.kind == analysis::ItemKind::Copy &&
-      !analysis::copy_kind_name(p.copies[it.extra].kind).empty())
-    copy_kind = static_cast<uint64_t>(p.copies[it.extra].kind);
+  if (it.kind == analysis::ItemKind::Copy && !analysis::copy_kind_name(p.copy_of(it)->kind).empty())
+    copy_kind = static_cast<uint64_t>(p.copy_of(it)->kind);
   col[kKind].varint(static_cast<uint64_t>(it.kind) | (flags << 4) | (copy_kind << 8));
   const analysis::Time ready = p.ready_of(i);
   col[kToReady].svarint(it.start - ready);
@@ -193,10 +192,10 @@ uint32_t pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint3
   switch (it.kind) {
     case analysis::ItemKind::Copy:
     case analysis::ItemKind::Fill:
-      col[kBytes].varint(p.copies[it.extra].bytes);
+      col[kBytes].varint(p.copy_of(it)->bytes);
       break;
     case analysis::ItemKind::Instance: {
-      const analysis::InstanceInfo& info = p.instances[it.extra];
+      const analysis::InstanceInfo& info = *p.instance_of(it);
       col[kBytes].varint(info.bytes);
       col[kAllocated].varint(static_cast<uint64_t>(
           std::clamp<analysis::Time>(info.ready, it.start, it.stop()) - it.start));

@@ -100,59 +100,55 @@ uint32_t Converter::new_str(std::string_view s) {
 void Converter::survey() {
   const ItemTables& items = d_.items;
   task_of_op_.reserve(d_.multi_tasks.size() + items.tasks.size());
-  // Ops and keys are spread over their tables: each slot is loaded kAhead
-  // records before it is read.
-  constexpr size_t kAhead = 8;
+  // Ops and keys are spread over their tables: each slot is prefetched
+  // ahead of its lookup.
   base::IdSet ids;
-  for (size_t k = 0; k < items.tasks.size(); ++k) {
-    if (k + kAhead < items.tasks.size()) task_of_op_.prefetch(items.tasks[k + kAhead].op);
-    const trace::TaskRecord& t = items.tasks[k];
-    task_of_op_.try_emplace(t.op, t.task_kind);
-    if (ids.insert(t.task_kind)) task_ids_.push_back(t.task_kind);
-  }
+  base::for_each_prefetched(
+      items.tasks.size(), [&](size_t a) { task_of_op_.prefetch(items.tasks[a].op); },
+      [&](size_t k) {
+        const trace::TaskRecord& t = items.tasks[k];
+        task_of_op_.try_emplace(t.op, t.task_kind);
+        if (ids.insert(t.task_kind)) task_ids_.push_back(t.task_kind);
+      });
   base::IdSet waited;
   waited.reserve(d_.waits.size());
   // Few items are waited on: a filter of the waits' keys, small enough for
   // a core's cache, passes those (and about 3% of the others) to the set;
-  // a passing item's slot, path entry and record are loaded kAhead items
-  // before they are read.
+  // a passing item's slot, path entry and record are prefetched ahead of
+  // their reads.
   base::IdFilter maybe_waited(32 * d_.waits.size());
   for (const WaitInfo& w : d_.waits) {
     const uint64_t key = wait_key(w.meta, w.op, w.meta ? w.kind : 0);
     waited.insert(key);
     maybe_waited.add(key);
   }
-  const auto prefetch_record = [&](const auto& r) {
-    __builtin_prefetch(&r);
-    __builtin_prefetch(&r.stop);  // the fields read may lie on two lines
-  };
-  const size_t n = items.path_keys.size();
-  for (size_t k = 0; k < n; ++k) {
-    if (const size_t a = k + kAhead; a < n && maybe_waited.maybe(items.path_keys[a])) {
-      waited.prefetch(items.path_keys[a]);
-      __builtin_prefetch(&items.path.items[a].fevent);
-      const ItemRef ref = items.path_refs[a];
-      if (ref & kMetaRef) {
-        prefetch_record(items.metas[ref & ~kMetaRef]);
-      } else {
-        prefetch_record(items.tasks[ref]);
-      }
+  const auto ahead = [&](size_t a) {
+    if (!maybe_waited.maybe(items.path_keys[a])) return;
+    waited.prefetch(items.path_keys[a]);
+    base::prefetch(&items.path.items[a].fevent);
+    const ItemRef ref = items.path_refs[a];
+    if (ref & kMetaRef) {
+      prefetch_record(items.metas[ref & ~kMetaRef]);
+    } else {
+      prefetch_record(items.tasks[ref]);
     }
-    if (!maybe_waited.maybe(items.path_keys[k]) || !waited.contains(items.path_keys[k])) continue;
+  };
+  base::for_each_prefetched(items.path_keys.size(), ahead, [&](size_t k) {
+    if (!maybe_waited.maybe(items.path_keys[k]) || !waited.contains(items.path_keys[k])) return;
     const ItemRef ref = items.path_refs[k];
     const uint64_t fevent = items.path.items[k].fevent;
     if (!(ref & kMetaRef)) {
       const trace::TaskRecord& t = items.tasks[ref];
       candidates_.push_back(Candidate{t.op, 0, false, static_cast<uint64_t>(t.start),
                                       static_cast<uint64_t>(t.stop), fevent, ref, t.processor});
-      continue;
+      return;
     }
     // Meta tasks and messages: the others own no event.
     const trace::MetaTaskRecord& m = items.metas[ref & ~kMetaRef];
     candidates_.push_back(Candidate{m.op, static_cast<uint32_t>(items.name_of(m).kind), true,
                                     static_cast<uint64_t>(m.start), static_cast<uint64_t>(m.stop),
                                     fevent, ref, m.processor});
-  }
+  });
 }
 
 // A file may describe every node's processors and memories (Legion of 2023
@@ -310,9 +306,9 @@ void Converter::operations() {
         first = &t;
     if (first) top_level = first->op;
   }
-  constexpr size_t kAhead = 8;  // operations between a slot's prefetch and its lookup
   for (size_t k = 0; k < d_.ops.size(); ++k) {
-    if (k + kAhead < d_.ops.size()) task_of_op.prefetch(d_.ops[k + kAhead].op);
+    if (k + base::kPrefetchAhead < d_.ops.size())
+      task_of_op.prefetch(d_.ops[k + base::kPrefetchAhead].op);
     const OpInfo& o = d_.ops[k];
     trace::OperationRecord r;
     r.uid = o.op;

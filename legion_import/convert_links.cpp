@@ -169,12 +169,12 @@ void Converter::waits() {
   };
   std::vector<Nested> calls;
   if (owners.size() > 0) {
-    // A call that passes the filter has its slot and record loaded kAhead
-    // calls before they are read.
-    constexpr size_t kAhead = 8;
+    // A call that passes the filter has its slot and record prefetched
+    // ahead of their reads.
     const size_t n = items.calls.size();
     for (size_t k = 0; k < n; ++k) {
-      if (const size_t a = k + kAhead; a < n && maybe_owned.maybe(items.calls[a].fevent)) {
+      if (const size_t a = k + base::kPrefetchAhead;
+          a < n && maybe_owned.maybe(items.calls[a].fevent)) {
         owners.prefetch(items.calls[a].fevent);
         prefetch_record(items.metas[items.calls[a].meta]);
       }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/id_map.hpp"
+#include "base/prefetch.hpp"
 #include "legion_import/critical_path.hpp"
 #include "legion_import/header.hpp"
 #include "legion_import/import.hpp"
@@ -48,8 +49,8 @@ inline std::string_view readable_provenance(std::string_view text) {
 // (base::IdMap::prefetch).
 template <class R>
 [[gnu::always_inline]] inline void prefetch_record(const R& r) {
-  __builtin_prefetch(&r);
-  __builtin_prefetch(&r.stop);
+  base::prefetch(&r);
+  base::prefetch(&r.stop);
 }
 
 class Converter {

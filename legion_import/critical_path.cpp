@@ -167,8 +167,8 @@ class Graph {
     if (!w || is_item(*w)) return;
     const EventNode& node = event_node(*w);
     if (stage == 1) {
-      __builtin_prefetch(&node);
-      return __builtin_prefetch(reinterpret_cast<const char*>(&node) + sizeof(node) - 1);
+      base::prefetch(&node);
+      return base::prefetch(reinterpret_cast<const char*>(&node) + sizeof(node) - 1);
     }
     if (Memo(event_node(*w)).done()) return;
     for (uint64_t p : node.pre) {
@@ -177,9 +177,9 @@ class Graph {
         where_.prefetch(p);
       } else if (const Where* pw = where_.find(p)) {
         if (is_item(*pw)) {
-          __builtin_prefetch(&item(*pw));
+          base::prefetch(&item(*pw));
         } else {
-          __builtin_prefetch(&event_node(*pw));
+          base::prefetch(&event_node(*pw));
         }
       }
     }

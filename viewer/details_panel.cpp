@@ -192,9 +192,8 @@ void App::tooltip(const Pick& pick) {
       if (it.op != kNone && p.operations[it.op].provenance)
         text += "\n" + p.str(p.operations[it.op].provenance);
       uint64_t bytes = 0;  // none, or a damaged size the model left out
-      if (it.kind == analysis::ItemKind::Copy || it.kind == analysis::ItemKind::Fill)
-        bytes = p.copies[it.extra].bytes;
-      if (it.kind == analysis::ItemKind::Instance) bytes = p.instances[it.extra].bytes;
+      if (const analysis::CopyInfo* copy = p.copy_of(it)) bytes = copy->bytes;
+      if (const analysis::InstanceInfo* info = p.instance_of(it)) bytes = info->bytes;
       if (bytes) text += "\n" + analysis::human_bytes(static_cast<double>(bytes));
       text += "\n(click for details)";
       break;

@@ -391,7 +391,7 @@ bool belongs(const Profile& p, const Finding& f, uint32_t item) {
   if (it.stop() < f.t0 || it.start > f.t1) return false;
   if (!f.provenances.empty()) {
     uint32_t prov = it.op == kNone ? 0 : p.operations[it.op].provenance;
-    if (it.kind == ItemKind::Instance) prov = p.instances[it.extra].provenance;
+    if (const InstanceInfo* info = p.instance_of(it)) prov = info->provenance;
     if (!std::binary_search(f.provenances.begin(), f.provenances.end(), prov)) return false;
   }
   const uint32_t lane = p.lane_of(item);

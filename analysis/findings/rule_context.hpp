@@ -78,7 +78,7 @@ struct Context {
   uint32_t op_of(uint32_t item) const {
     const Item& it = p.items[item];
     if (it.op != kNone || it.kind != ItemKind::GpuKernel) return it.op;
-    const uint32_t task = p.kernels[it.extra].task;
+    const uint32_t task = p.kernel_of(it)->task;
     return task == kNone ? kNone : p.items[task].op;
   }
   // The provenance string id of an item's operation (0 for none).

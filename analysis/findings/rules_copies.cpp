@@ -33,7 +33,7 @@ Selection select(const Context& ctx, uint32_t rank, std::initializer_list<LaneKi
       any = true;
       s.items.push_back(i);
       spans.emplace_back(it.start, it.stop());
-      const uint64_t bytes = it.kind == ItemKind::Copy ? p.copies[it.extra].bytes : 0;
+      const uint64_t bytes = it.kind == ItemKind::Copy ? p.copy_of(it)->bytes : 0;
       s.lines.add(ctx.provenance(i), it.duration(), bytes);
       s.total_time += it.duration();
       s.bytes += bytes;
@@ -49,9 +49,9 @@ Selection select(const Context& ctx, uint32_t rank, std::initializer_list<LaneKi
 
 double bandwidth(const Profile& p, uint32_t item) {
   const Item& it = p.items[item];
-  return it.duration() > 0 ? static_cast<double>(p.copies[it.extra].bytes) * 1e9 /
-                                 static_cast<double>(it.duration())
-                           : 0;
+  return it.duration() > 0
+             ? static_cast<double>(p.copy_of(it)->bytes) * 1e9 / static_cast<double>(it.duration())
+             : 0;
 }
 
 // The parts of a finding every rule here fills the same way.
@@ -93,7 +93,7 @@ void micro_copies(Context& ctx) {
     Selection s = select(ctx, node.rank, {LaneKind::Channel}, [&](uint32_t i) {
       if (p.items[i].kind != ItemKind::Copy) return false;
       ++all;
-      if (p.copies[p.items[i].extra].bytes >= max_bytes) {
+      if (p.copy_of(p.items[i])->bytes >= max_bytes) {
         best = std::max(best, bandwidth(p, i));
         return false;
       }
@@ -107,7 +107,7 @@ void micro_copies(Context& ctx) {
     std::vector<uint64_t> sizes;
     std::vector<double> rates;
     for (uint32_t i : s.items) {
-      sizes.push_back(p.copies[p.items[i].extra].bytes);
+      sizes.push_back(p.copy_of(p.items[i])->bytes);
       rates.push_back(bandwidth(p, i));
     }
     const uint64_t med_bytes = median(sizes);
@@ -143,7 +143,7 @@ void index_copies(Context& ctx) {
     uint64_t gathers = 0, scatters = 0;
     Selection s = select(ctx, node.rank, {LaneKind::Channel}, [&](uint32_t i) {
       if (p.items[i].kind != ItemKind::Copy) return false;
-      const auto kind = p.copies[p.items[i].extra].kind;
+      const auto kind = p.copy_of(p.items[i])->kind;
       gathers += kind == trace::CopyKind::Gather;
       scatters += kind == trace::CopyKind::Scatter;
       return kind == trace::CopyKind::Gather || kind == trace::CopyKind::Scatter;

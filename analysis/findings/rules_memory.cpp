@@ -18,7 +18,7 @@ class Holders {
  public:
   explicit Holders(const Profile& p) : p_(p) {}
   void add(uint32_t item) {
-    const InstanceInfo& info = p_.instances[p_.items[item].extra];
+    const InstanceInfo& info = *p_.instance_of(p_.items[item]);
     Group& g = groups_[{info.store, info.provenance}];
     g.provenance = info.provenance;
     g.store = info.store;
@@ -96,7 +96,7 @@ Holders alive_at(const Profile& p, const Lane& lane, Time t) {
   Holders h(p);
   for (uint32_t i = lane.begin; i < lane.end; ++i) {
     const Item& it = p.items[i];
-    if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
+    if (!p.instance_of(it)) continue;
     if (it.start <= t && (t < it.stop() || (it.flags & kItemAliveAtEnd))) h.add(i);
   }
   return h;
@@ -200,9 +200,10 @@ void duplicate_instances(Context& ctx) {
     std::vector<std::tuple<uint64_t, Time, uint32_t>> by_store;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       const Item& it = p.items[i];
-      if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
+      const InstanceInfo* info = p.instance_of(it);
+      if (!info) continue;
       any_instance = true;
-      const uint64_t store = p.instances[it.extra].store;
+      const uint64_t store = info->store;
       if (store == 0) continue;
       any_store = true;
       by_store.emplace_back(store, it.start, i);
@@ -220,7 +221,7 @@ void duplicate_instances(Context& ctx) {
       for (size_t k = b; k < e; ++k) {
         const uint32_t i = std::get<2>(by_store[k]);
         const Item& it = p.items[i];
-        if (it.start < alive_until && p.instances[it.extra].bytes >= min_bytes) {
+        if (it.start < alive_until && p.instance_of(it)->bytes >= min_bytes) {
           extra.add(i);
           dup = true;
           t0 = std::min<Time>(t0, it.start);
@@ -234,10 +235,9 @@ void duplicate_instances(Context& ctx) {
     if (extra.items().empty()) continue;
     Finding f = memory_finding("duplicate_instances", l, p, all);
     f.bytes = extra.total();
-    const double share =
-        lane.capacity_given
-            ? static_cast<double>(extra.total()) / static_cast<double>(lane.capacity)
-            : 0;
+    const double share = lane.capacity_given ? static_cast<double>(extra.total()) /
+                                                   static_cast<double>(lane.capacity)
+                                             : 0;
     f.title = "Several instances of one array at once in " + memory_name(p, lane);
     f.summary = grouped(all.stores()) + (all.stores() == 1 ? " array had" : " arrays had") +
                 " a second instance made while the first was alive, " +
@@ -278,8 +278,7 @@ void temporaries(Context& ctx) {
                                     LaneKind::ZeroCopy, LaneKind::SocketMemory});
     for (uint32_t l : memories)
       for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i)
-        if (p.items[i].kind == ItemKind::Instance && p.items[i].extra != kNone)
-          stores.push_back(p.instances[p.items[i].extra].store);
+        if (const InstanceInfo* info = p.instance_of(p.items[i])) stores.push_back(info->store);
     std::sort(stores.begin(), stores.end());
     const auto several = [&](uint64_t store) {
       const auto at = std::lower_bound(stores.begin(), stores.end(), store);
@@ -289,8 +288,8 @@ void temporaries(Context& ctx) {
       bool any = false;
       for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
         const Item& it = p.items[i];
-        if (it.kind != ItemKind::Instance || it.extra == kNone) continue;
-        const InstanceInfo& info = p.instances[it.extra];
+        if (!p.instance_of(it)) continue;
+        const InstanceInfo& info = *p.instance_of(it);
         if (info.bytes < min_bytes || it.duration() > max_life || (it.flags & kItemAliveAtEnd))
           continue;
         if (info.store != 0 && several(info.store)) continue;

@@ -61,7 +61,7 @@ void check_kernels(const analysis::Profile& p) {
     if (k.kind != ItemKind::GpuKernel) continue;
     ++kernels;
     const analysis::Lane& lane = p.lanes[lane_of[i]];
-    const uint32_t task = p.kernels.at(k.extra).task;
+    const uint32_t task = p.kernel_of(k)->task;
     REQUIRE(task != analysis::kNone);
     const analysis::Lane& launcher = p.lanes[lane_of[task]];
     CHECK((launcher.kind == LaneKind::GpuHost || launcher.kind == LaneKind::Channel));

@@ -396,9 +396,7 @@ TEST_CASE("a model built on several threads: staging in pieces, busy sums, fold 
     for (size_t i = 0; i < got.size(); ++i) misplaced += got[i] != expected[i];
     for (size_t i = 0; i < p.items.size(); ++i) {
       const Item &a = p.items[i], &b = one.items[i];
-      differ += a.start != b.start || a.span_lo != b.span_lo || a.name != b.name ||
-                a.kind != b.kind || a.flags != b.flags || a.op != b.op ||
-                a.to_ready != b.to_ready || a.extra != b.extra;
+      differ += a != b;  // every field
     }
     CHECK(misplaced == 0);
     CHECK(differ == 0);
@@ -560,8 +558,8 @@ TEST_CASE("every kind of item keeps its ready and create times", "[analysis]") {
   // An instance's item spans create..destroy; its ready is in its table.
   const uint32_t inst = at(10000);
   CHECK(p.create_of(inst) == 10000);
-  CHECK(p.instances[p.items[inst].extra].ready == 10400);
-  CHECK(p.copies[p.items[at(6000)].extra].bytes == 64);
+  CHECK(p.instance_of(p.items[inst])->ready == 10400);
+  CHECK(p.copy_of(p.items[at(6000)])->bytes == 64);
 }
 
 // An item keeps the low 32 bits of its duration; one of 2^32 ns (4.3 s) or

@@ -65,7 +65,7 @@ TEST_CASE("an instance in an undeclared memory has an unknown size, not a huge u
   // The CPU's utilization is unaffected; the instance keeps its size.
   CHECK(utilization(p, LaneKind::Cpu).known());
   const uint32_t x = item_named(p, "x");
-  CHECK(p.instances[p.items[x].extra].bytes == kMiB);
+  CHECK(p.instance_of(p.items[x])->bytes == kMiB);
 }
 
 TEST_CASE("an instance whose memory id is 'none' loads (it used to crash the loader)",
@@ -116,8 +116,8 @@ TEST_CASE("sizes past 4 PiB are left out with one warning", "[analysis][fault]")
   CHECK_THAT(w[0], Catch::StartsWith("2 copies and instances claim more than 4 PiB (damaged "
                                      "records?), e.g. copy uid ") &&
                        Catch::EndsWith(" of 18446744073709551610 bytes; their size is left out"));
-  CHECK(p.instances[p.items[item_named(p, "huge")].extra].bytes == 0);
-  CHECK(p.instances[p.items[item_named(p, "fine")].extra].bytes == kMiB);
+  CHECK(p.instance_of(p.items[item_named(p, "huge")])->bytes == 0);
+  CHECK(p.instance_of(p.items[item_named(p, "fine")])->bytes == kMiB);
   CHECK(p.copies[0].bytes == 0);
   uint64_t bytes = 0;
   for (const auto& s : kind_stats(p)) bytes += s.bytes;

@@ -65,7 +65,7 @@ FramebufferTraffic framebuffer_traffic(const analysis::Profile& p) {
     const bool out = !in && lane.name.find("fbmem0 to") != std::string::npos;
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       if (p.items[i].kind != analysis::ItemKind::Copy) continue;
-      const uint64_t bytes = p.copies.at(p.items[i].extra).bytes;
+      const uint64_t bytes = p.copy_of(p.items[i])->bytes;
       if (bytes == 0) ++t.empty;
       if (in) t.in += bytes;
       if (out) t.out += bytes;
@@ -196,7 +196,7 @@ TEST_CASE("a profiled GPU run has GPU Host tasks, their kernels and framebuffer 
     for (uint32_t i = lane.begin; i < lane.end; ++i) {
       const analysis::Item& k = p.items[i];
       if (k.kind != analysis::ItemKind::GpuKernel) continue;
-      const uint32_t task = p.kernels.at(k.extra).task;
+      const uint32_t task = p.kernel_of(k)->task;
       REQUIRE(task != analysis::kNone);
       const analysis::Item& t = p.items[task];
       CHECK(k.start + static_cast<analysis::Time>(error_ns) + 1000 >= t.start);
@@ -234,7 +234,7 @@ TEST_CASE("nonzero, gathers and scatters stay on the GPU", "[gpu]") {
       if (runs && p.label(i) == "NonzeroTask")
         ++(lane.kind == analysis::LaneKind::GpuHost ? nonzero_on_gpu : nonzero_elsewhere);
       if (lane.kind != analysis::LaneKind::Channel || it.kind != analysis::ItemKind::Copy) continue;
-      const trace::CopyKind kind = p.copies.at(it.extra).kind;
+      const trace::CopyKind kind = p.copy_of(it)->kind;
       const bool fb = lane.name.find("fbmem0 to fbmem0") != std::string::npos;
       (fb ? in_framebuffer : elsewhere)[kind] += 1;
     }

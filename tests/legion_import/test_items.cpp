@@ -170,7 +170,7 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   REQUIRE(kernel != kNone);
   CHECK(p.items[kernel].kind == ItemKind::GpuKernel);
   CHECK(p.items[kernel].stop() == 4000);
-  CHECK(p.kernels[p.items[kernel].extra].task == host);
+  CHECK(p.kernel_of(p.items[kernel])->task == host);
   const uint32_t clamped = item_at(p, "g18d", 7999);
   REQUIRE(clamped != kNone);
   CHECK(p.items[clamped].stop() == 8000);
@@ -200,13 +200,13 @@ TEST_CASE("GPU tasks, messages, calls, copies, fills and partitions", "[legion][
   const Item& copy = p.items[copies->begin];
   CHECK(copy.kind == ItemKind::Copy);
   CHECK(copy.start == 10200);
-  CHECK(p.copies[copy.extra].bytes == 4096);
+  CHECK(p.copy_of(copy)->bytes == 4096);
   CHECK(p.ready_of(copies->begin) == 10100);
   const Lane* fills = lane_named(p, "fill sysmem0");
   REQUIRE(fills != nullptr);
   REQUIRE(fills->end - fills->begin == 1);
   CHECK(p.items[fills->begin].kind == ItemKind::Fill);
-  CHECK(p.copies[p.items[fills->begin].extra].bytes == 64);
+  CHECK(p.copy_of(p.items[fills->begin])->bytes == 64);
   size_t channels = 0;
   for (const auto& l : p.lanes) channels += l.kind == LaneKind::Channel;
   CHECK(channels == 2);  // the copy without CopyInstInfo is not drawn

@@ -144,7 +144,7 @@ TEST_CASE("machine model of the real logs", "[legion][model]") {
     CHECK(sysmem->end - sysmem->begin == 4);
     uint64_t bytes = 0;
     for (uint32_t i = sysmem->begin; i < sysmem->end; ++i)
-      bytes += p.instances[p.items[i].extra].bytes;
+      bytes += p.instance_of(p.items[i])->bytes;
     CHECK(bytes == 1600);
     CHECK(sysmem->rows.size() == 4);
     CHECK(p.instances.size() == 4);

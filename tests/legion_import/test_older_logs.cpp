@@ -55,7 +55,7 @@ std::map<std::string, std::pair<size_t, uint64_t>> channels(const Profile& p, ui
       auto& [n, bytes] = out[l.name];
       ++n;
       bytes += p.items[i].kind == ItemKind::Fill || p.items[i].kind == ItemKind::Copy
-                   ? p.copies[p.items[i].extra].bytes
+                   ? p.copy_of(p.items[i])->bytes
                    : 0;
     }
   }

@@ -142,7 +142,7 @@ TEST_CASE("what moves between ranks is what had to, recorded with its bytes", "[
     for (const analysis::Lane& lane : p.lanes) {
       if (lane.kind != analysis::LaneKind::Channel) continue;
       for (uint32_t i = lane.begin; i < lane.end; ++i) {
-        const analysis::CopyInfo& c = p.copies.at(p.items[i].extra);
+        const analysis::CopyInfo& c = *p.copy_of(p.items[i]);
         if (lane.name.rfind("all-reduce", 0) == 0) {
           CHECK(c.kind == trace::CopyKind::Reduce);
           ++allreduces[lane.rank];
