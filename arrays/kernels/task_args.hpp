@@ -22,8 +22,14 @@ namespace legato::rt::kernels {
 
 // --- the mechanism: fields to scalars and back ---
 
+// The types a field may have.
+template <class T>
+constexpr bool kArgumentType = std::is_same_v<T, Scalar> || std::is_same_v<T, double> ||
+                               std::is_integral_v<T> || std::is_enum_v<T>;
+
 template <class T>
 Scalar to_scalar(const T& v) {
+  static_assert(kArgumentType<T>, "a task argument is a Scalar, a double, an integer or an enum");
   if constexpr (std::is_same_v<T, Scalar>) {
     return v;
   } else if constexpr (std::is_same_v<T, double>) {
@@ -36,6 +42,7 @@ Scalar to_scalar(const T& v) {
 // Scalar i of the task as a field of type T.
 template <class T>
 T scalar_as(const TaskContext& ctx, size_t i) {
+  static_assert(kArgumentType<T>, "a task argument is a Scalar, a double, an integer or an enum");
   const Scalar& s = ctx.scalar_value(i);
   if constexpr (std::is_same_v<T, Scalar>) {
     return s;
