@@ -119,30 +119,29 @@ ArrayLauncher& ArrayLauncher::whole(const Store& s, Range r, Privilege p) {
   return *this;
 }
 
-ArrayLauncher& ArrayLauncher::scalar(int64_t v) {
-  scalars_.emplace_back(v);
-  return *this;
+kernels::Source source_of(const Value& v) {
+  return v.is_constant() ? kernels::Source::Constant : kernels::Source::Future;
 }
 
-ArrayLauncher& ArrayLauncher::scalar(double v) {
-  scalars_.emplace_back(v);
-  return *this;
+kernels::Source source_of(const Term& t) {
+  return t.is_array ? kernels::Source::Array : source_of(t.value);
 }
 
-ArrayLauncher& ArrayLauncher::constant(const Value& v) {
-  scalars_.push_back(v.is_constant() ? v.constant_scalar() : Scalar(0.0));
-  return *this;
+Scalar constant_of(const Value& v) {
+  return v.is_constant() ? v.constant_scalar() : Scalar(0.0);
 }
 
-ArrayLauncher& ArrayLauncher::value(const Value& v) {
-  scalar(
-      static_cast<int64_t>(v.is_constant() ? kernels::Source::Constant : kernels::Source::Future));
-  if (!v.is_constant()) future(v.future());
-  return *this;
+Scalar constant_of(const Term& t) {
+  return t.is_array ? Scalar(0.0) : constant_of(t.value);
 }
 
 ArrayLauncher& ArrayLauncher::future(const Future& f) {
   futures_.push_back(f);
+  return *this;
+}
+
+ArrayLauncher& ArrayLauncher::future_of(const Value& v) {
+  if (!v.is_constant()) future(v.future());
   return *this;
 }
 
@@ -158,9 +157,12 @@ ArrayLauncher& ArrayLauncher::replicated() {
 
 Future ArrayLauncher::execute(std::optional<std::pair<ReduceOp, DType>> result) {
   TaskLauncher l(task_, layout_.domain, where_);
-  l.add_scalar(static_cast<int64_t>(layout_.rows ? 1 : 0)).add_scalar(layout_.width);
-  for (const StoreSpec& s : stores_) l.add_scalar(s.kind == 1 ? s.stride : int64_t{1});
-  for (const Scalar& v : scalars_) {
+  std::vector<Scalar> scalars;
+  kernels::pack(kernels::GeometryArgs{layout_.rows, layout_.width}, scalars);
+  for (const StoreSpec& s : stores_)
+    scalars.push_back(kernels::to_scalar(s.kind == 1 ? s.stride : int64_t{1}));
+  scalars.insert(scalars.end(), scalars_.begin(), scalars_.end());
+  for (const Scalar& v : scalars) {
     if (v.type == DType::I64) {
       l.add_scalar(v.i);
     } else {
@@ -302,9 +304,7 @@ Array arange(int64_t n, DType type, std::source_location where) {
   if (n > 0) {
     ArrayLauncher(kernels::tasks().arange, detail::layout_of({&a}), where)
         .arg(a, Privilege::Write)
-        .scalar(static_cast<int64_t>(type))
-        .scalar(0.0)
-        .scalar(1.0)
+        .args(kernels::ArangeArgs{type, 0.0, 1.0})
         .execute();
   }
   return a;
@@ -315,7 +315,7 @@ Array eye(int64_t n, DType type, std::source_location where) {
   if (n > 0) {
     ArrayLauncher(kernels::tasks().eye, {true, n, n}, where)
         .arg(a, Privilege::Write)
-        .scalar(static_cast<int64_t>(type))
+        .args(kernels::EyeArgs{type})
         .execute();
   }
   return a;
@@ -340,8 +340,7 @@ Array diag(const Array& a, int64_t k, std::source_location where) {
       ArrayLauncher(kernels::tasks().diag_set, {true, n, m}, where)
           .rows(out.store(), out.offset() + r0 * m, m, m, Privilege::ReadWrite)
           .per_index(a.store(), a.offset(), Privilege::Read)
-          .scalar(static_cast<int64_t>(a.dtype()))
-          .scalar(c0)
+          .args(kernels::DiagArgs{a.dtype(), c0})
           .execute();
     }
     return out;
@@ -353,8 +352,7 @@ Array diag(const Array& a, int64_t k, std::source_location where) {
         .rows(a.store(), a.offset() + r0 * a.row_stride(), a.row_stride(), a.cols(),
               Privilege::Read)
         .per_index(out.store(), out.offset(), Privilege::Write)
-        .scalar(static_cast<int64_t>(a.dtype()))
-        .scalar(c0)
+        .args(kernels::DiagArgs{a.dtype(), c0})
         .execute();
   }
   return out;
@@ -365,9 +363,7 @@ Array Generator::random(int64_t n, DType type, std::source_location where) {
   if (n > 0) {
     ArrayLauncher(kernels::tasks().random, detail::layout_of({&a}), where)
         .arg(a, Privilege::Write)
-        .scalar(static_cast<int64_t>(type))
-        .scalar(static_cast<int64_t>(seed_))
-        .scalar(static_cast<int64_t>(drawn_))
+        .args(kernels::RandomArgs{type, seed_, drawn_})
         .execute();
   }
   ++drawn_;

@@ -20,7 +20,7 @@ Array nonzero(const Array& a, std::source_location where) {
   ArrayLauncher(kernels::tasks().nonzero, detail::layout_of({&a}), where)
       .arg(a, Privilege::Read)
       .whole(out.store(), {out.offset(), out.offset() + count}, Privilege::Write)
-      .scalar(static_cast<int64_t>(a.dtype()))
+      .args(kernels::NonzeroArgs{a.dtype()})
       .dependent_partitioning()
       .execute();
   return out;

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "arrays/array.hpp"
-#include "arrays/kernels/tasks.hpp"
+#include "arrays/kernels/task_args.hpp"
 
 namespace legato::rt::detail {
 
@@ -20,7 +20,8 @@ struct Layout {
 // The layout every array of one elementwise operation (all of one shape) uses.
 Layout layout_of(std::initializer_list<const Array*> arrays);
 
-// Collects the arguments of an array task; geometry scalars come first.
+// Collects the arguments of an array task; its scalars are the geometry,
+// then the task's struct (arrays/kernels/task_args.hpp).
 class ArrayLauncher {
  public:
   ArrayLauncher(TaskId task, const Layout& layout, std::source_location where);
@@ -32,16 +33,16 @@ class ArrayLauncher {
   ArrayLauncher& rows(const Store& s, int64_t offset, int64_t stride, int64_t width, Privilege p);
   // The same contiguous elements for every point.
   ArrayLauncher& whole(const Store& s, Range r, Privilege p);
-  ArrayLauncher& scalar(int64_t v);
-  ArrayLauncher& scalar(double v);
-  // A value operand's constant, as given (int64 or double; 0 for a future),
-  // read in the kernels with TaskContext::scalar_value.
-  ArrayLauncher& constant(const Value& v);
-  // A value operand: its source (constant or future) as a scalar, then the
-  // constant; a future is added as a task future.
-  ArrayLauncher& value(const Value& v);
+  // The task's scalar arguments: its struct of arrays/kernels/task_args.hpp.
+  template <class Args>
+  ArrayLauncher& args(const Args& a) {
+    kernels::pack(a, scalars_);
+    return *this;
+  }
   // A task future (kernels read futures in the order they were added).
   ArrayLauncher& future(const Future& f);
+  // v's future, unless v is a constant.
+  ArrayLauncher& future_of(const Value& v);
   ArrayLauncher& dependent_partitioning();
   ArrayLauncher& replicated();  // every rank runs it all (TaskLauncher::replicate)
   Future execute(std::optional<std::pair<ReduceOp, DType>> result = std::nullopt);
@@ -86,6 +87,12 @@ struct Term {
   Term(const ValueArg& v) : value(v.value), where(v.where) {}                  // NOLINT
   Term(const Array& a, std::source_location w) : is_array(true), array(a), where(w) {}
 };
+// Where an operand comes from (an array, a constant or a future), and its
+// constant as given: an int64 or a double, 0.0 for an array or a future.
+kernels::Source source_of(const Value& v);
+kernels::Source source_of(const Term& t);
+Scalar constant_of(const Value& v);
+Scalar constant_of(const Term& t);
 // out = a op b (BinaryOpTask); out is created when null. Checks shapes and
 // types; at least one side is an array.
 Array binary(kernels::Op op, const Term& a, const Term& b, Array* out);

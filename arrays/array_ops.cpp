@@ -75,11 +75,6 @@ DType result_type(Op op, DType t, const std::source_location& where) {
   return t;
 }
 
-kernels::Source source_of(const detail::Term& o) {
-  if (o.is_array) return kernels::Source::Array;
-  return o.value.is_constant() ? kernels::Source::Constant : kernels::Source::Future;
-}
-
 }  // namespace
 
 // out = a op b; out is created when null.
@@ -123,15 +118,11 @@ Array detail::binary(Op op, const Term& a, const Term& b, Array* out) {
   if (a.is_array) l.arg(a_in, Privilege::Read);
   if (b.is_array) l.arg(b_in, Privilege::Read);
   l.arg(result, Privilege::Write)
-      .scalar(static_cast<int64_t>(op))
-      .scalar(static_cast<int64_t>(in))
-      .scalar(static_cast<int64_t>(source_of(a)))
-      .scalar(static_cast<int64_t>(source_of(b)))
-      .constant(a.is_array ? Value(0.0) : a.value)
-      .constant(b.is_array ? Value(0.0) : b.value);
+      .args(kernels::BinaryOpArgs{op, in, source_of(a), source_of(b), constant_of(a),
+                                  constant_of(b)});
   // Futures in operand order: the kernel reads them as it meets them.
-  if (source_of(a) == kernels::Source::Future) l.future(a.value.future());
-  if (source_of(b) == kernels::Source::Future) l.future(b.value.future());
+  if (!a.is_array) l.future_of(a.value);
+  if (!b.is_array) l.future_of(b.value);
   l.execute();
   return result;
 }
@@ -145,8 +136,7 @@ Array unary(Op op, const Array& a, const std::source_location& where) {
     ArrayLauncher(kernels::tasks().unary, detail::layout_of({&a, &out}), where)
         .arg(a, Privilege::Read)
         .arg(out, Privilege::Write)
-        .scalar(static_cast<int64_t>(op))
-        .scalar(static_cast<int64_t>(res))
+        .args(kernels::UnaryOpArgs{op, res})
         .execute();
   }
   return out;
@@ -157,8 +147,7 @@ void convert_into(const Array& src, Array& dst, const std::source_location& wher
   ArrayLauncher(kernels::tasks().convert, detail::layout_of({&src, &dst}), where)
       .arg(src, Privilege::Read)
       .arg(dst, Privilege::Write)
-      .scalar(static_cast<int64_t>(src.dtype()))
-      .scalar(static_cast<int64_t>(dst.dtype()))
+      .args(kernels::ConvertArgs{src.dtype(), dst.dtype()})
       .execute();
 }
 
@@ -268,8 +257,7 @@ void Array::assign(const Array& src, std::source_location where) {
     ArrayLauncher(kernels::tasks().unary, detail::layout_of({&src, this}), where)
         .arg(src, Privilege::Read)
         .arg(*this, Privilege::Write)
-        .scalar(static_cast<int64_t>(Op::Identity))
-        .scalar(static_cast<int64_t>(dtype_))
+        .args(kernels::UnaryOpArgs{Op::Identity, dtype_})
         .execute();
   }
 }
@@ -290,9 +278,8 @@ void Array::assign(const Value& v, std::source_location where) {
   }
   ArrayLauncher(kernels::tasks().fill, detail::layout_of({this}), where)
       .arg(*this, Privilege::Write)
-      .scalar(static_cast<int64_t>(dtype_))
-      .value(v)
-      .constant(v)
+      .args(kernels::FillArgs{dtype_, detail::source_of(v), detail::constant_of(v)})
+      .future_of(v)
       .execute();
 }
 
@@ -312,11 +299,8 @@ Array where(const Array& cond, const Array& x, const Array& y, std::source_locat
       .arg(x, Privilege::Read)
       .arg(y, Privilege::Read)
       .arg(out, Privilege::Write)
-      .scalar(static_cast<int64_t>(x.dtype()))
-      .scalar(static_cast<int64_t>(kernels::Source::Array))
-      .scalar(static_cast<int64_t>(kernels::Source::Array))
-      .scalar(0.0)
-      .scalar(0.0)
+      .args(kernels::WhereArgs{x.dtype(), kernels::Source::Array, kernels::Source::Array,
+                               Scalar(0.0), Scalar(0.0)})
       .execute();
   return out;
 }
@@ -328,15 +312,14 @@ Array where(const Array& cond, const Value& x, const Value& y, std::source_locat
   Array out =
       cond.ndim() == 1 ? empty(cond.cols(), type, at) : empty(cond.rows(), cond.cols(), type, at);
   if (out.size() == 0) return out;
-  ArrayLauncher l(kernels::tasks().where, detail::layout_of({&cond, &out}), at);
-  l.arg(cond, Privilege::Read)
+  ArrayLauncher(kernels::tasks().where, detail::layout_of({&cond, &out}), at)
+      .arg(cond, Privilege::Read)
       .arg(out, Privilege::Write)
-      .scalar(static_cast<int64_t>(type))
-      .value(x)
-      .value(y)
-      .constant(x)
-      .constant(y);
-  l.execute();
+      .args(kernels::WhereArgs{type, detail::source_of(x), detail::source_of(y),
+                               detail::constant_of(x), detail::constant_of(y)})
+      .future_of(x)
+      .future_of(y)
+      .execute();
   return out;
 }
 
@@ -373,11 +356,8 @@ void masked_update(Array& a, const Array& mask, Op op, const Term& v,
   ArrayLauncher l(kernels::tasks().putmask, layout, at);
   l.arg(a, Privilege::ReadWrite).arg(m, Privilege::Read);
   if (v.is_array) l.arg(values, Privilege::Read);
-  l.scalar(static_cast<int64_t>(a.dtype()))
-      .scalar(static_cast<int64_t>(op))
-      .scalar(static_cast<int64_t>(source_of(v)))
-      .constant(v.is_array ? Value(0.0) : v.value);
-  if (source_of(v) == kernels::Source::Future) l.future(v.value.future());
+  l.args(kernels::PutmaskArgs{a.dtype(), op, source_of(v), constant_of(v)});
+  if (!v.is_array) l.future_of(v.value);
   l.execute();
 }
 

@@ -11,7 +11,6 @@ namespace legato::rt {
 using detail::ArrayLauncher;
 using detail::who;
 using kernels::Op;
-using kernels::Source;
 
 namespace {
 
@@ -32,8 +31,7 @@ Value reduce(const Array& a, kernels::Reduction red, ReduceOp fold, const char* 
   }
   Future f = ArrayLauncher(kernels::tasks().reduce, detail::layout_of({&a}), where)
                  .arg(a, Privilege::Read)
-                 .scalar(static_cast<int64_t>(red))
-                 .scalar(static_cast<int64_t>(a.dtype()))
+                 .args(kernels::ReduceArgs{red, a.dtype()})
                  .execute(std::pair{fold, type});
   return Value(std::move(f), type);
 }
@@ -72,16 +70,13 @@ Value scalar_op(Op op, const Value& a, const Value& b, const std::source_locatio
         throw std::logic_error("unknown value operator");
     }
   }
-  ArrayLauncher l(kernels::tasks().scalar, {false, 1, 1}, where);
-  l.scalar(static_cast<int64_t>(op))
-      .scalar(static_cast<int64_t>(a.is_constant() ? Source::Constant : Source::Future))
-      .scalar(static_cast<int64_t>(b.is_constant() ? Source::Constant : Source::Future))
-      .constant(a)
-      .constant(b)
-      .scalar(static_cast<int64_t>(type));
-  if (!a.is_constant()) l.future(a.future());
-  if (!b.is_constant()) l.future(b.future());
-  return Value(l.execute(std::pair{ReduceOp::Sum, type}), type);
+  Future f = ArrayLauncher(kernels::tasks().scalar, {false, 1, 1}, where)
+                 .args(kernels::ScalarOpArgs{op, detail::source_of(a), detail::source_of(b),
+                                             detail::constant_of(a), detail::constant_of(b), type})
+                 .future_of(a)
+                 .future_of(b)
+                 .execute(std::pair{ReduceOp::Sum, type});
+  return Value(std::move(f), type);
 }
 
 }  // namespace
@@ -158,7 +153,7 @@ Value Array::dot(const Array& o, std::source_location where) const {
   Future f = ArrayLauncher(kernels::tasks().dot, detail::layout_of({this, &o}), where)
                  .arg(*this, Privilege::Read)
                  .arg(o, Privilege::Read)
-                 .scalar(static_cast<int64_t>(dtype_))
+                 .args(kernels::DotArgs{dtype_})
                  .execute(std::pair{ReduceOp::Sum, type});
   return Value(std::move(f), type);
 }
@@ -188,7 +183,7 @@ Array matvec(const Array& a, const Array& x, std::source_location where) {
       .rows(a.store(), a.offset(), a.row_stride(), a.cols(), Privilege::Read)
       .whole(x.store(), {x.offset(), x.offset() + x.cols()}, Privilege::Read)
       .per_index(y.store(), y.offset(), Privilege::Write)
-      .scalar(static_cast<int64_t>(a.dtype()))
+      .args(kernels::MatVecArgs{a.dtype()})
       .execute();
   return y;
 }
@@ -206,9 +201,7 @@ void readback(const Array& a, void* dst, DType host, const std::source_location&
   ArrayLauncher(kernels::tasks().readback, detail::layout_of({&a}), where)
       .replicated()
       .arg(a, Privilege::Read)
-      .scalar(static_cast<int64_t>(a.dtype()))
-      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(dst)))
-      .scalar(static_cast<int64_t>(host))
+      .args(kernels::ReadbackArgs{a.dtype(), reinterpret_cast<uintptr_t>(dst), host})
       .execute(std::pair{ReduceOp::Sum, DType::I64})
       .get();
 }
@@ -219,9 +212,7 @@ void upload(Array& a, const void* src, DType host, const std::source_location& w
   // The points read straight from `src`; the future says they are done.
   ArrayLauncher(kernels::tasks().upload, detail::layout_of({&a}), where)
       .arg(a, Privilege::Write)
-      .scalar(static_cast<int64_t>(a.dtype()))
-      .scalar(static_cast<int64_t>(reinterpret_cast<uintptr_t>(src)))
-      .scalar(static_cast<int64_t>(host))
+      .args(kernels::UploadArgs{a.dtype(), reinterpret_cast<uintptr_t>(src), host})
       .execute(std::pair{ReduceOp::Sum, DType::I64})
       .get();
 }

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "arrays/kernels/tasks.hpp"
+#include "arrays/kernels/task_args.hpp"
 
 namespace legato::rt::kernels {
 
@@ -123,27 +123,23 @@ inline T element_of(const Scalar& s) {
 template <class T>
 using Accumulator = std::conditional_t<std::is_integral_v<T>, int64_t, double>;
 
-inline DType dtype_of(int64_t code) {
-  return static_cast<DType>(code);
-}
-
 // The rows a point of an elementwise task covers: in element mode one row of
 // the point's elements, in row mode the point's rows of `width` elements.
 struct Rows {
   const TaskContext& ctx;
+  GeometryArgs geometry;
   int64_t rows, cols;
 
   explicit Rows(const TaskContext& c)
       : ctx(c),
-        rows(c.scalar_int(0) != 0 ? c.domain().size() : 1),
-        cols(c.scalar_int(0) != 0 ? c.scalar_int(1) : c.domain().size()) {}
-  int64_t stride(size_t arg) const { return ctx.scalar_int(kGeometryScalars + arg); }
+        geometry(unpack<GeometryArgs>(c, 0)),
+        rows(geometry.row_mode ? c.domain().size() : 1),
+        cols(geometry.row_mode ? geometry.width : c.domain().size()) {}
+  int64_t stride(size_t arg) const { return row_stride(ctx, arg); }
   template <class T>
   T* row(size_t arg, int64_t r) const {
     return ctx.data<T>(arg) + r * stride(arg);
   }
-  // Where the task's own scalars start.
-  size_t first_scalar() const { return kGeometryScalars + ctx.arguments(); }
 };
 
 // One operand of an elementwise task, read row by row: an array argument

@@ -30,28 +30,25 @@ __global__ void __launch_bounds__(cuda::kThreads)
 
 }  // namespace
 
-// stores: out; scalars: type, start, step
 void arange_gpu(TaskContext& ctx) {
   const cuda::Gpu d = cuda::gpu_of(ctx, "ArangeTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const double start = ctx.scalar(s + 1), step = ctx.scalar(s + 2);
+  const auto args = unpack<ArangeArgs>(ctx);
+  const double start = args.start, step = args.step;
   const Shape shape{1, g.cols, false};
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     cuda::launch(d, shape, arange_kernel<T>, shape, ctx.data<T>(0), ctx.domain().lo, start, step);
   });
 }
 
-// stores: out; scalars: type, seed, stream
 void random_gpu(TaskContext& ctx) {
   const cuda::Gpu d = cuda::gpu_of(ctx, "RandTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const auto seed = static_cast<uint64_t>(ctx.scalar_int(s + 1));
-  const auto stream = static_cast<uint64_t>(ctx.scalar_int(s + 2));
+  const auto args = unpack<RandomArgs>(ctx);
+  const uint64_t seed = args.seed, stream = args.stream;
   const Shape shape{1, g.cols, false};
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     cuda::launch(d, shape, random_kernel<T>, shape, ctx.data<T>(0),
                  static_cast<uint64_t>(ctx.domain().lo), seed, stream);

@@ -116,32 +116,25 @@ void unary_typed(const Rows& g, Op op) {
 
 }  // namespace
 
-// scalars after the geometry: op, type, left source, right source, left value, right value
 void binary_op_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const Op op = static_cast<Op>(ctx.scalar_int(s));
-  with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
-    binary_typed<decltype(t)>(g, op, static_cast<Source>(ctx.scalar_int(s + 2)),
-                              static_cast<Source>(ctx.scalar_int(s + 3)), ctx.scalar_value(s + 4),
-                              ctx.scalar_value(s + 5));
+  const auto args = unpack<BinaryOpArgs>(ctx);
+  with_type(args.type, [&](auto t) {
+    binary_typed<decltype(t)>(g, args.op, args.left, args.right, args.left_value, args.right_value);
   });
 }
 
-// scalars: op, type
 void unary_op_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  with_type(dtype_of(ctx.scalar_int(s + 1)),
-            [&](auto t) { unary_typed<decltype(t)>(g, static_cast<Op>(ctx.scalar_int(s))); });
+  const auto args = unpack<UnaryOpArgs>(ctx);
+  with_type(args.type, [&](auto t) { unary_typed<decltype(t)>(g, args.op); });
 }
 
-// scalars: from type, to type
 void convert_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto from) {
-    with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto to) {
+  const auto args = unpack<ConvertArgs>(ctx);
+  with_type(args.from, [&](auto from) {
+    with_type(args.to, [&](auto to) {
       using F = decltype(from);
       using T = decltype(to);
       for (int64_t r = 0; r < g.rows; ++r) {
@@ -153,17 +146,14 @@ void convert_task(TaskContext& ctx) {
   });
 }
 
-// stores: cond, [x], [y], out; scalars: type, x source, y source, x value, y value
 void where_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  const auto args = unpack<WhereArgs>(ctx);
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     size_t arg = 1, future = 0;
-    const Operand<T> x = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future,
-                                    ctx.scalar_value(s + 3));
-    const Operand<T> y = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
-                                    ctx.scalar_value(s + 4));
+    const Operand<T> x = operand<T>(g, args.x, arg, future, args.x_value);
+    const Operand<T> y = operand<T>(g, args.y, arg, future, args.y_value);
     for (int64_t r = 0; r < g.rows; ++r) {
       const uint8_t* m = g.row<uint8_t>(0, r);
       T* o = g.row<T>(arg, r);
@@ -174,17 +164,14 @@ void where_task(TaskContext& ctx) {
   });
 }
 
-// stores: a (read-write), mask, [values]; scalars: type, op, value source,
-// value. Where the mask is set: a = values (op Identity) or a = a op values.
 void putmask_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const Op op = static_cast<Op>(ctx.scalar_int(s + 1));
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  const auto args = unpack<PutmaskArgs>(ctx);
+  const Op op = args.op;
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     size_t arg = 2, future = 0;
-    const Operand<T> v = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
-                                    ctx.scalar_value(s + 3));
+    const Operand<T> v = operand<T>(g, args.source, arg, future, args.value);
     const auto update = [&](auto f) {
       for (int64_t r = 0; r < g.rows; ++r) {
         T* a = g.row<T>(0, r);
@@ -223,13 +210,11 @@ void putmask_task(TaskContext& ctx) {
 
 namespace legato::rt::kernels {
 
-// stores: out; scalars: type, value source, value
 void fill_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const bool future = static_cast<Source>(ctx.scalar_int(s + 1)) == Source::Future;
-  const Scalar v = future ? ctx.future_value(0) : ctx.scalar_value(s + 2);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  const auto args = unpack<FillArgs>(ctx);
+  const Scalar v = args.source == Source::Future ? ctx.future_value(0) : args.value;
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     for (int64_t r = 0; r < g.rows; ++r) std::fill_n(g.row<T>(0, r), g.cols, element_of<T>(v));
   });

@@ -274,36 +274,30 @@ void unary_typed(const Gpu& d, const Rows& g, Op op) {
 
 }  // namespace
 
-// scalars after the geometry: op, type, left source, right source, left value, right value
 void binary_op_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "BinaryOpTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const Op op = static_cast<Op>(ctx.scalar_int(s));
-  with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
-    binary_typed<decltype(t)>(d, g, op, static_cast<Source>(ctx.scalar_int(s + 2)),
-                              static_cast<Source>(ctx.scalar_int(s + 3)), ctx.scalar_value(s + 4),
-                              ctx.scalar_value(s + 5));
+  const auto args = unpack<BinaryOpArgs>(ctx);
+  with_type(args.type, [&](auto t) {
+    binary_typed<decltype(t)>(d, g, args.op, args.left, args.right, args.left_value,
+                              args.right_value);
   });
 }
 
-// scalars: op, type
 void unary_op_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "UnaryOpTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  with_type(dtype_of(ctx.scalar_int(s + 1)),
-            [&](auto t) { unary_typed<decltype(t)>(d, g, static_cast<Op>(ctx.scalar_int(s))); });
+  const auto args = unpack<UnaryOpArgs>(ctx);
+  with_type(args.type, [&](auto t) { unary_typed<decltype(t)>(d, g, args.op); });
 }
 
-// scalars: from type, to type
 void convert_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "ConvertTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
+  const auto args = unpack<ConvertArgs>(ctx);
   const Shape shape = shape_of(g);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto from) {
-    with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto to) {
+  with_type(args.from, [&](auto from) {
+    with_type(args.to, [&](auto to) {
       using F = decltype(from);
       using T = decltype(to);
       launch(d, shape, convert_kernel<F, T>, shape, static_cast<const F*>(ctx.data<F>(0)),
@@ -312,36 +306,31 @@ void convert_gpu(TaskContext& ctx) {
   });
 }
 
-// stores: cond, [x], [y], out; scalars: type, x source, y source, x value, y value
 void where_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "WhereTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
+  const auto args = unpack<WhereArgs>(ctx);
   const Shape shape = shape_of(g);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     size_t arg = 1, future = 0;
-    const Operand<T> x = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 1)), arg, future,
-                                    ctx.scalar_value(s + 3));
-    const Operand<T> y = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
-                                    ctx.scalar_value(s + 4));
+    const Operand<T> x = operand<T>(g, args.x, arg, future, args.x_value);
+    const Operand<T> y = operand<T>(g, args.y, arg, future, args.y_value);
     launch(d, shape, where_kernel<T>, shape, static_cast<const uint8_t*>(ctx.data<uint8_t>(0)),
            g.stride(0), x, y, ctx.data<T>(arg), g.stride(arg));
   });
 }
 
-// stores: a (read-write), mask, [values]; scalars: type, op, value source, value
 void putmask_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "PutmaskTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const Op op = static_cast<Op>(ctx.scalar_int(s + 1));
+  const auto args = unpack<PutmaskArgs>(ctx);
+  const Op op = args.op;
   const Shape shape = shape_of(g);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     size_t arg = 2, future = 0;
-    const Operand<T> v = operand<T>(g, static_cast<Source>(ctx.scalar_int(s + 2)), arg, future,
-                                    ctx.scalar_value(s + 3));
+    const Operand<T> v = operand<T>(g, args.source, arg, future, args.value);
     const auto run = [&](auto f) {
       launch(d, shape, putmask_kernel<T, decltype(f)>, shape, ctx.data<T>(0), g.stride(0),
              static_cast<const uint8_t*>(ctx.data<uint8_t>(1)), g.stride(1), v, f);
@@ -365,15 +354,13 @@ void putmask_gpu(TaskContext& ctx) {
   });
 }
 
-// stores: out; scalars: type, value source, value
 void fill_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "FillTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const bool future = static_cast<Source>(ctx.scalar_int(s + 1)) == Source::Future;
-  const Scalar v = future ? ctx.future_value(0) : ctx.scalar_value(s + 2);
+  const auto args = unpack<FillArgs>(ctx);
+  const Scalar v = args.source == Source::Future ? ctx.future_value(0) : args.value;
   const Shape shape = shape_of(g);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     launch(d, shape, fill_kernel<T>, shape, ctx.data<T>(0), g.stride(0), element_of<T>(v));
   });

@@ -5,13 +5,13 @@
 
 namespace legato::rt::kernels {
 
-// One point on the dependent-partitioning processor. stores: a (all of it),
-// out (int64, as many as a has non-zeros); scalars: type
+// One point on the dependent-partitioning processor; out gets as many
+// positions as a has non-zeros.
 void nonzero_task(TaskContext& ctx) {
   const Rows g(ctx);
   int64_t* out = ctx.data<int64_t>(1);
   int64_t n = 0;
-  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+  with_type(unpack<NonzeroArgs>(ctx).type, [&](auto t) {
     using T = decltype(t);
     for (int64_t r = 0; r < g.rows; ++r) {
       const T* a = g.row<T>(0, r);

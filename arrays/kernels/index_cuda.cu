@@ -91,13 +91,13 @@ Elements<T> elements_of(const Rows& g) {
 
 }  // namespace
 
-// stores: a (all of it), out (int64, as many as a has non-zeros); scalars: type
+// out gets as many positions as a has non-zeros.
 void nonzero_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "NonzeroTask");
   const Rows g(ctx);
   int64_t* out = ctx.data<int64_t>(1);
   const int64_t out_size = ctx.range(1).size();
-  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+  with_type(unpack<NonzeroArgs>(ctx).type, [&](auto t) {
     using T = decltype(t);
     const Elements<T> a = elements_of<T>(g);
     if (a.count == 0 || out_size == 0) return;

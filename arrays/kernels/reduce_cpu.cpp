@@ -9,12 +9,11 @@
 
 namespace legato::rt::kernels {
 
-// stores: a; scalars: reduction, type. The point's result goes to the future.
 void reduce_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const auto red = static_cast<Reduction>(ctx.scalar_int(s));
-  with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
+  const auto args = unpack<ReduceArgs>(ctx);
+  const Reduction red = args.reduction;
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     constexpr bool integral = std::is_integral_v<T>;
     if (red == Reduction::CountNonzero) {
@@ -53,10 +52,9 @@ void reduce_task(TaskContext& ctx) {
   });
 }
 
-// stores: a, b; scalars: type
 void dot_task(TaskContext& ctx) {
   const Rows g(ctx);
-  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+  with_type(unpack<DotArgs>(ctx).type, [&](auto t) {
     using T = decltype(t);
     using Acc = Accumulator<T>;
     Acc acc = 0;
@@ -70,10 +68,9 @@ void dot_task(TaskContext& ctx) {
   });
 }
 
-// stores: A (rows), x (whole), y (one element per row); scalars: type
 void matvec_task(TaskContext& ctx) {
   const Rows g(ctx);
-  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+  with_type(unpack<MatVecArgs>(ctx).type, [&](auto t) {
     using T = decltype(t);
     using Acc = Accumulator<T>;
     const T* x = ctx.data<T>(1);
@@ -87,15 +84,13 @@ void matvec_task(TaskContext& ctx) {
   });
 }
 
-// stores: a; scalars: type, address of the destination, the destination's
-// element type (the array's own: exact; or double). Row-major over the array.
 void readback_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  void* dst = reinterpret_cast<void*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
-  const int64_t first = ctx.domain().lo * (ctx.scalar_int(0) != 0 ? g.cols : 1);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
-    with_type(dtype_of(ctx.scalar_int(s + 2)), [&](auto h) {
+  const auto args = unpack<ReadbackArgs>(ctx);
+  void* dst = reinterpret_cast<void*>(args.address);
+  const int64_t first = ctx.domain().lo * (g.geometry.row_mode ? g.cols : 1);
+  with_type(args.type, [&](auto t) {
+    with_type(args.host, [&](auto h) {
       using T = decltype(t);
       using H = decltype(h);
       H* out = static_cast<H*>(dst) + first;
@@ -107,15 +102,13 @@ void readback_task(TaskContext& ctx) {
   });
 }
 
-// stores: out (rows); scalars: type, address of the program's values, their
-// element type (the array's own: exact; or double). Row-major over the array.
 void upload_task(TaskContext& ctx) {
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const void* src = reinterpret_cast<const void*>(static_cast<uintptr_t>(ctx.scalar_int(s + 1)));
-  const int64_t first = ctx.domain().lo * (ctx.scalar_int(0) != 0 ? g.cols : 1);
-  with_type(dtype_of(ctx.scalar_int(s)), [&](auto t) {
-    with_type(dtype_of(ctx.scalar_int(s + 2)), [&](auto h) {
+  const auto args = unpack<UploadArgs>(ctx);
+  const void* src = reinterpret_cast<const void*>(args.address);
+  const int64_t first = ctx.domain().lo * (g.geometry.row_mode ? g.cols : 1);
+  with_type(args.type, [&](auto t) {
+    with_type(args.host, [&](auto h) {
       using T = decltype(t);
       using H = decltype(h);
       const H* in = static_cast<const H*>(src) + first;
@@ -127,19 +120,16 @@ void upload_task(TaskContext& ctx) {
   });
 }
 
-// no stores; scalars: op, left source, right source, left value, right
-// value, result type. An int64 result (+, - and * of two int64 values)
-// is computed in int64, exactly; anything else in double.
 void scalar_op_task(TaskContext& ctx) {
-  const size_t s = kGeometryScalars;
+  const auto args = unpack<ScalarOpArgs>(ctx);
   size_t future = 0;
   const auto value = [&](Source src, const Scalar& constant) {
     return src == Source::Future ? ctx.future_value(future++) : constant;
   };
-  const Op op = static_cast<Op>(ctx.scalar_int(s));
-  const Scalar x = value(static_cast<Source>(ctx.scalar_int(s + 1)), ctx.scalar_value(s + 3));
-  const Scalar y = value(static_cast<Source>(ctx.scalar_int(s + 2)), ctx.scalar_value(s + 4));
-  if (dtype_of(ctx.scalar_int(s + 5)) == DType::I64) {
+  const Op op = args.op;
+  const Scalar x = value(args.left, args.left_value);
+  const Scalar y = value(args.right, args.right_value);
+  if (args.type == DType::I64) {
     const int64_t a = x.as_int(), b = y.as_int();
     switch (op) {
       case Op::Add:

@@ -202,15 +202,15 @@ Acc reduce_on_gpu(const Gpu& d, int64_t n, C combine, Acc identity, F first_pass
 
 }  // namespace
 
-// stores: a; scalars: reduction, type. The point's result goes to the future:
-// int64 for count_nonzero and for integer and bool arrays, else double.
+// The point's result: int64 for count_nonzero and for integer and bool
+// arrays, else double.
 void reduce_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "ScalarUnaryRedTask");
   const Rows g(ctx);
-  const size_t s = g.first_scalar();
-  const auto red = static_cast<Reduction>(ctx.scalar_int(s));
+  const auto args = unpack<ReduceArgs>(ctx);
+  const Reduction red = args.reduction;
   const Shape shape = shape_of(g);
-  with_type(dtype_of(ctx.scalar_int(s + 1)), [&](auto t) {
+  with_type(args.type, [&](auto t) {
     using T = decltype(t);
     const T* a = ctx.data<T>(0);
     const int64_t as = g.stride(0);
@@ -242,12 +242,12 @@ void reduce_gpu(TaskContext& ctx) {
   });
 }
 
-// stores: a, b; scalars: type. The result: int64 for integers and bools, else double.
+// The result: int64 for integers and bools, else double.
 void dot_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "DotTask");
   const Rows g(ctx);
   const Shape shape = shape_of(g);
-  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+  with_type(unpack<DotArgs>(ctx).type, [&](auto t) {
     using T = decltype(t);
     using Acc = Accumulator<T>;
     const T* a = ctx.data<T>(0);
@@ -260,13 +260,12 @@ void dot_gpu(TaskContext& ctx) {
   });
 }
 
-// stores: A (rows), x (whole), y (one element per row); scalars: type
 void matvec_gpu(TaskContext& ctx) {
   const Gpu d = gpu_of(ctx, "MatVecMulTask");
   const Rows g(ctx);
   const int64_t rows = g.rows, cols = g.cols;
   if (rows == 0) return;
-  with_type(dtype_of(ctx.scalar_int(g.first_scalar())), [&](auto t) {
+  with_type(unpack<MatVecArgs>(ctx).type, [&](auto t) {
     using T = decltype(t);
     using Acc = Accumulator<T>;
     const T* a = ctx.data<T>(0);

@@ -1,6 +1,6 @@
 // The tasks behind the array library, named as cuPyNumeric names its own so
-// profiles read the same, and the conventions for their arguments: task ids,
-// operators, reductions, operand sources and the geometry scalars.
+// profiles read the same: task ids, operators, reductions and operand
+// sources. Their scalar arguments are in task_args.hpp.
 #pragma once
 
 #include <cstdint>
@@ -64,11 +64,5 @@ struct Tasks {
 
 // The tasks, registered with the running runtime on first use.
 const Tasks& tasks();
-
-// Elementwise tasks run over rows of their arrays: scalars 0..2 say how.
-// scalar 0: 1 if the domain counts rows (2-D views), 0 if elements
-// scalar 1: the row width (elements) in row mode
-// then one row stride per store argument, in order.
-constexpr size_t kGeometryScalars = 2;
 
 }  // namespace legato::rt::kernels

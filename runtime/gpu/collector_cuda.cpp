@@ -7,18 +7,16 @@
 // process-wide sink. A completed buffer is decoded at once, under the
 // sink's lock, into the collector's ActivityLog; the buffer goes back to a
 // small pool for CUPTI's next request.
-#include <dlfcn.h>
-
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "recorder/clock.hpp"
 #include "runtime/gpu/collector.hpp"
 #include "runtime/gpu/collector_cupti.hpp"
+#include "runtime/gpu/shared_library.hpp"
 
 #ifndef LEGATO_CUPTI_DIR
 #define LEGATO_CUPTI_DIR ""
@@ -193,50 +191,28 @@ const CuptiApi* load_cupti(std::string* problem) {
       names.push_back(dir + "/" + soname);
       names.push_back(dir + "/libcupti.so");
     }
-    void* handle = nullptr;
-    std::string first_error;
-    for (const std::string& name : names) {
-      handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (handle != nullptr) break;
-      const char* e = dlerror();
-      if (first_error.empty()) first_error = e != nullptr ? e : name + ": not found";
-    }
-    if (handle == nullptr) {
-      why = "CUPTI (" + soname + ") could not be loaded: " + first_error + "; " + kEmptyLane +
+    SharedLibrary lib(std::move(names));
+    if (!lib.loaded()) {
+      why = "CUPTI (" + soname + ") could not be loaded: " + lib.errors().front() + "; " +
+            kEmptyLane +
             ": install the CUDA toolkit's CUPTI or add its directory to LD_LIBRARY_PATH";
       return;
     }
     auto api = std::make_unique<CuptiApi>();
-    std::string missing;
-    const auto find = [&](auto& fn, const char* symbol) {
-      dlerror();
-      void* p = dlsym(handle, symbol);
-      if (p == nullptr) {
-        missing += missing.empty() ? symbol : std::string(", ") + symbol;
-      } else {
-        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
-      }
-    };
-    find(api->get_version, "cuptiGetVersion");
-    find(api->result_string, "cuptiGetResultString");
-    find(api->register_callbacks, "cuptiActivityRegisterCallbacks");
-    find(api->enable, "cuptiActivityEnable");
-    find(api->disable, "cuptiActivityDisable");
-    find(api->flush_all, "cuptiActivityFlushAll");
-    find(api->next_record, "cuptiActivityGetNextRecord");
-    find(api->dropped_records, "cuptiActivityGetNumDroppedRecords");
-    find(api->push_correlation, "cuptiActivityPushExternalCorrelationId");
-    find(api->pop_correlation, "cuptiActivityPopExternalCorrelationId");
-    find(api->timestamp, "cuptiGetTimestamp");
-    api->library = soname;
-    Dl_info info{};
-    if (api->get_version != nullptr &&
-        dladdr(reinterpret_cast<void*>(api->get_version), &info) != 0 &&
-        info.dli_fname != nullptr) {
-      api->library = info.dli_fname;
-    }
-    if (!missing.empty()) {
-      why = "CUPTI (" + api->library + ") lacks " + missing + "; " + kEmptyLane +
+    lib.bind(api->get_version, "cuptiGetVersion")
+        .bind(api->result_string, "cuptiGetResultString")
+        .bind(api->register_callbacks, "cuptiActivityRegisterCallbacks")
+        .bind(api->enable, "cuptiActivityEnable")
+        .bind(api->disable, "cuptiActivityDisable")
+        .bind(api->flush_all, "cuptiActivityFlushAll")
+        .bind(api->next_record, "cuptiActivityGetNextRecord")
+        .bind(api->dropped_records, "cuptiActivityGetNumDroppedRecords")
+        .bind(api->push_correlation, "cuptiActivityPushExternalCorrelationId")
+        .bind(api->pop_correlation, "cuptiActivityPopExternalCorrelationId")
+        .bind(api->timestamp, "cuptiGetTimestamp");
+    api->library = lib.path();
+    if (!lib.missing().empty()) {
+      why = "CUPTI (" + api->library + ") lacks " + lib.missing() + "; " + kEmptyLane +
             ": install CUPTI of CUDA " + std::to_string(CUDA_VERSION / 1000) +
             " or put its directory first in LD_LIBRARY_PATH";
       return;
@@ -252,6 +228,7 @@ const CuptiApi* load_cupti(std::string* problem) {
             " or put its directory first in " + "LD_LIBRARY_PATH";
       return;
     }
+    lib.keep();              // CUPTI's threads may outlive any collector
     loaded = api.release();  // kept for the life of the process, like the library
   });
   if (loaded == nullptr && problem != nullptr) *problem = why;

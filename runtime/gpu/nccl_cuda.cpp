@@ -1,8 +1,11 @@
 // CUDA builds: NCCL's communicator and all-reduce, through dlopen.
-#include <dlfcn.h>
 #include <nccl.h>
 
+#include <utility>
+#include <vector>
+
 #include "runtime/gpu/nccl.hpp"
+#include "runtime/gpu/shared_library.hpp"
 
 #ifndef LEGATO_NCCL_DIR
 #define LEGATO_NCCL_DIR ""
@@ -39,8 +42,6 @@ ncclRedOp_t red_op(ReduceOp op) {
 
 class NcclImpl final : public Nccl {
  public:
-  // The library stays loaded for the rest of the process: NCCL's threads
-  // may outlive the communicator.
   NcclImpl(NcclApi api, int version) : api_(api), version_(version) {}
   ~NcclImpl() override {
     if (comm_ != nullptr) api_.comm_destroy(comm_);
@@ -82,12 +83,6 @@ class NcclImpl final : public Nccl {
   ncclComm_t comm_ = nullptr;
 };
 
-template <class F>
-bool bind(void* handle, const char* name, F& f) {
-  f = reinterpret_cast<F>(dlsym(handle, name));
-  return f != nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<Nccl> Nccl::load(std::string* problem) {
@@ -95,32 +90,31 @@ std::unique_ptr<Nccl> Nccl::load(std::string* problem) {
     if (problem != nullptr) *problem = why;
     return nullptr;
   };
-  void* handle = dlopen(soname().c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr && LEGATO_NCCL_DIR[0] != '\0')
-    handle = dlopen((std::string(LEGATO_NCCL_DIR) + "/" + soname()).c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char* why = dlerror();
-    return fail(soname() + " could not be loaded (" + (why != nullptr ? why : "not found") +
-                "): install NCCL " + std::to_string(NCCL_MAJOR) + " or add its directory to " +
-                "LD_LIBRARY_PATH");
+  std::vector<std::string> candidates = {soname()};
+  if (LEGATO_NCCL_DIR[0] != '\0')
+    candidates.push_back(std::string(LEGATO_NCCL_DIR) + "/" + soname());
+  SharedLibrary lib(std::move(candidates));
+  if (!lib.loaded()) {
+    return fail(soname() + " could not be loaded (" + lib.errors().back() + "): install NCCL " +
+                std::to_string(NCCL_MAJOR) + " or add its directory to LD_LIBRARY_PATH");
   }
   NcclApi api;
-  if (!bind(handle, "ncclGetVersion", api.get_version) ||
-      !bind(handle, "ncclGetUniqueId", api.get_unique_id) ||
-      !bind(handle, "ncclCommInitRank", api.comm_init_rank) ||
-      !bind(handle, "ncclCommDestroy", api.comm_destroy) ||
-      !bind(handle, "ncclAllReduce", api.all_reduce) ||
-      !bind(handle, "ncclGetErrorString", api.error_string)) {
-    dlclose(handle);
+  lib.bind(api.get_version, "ncclGetVersion")
+      .bind(api.get_unique_id, "ncclGetUniqueId")
+      .bind(api.comm_init_rank, "ncclCommInitRank")
+      .bind(api.comm_destroy, "ncclCommDestroy")
+      .bind(api.all_reduce, "ncclAllReduce")
+      .bind(api.error_string, "ncclGetErrorString");
+  if (!lib.missing().empty()) {
     return fail(soname() + " lacks a function this build needs: install NCCL " +
                 std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) + " or later");
   }
   int version = 0;
   if (api.get_version(&version) != ncclSuccess || version / 10000 != NCCL_MAJOR) {
-    dlclose(handle);
     return fail("the loaded NCCL (version code " + std::to_string(version) + ") is not NCCL " +
                 std::to_string(NCCL_MAJOR) + ", which this build needs");
   }
+  lib.keep();  // for the rest of the process: NCCL's threads may outlive the communicator
   return std::make_unique<NcclImpl>(api, version);
 }
 

@@ -146,7 +146,7 @@ struct Case {
   std::string name;
   Geometry geometry;
   std::vector<Buffer> args;
-  std::vector<Scalar> scalars;  // the task's own, after the geometry's
+  std::vector<Scalar> scalars;  // the task's own struct, packed (after the geometry's)
   std::vector<Scalar> futures;
   double result_tolerance = 0;  // |gpu - cpu| allowed for a float result
   int approx_arg = -1;          // an argument compared with per-element tolerances
@@ -197,8 +197,9 @@ struct Device {
 
 inline Outcome run(const Case& c, Body body, const Device* gpu) {
   const Geometry& g = c.geometry;
-  std::vector<Scalar> scalars{Scalar(int64_t{g.row_mode ? 1 : 0}), Scalar(g.width)};
-  for (const Buffer& b : c.args) scalars.emplace_back(b.stride);
+  std::vector<Scalar> scalars;
+  pack(GeometryArgs{g.row_mode, g.width}, scalars);
+  for (const Buffer& b : c.args) scalars.push_back(to_scalar(b.stride));
   scalars.insert(scalars.end(), c.scalars.begin(), c.scalars.end());
 
   Outcome out;

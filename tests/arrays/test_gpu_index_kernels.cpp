@@ -124,7 +124,7 @@ void test_nonzero(const Device& d, Rng& rng) {
         Case c{"NonzeroTask " + type_name(t) + " " + what + " " + g.name(), g};
         add_shaped(c, t, v, rng);
         c.args.push_back(make_buffer(DType::I64, nonzeros(c), 1, Values::General, rng));
-        c.scalars = {Scalar(static_cast<int64_t>(t))};
+        pack(NonzeroArgs{t}, c.scalars);
         compare(c, nonzero_task, nonzero_gpu, d);
       }
     }

@@ -83,12 +83,7 @@ void test_binary(const Device& d, Rng& rng) {
                             : t == DType::I64 && ops[k] == Op::Div      ? DType::F64
                                                                         : t;
           add_shaped(c, out, Values::General, rng);
-          c.scalars = {Scalar(static_cast<int64_t>(ops[k])),
-                       Scalar(static_cast<int64_t>(t)),
-                       Scalar(static_cast<int64_t>(combo.left)),
-                       Scalar(static_cast<int64_t>(combo.right)),
-                       Scalar(lc),
-                       Scalar(rc)};
+          pack(BinaryOpArgs{ops[k], t, combo.left, combo.right, Scalar(lc), Scalar(rc)}, c.scalars);
           compare(c, binary_op_task, binary_op_gpu, d);
         }
       }
@@ -107,7 +102,7 @@ void test_unary(const Device& d, Rng& rng) {
         const bool sqrt_int = ops[k] == Op::Sqrt && t == DType::I64;
         add_shaped(c, t, sqrt_int ? Values::NonNegative : Values::General, rng);
         add_shaped(c, t, Values::General, rng);
-        c.scalars = {Scalar(static_cast<int64_t>(ops[k])), Scalar(static_cast<int64_t>(t))};
+        pack(UnaryOpArgs{ops[k], t}, c.scalars);
         compare(c, unary_op_task, unary_op_gpu, d);
       }
     }
@@ -122,7 +117,7 @@ void test_convert(const Device& d, Rng& rng) {
         // Floats convert to int64 only when they fit.
         add_shaped(c, from, to == DType::I64 ? Values::Finite : Values::General, rng);
         add_shaped(c, to, Values::General, rng);
-        c.scalars = {Scalar(static_cast<int64_t>(from)), Scalar(static_cast<int64_t>(to))};
+        pack(ConvertArgs{from, to}, c.scalars);
         compare(c, convert_task, convert_gpu, d);
       }
     }
@@ -141,8 +136,7 @@ void test_where(const Device& d, Rng& rng) {
         const double xv = add_operand(c, combo.left, t, Values::General, false, false, rng);
         const double yv = add_operand(c, combo.right, t, Values::General, true, true, rng);
         add_shaped(c, t, Values::General, rng);
-        c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(static_cast<int64_t>(combo.left)),
-                     Scalar(static_cast<int64_t>(combo.right)), Scalar(xv), Scalar(yv)};
+        pack(WhereArgs{t, combo.left, combo.right, Scalar(xv), Scalar(yv)}, c.scalars);
         compare(c, where_task, where_gpu, d);
       }
     }
@@ -168,8 +162,7 @@ void test_putmask(const Device& d, Rng& rng) {
           const bool int_div = ops[k] == Op::Div && !is_float(t);
           const double v = add_operand(
               c, sources[m], t, int_div ? Values::NonZero : Values::General, true, true, rng);
-          c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(static_cast<int64_t>(ops[k])),
-                       Scalar(static_cast<int64_t>(sources[m])), Scalar(v)};
+          pack(PutmaskArgs{t, ops[k], sources[m], Scalar(v)}, c.scalars);
           compare(c, putmask_task, putmask_gpu, d);
         }
       }
@@ -187,8 +180,7 @@ void test_fill(const Device& d, Rng& rng) {
         // (a negative value would not convert to bool)
         if (m == 1) c.futures.push_back(Scalar(t == DType::Bool ? 1.0 : -3.25));
         if (m == 2) c.futures.push_back(Scalar(int64_t{42}));
-        c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(static_cast<int64_t>(s)),
-                     Scalar(is_float(t) ? 1.5e-3 : 2.0)};
+        pack(FillArgs{t, s, Scalar(is_float(t) ? 1.5e-3 : 2.0)}, c.scalars);
         compare(c, fill_task, fill_gpu, d);
       }
     }
@@ -206,15 +198,13 @@ void test_create(const Device& d, Rng& rng) {
         Case c{"ArangeTask " + type_name(t) + " " + g.name(), g};
         add_shaped(c, t, Values::General, rng);
         const bool fl = is_float(t);
-        c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(fl ? 0.1 : -5.0),
-                     Scalar(fl ? 0.37 : 3.0)};
+        pack(ArangeArgs{t, fl ? 0.1 : -5.0, fl ? 0.37 : 3.0}, c.scalars);
         compare(c, arange_task, arange_gpu, d);
       }
       for (const int64_t seed : {int64_t{0}, int64_t{12345}, int64_t{-7}}) {
         Case c{"RandTask " + type_name(t) + " seed " + std::to_string(seed) + " " + g.name(), g};
         add_shaped(c, t, Values::General, rng);
-        c.scalars = {Scalar(static_cast<int64_t>(t)), Scalar(seed),
-                     Scalar(static_cast<int64_t>(rng.next() % 1000))};
+        pack(RandomArgs{t, static_cast<uint64_t>(seed), rng.next() % 1000}, c.scalars);
         compare(c, random_task, random_gpu, d);
       }
     }
@@ -248,7 +238,7 @@ void test_reduce(const Device& d, Rng& rng) {
                      (v == Values::General ? " with specials " : " ") + g.name(),
                  g};
           add_shaped(c, t, v, rng);
-          c.scalars = {Scalar(static_cast<int64_t>(reds[k])), Scalar(static_cast<int64_t>(t))};
+          pack(ReduceArgs{reds[k], t}, c.scalars);
           if (reds[k] == Reduction::Sum) c.result_tolerance = 1e-12 * magnitude(c, false);
           compare(c, reduce_task, reduce_gpu, d);
         }
@@ -264,7 +254,7 @@ void test_dot(const Device& d, Rng& rng) {
       const Values v = is_float(t) ? Values::Finite : Values::Small;
       add_shaped(c, t, v, rng);
       add_shaped(c, t, v, rng);
-      c.scalars = {Scalar(static_cast<int64_t>(t))};
+      pack(DotArgs{t}, c.scalars);
       c.result_tolerance = 1e-12 * magnitude(c, true);
       compare(c, dot_task, dot_gpu, d);
     }
@@ -290,7 +280,7 @@ void test_matvec(const Device& d, Rng& rng) {
                                    s.cols + s.pad, v, rng));
       c.args.push_back(make_buffer(t, s.cols, 1, v, rng));
       c.args.push_back(make_buffer(t, s.rows, 1, Values::General, rng));
-      c.scalars = {Scalar(static_cast<int64_t>(t))};
+      pack(MatVecArgs{t}, c.scalars);
       if (is_float(t)) {  // the row's error scale, and an ulp of T on the rounded sum
         c.approx_arg = 2;
         const double ulp = t == DType::F32 ? 0x1.0p-23 : 0x1.0p-52;
@@ -310,12 +300,10 @@ void test_matvec(const Device& d, Rng& rng) {
 // A GPU variant on a CPU processor's context says so instead of crashing.
 void test_without_gpu() {
   ++totals.cases;
-  std::vector<Scalar> scalars{Scalar(int64_t{0}),
-                              Scalar(int64_t{0}),
-                              Scalar(int64_t{1}),
-                              Scalar(static_cast<int64_t>(DType::F64)),
-                              Scalar(static_cast<int64_t>(Source::Constant)),
-                              Scalar(1.0)};
+  std::vector<Scalar> scalars;
+  pack(GeometryArgs{false, 0}, scalars);
+  scalars.push_back(to_scalar(int64_t{1}));  // the row stride of the one store
+  pack(FillArgs{DType::F64, Source::Constant, Scalar(1.0)}, scalars);
   double x = 0;
   TaskContext ctx =
       ApiAccess::context(0, 1, {0, 1}, std::vector<Range>{Range{0, 1}},
@@ -346,23 +334,18 @@ void bandwidth(const Device& d) {
   }
   cuda_check(cudaMemsetAsync(a, 0, bytes, d.stream), "cudaMemset");
   cuda_check(cudaMemsetAsync(b, 0, bytes, d.stream), "cudaMemset");
-  std::vector<Scalar> scalars{Scalar(int64_t{0}),
-                              Scalar(int64_t{0}),
-                              Scalar(int64_t{1}),
-                              Scalar(int64_t{1}),
-                              Scalar(int64_t{1}),
-                              Scalar(static_cast<int64_t>(Op::Add)),
-                              Scalar(static_cast<int64_t>(DType::F64)),
-                              Scalar(static_cast<int64_t>(Source::Array)),
-                              Scalar(static_cast<int64_t>(Source::Array)),
-                              Scalar(0.0),
-                              Scalar(0.0)};
+  std::vector<Scalar> scalars;
+  pack(GeometryArgs{false, 0}, scalars);
+  scalars.insert(scalars.end(), 3, to_scalar(int64_t{1}));  // the three stores' row strides
+  pack(BinaryOpArgs{Op::Add, DType::F64, Source::Array, Source::Array, Scalar(0.0), Scalar(0.0)},
+       scalars);
   TaskContext add =
       ApiAccess::context(0, 1, {0, n}, {{0, n}, {0, n}, {0, n}}, {a, b, out}, &scalars, {});
   ApiAccess::set_gpu(add, &d.res);
-  std::vector<Scalar> sum_scalars{Scalar(int64_t{0}), Scalar(int64_t{0}), Scalar(int64_t{1}),
-                                  Scalar(static_cast<int64_t>(Reduction::Sum)),
-                                  Scalar(static_cast<int64_t>(DType::F64))};
+  std::vector<Scalar> sum_scalars;
+  pack(GeometryArgs{false, 0}, sum_scalars);
+  sum_scalars.push_back(to_scalar(int64_t{1}));
+  pack(ReduceArgs{Reduction::Sum, DType::F64}, sum_scalars);
   TaskContext sum = ApiAccess::context(0, 1, {0, n}, {{0, n}}, {a}, &sum_scalars, {});
   ApiAccess::set_gpu(sum, &d.res);
   cudaEvent_t start, stop;
