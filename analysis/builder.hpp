@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <exception>
 #include <map>
 #include <mutex>
 #include <string>
@@ -13,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/piece_queue.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
 #include "analysis/uid_index.hpp"
@@ -116,14 +115,10 @@ class Builder {
     uint64_t bad_times = 0;
   };
   std::vector<Piece> pieces_;
-  std::vector<Stager> stagers_;      // the threads items() starts, then help_staging's
-  std::vector<size_t> pieces_left_;  // per rank: its pieces not yet staged
+  PieceQueue staging_;           // hands pieces_ out to items()' threads and help_staging's
+  std::vector<Stager> stagers_;  // the threads items() starts, then help_staging's
+  std::vector<std::atomic<size_t>> pieces_left_;   // per rank: its pieces not yet staged
   std::vector<base::IdMap<uint32_t>> task_names_;  // per rank: task kind -> profile string
-  std::mutex staging_mutex_;
-  std::condition_variable staging_changed_;
-  enum class Staging : uint8_t { Waiting, Open, Closed } staging_ = Staging::Waiting;
-  size_t pieces_taken_ = 0, pieces_done_ = 0;
-  std::exception_ptr staging_failure_;
   base::UninitializedVector<Uid> staged_uids_;  // per slot; after place, in each lane's start order
   base::UninitializedVector<uint32_t>
       placed_;  // after place: where the item of staged_uids_[k] went
@@ -138,9 +133,48 @@ class Builder {
   };
   std::vector<std::pair<Uid, Uid>> copy_instances_;  // per copy: src, dst instance uids
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
+  // links()' steps (builder_links.cpp).
+  struct RankParts;
+  struct Edge {
+    uint32_t item, pre;
+    uint8_t kind;
+  };
+  struct EdgeProblems {  // per rank: edges naming no item, edges to themselves
+    explicit EdgeProblems(size_t ranks) : dangling(ranks, 0), self(ranks, 0), self_example(ranks) {}
+    std::vector<uint64_t> dangling, self;
+    std::vector<std::string> self_example;
+  };
+  struct WaitScratch {
+    explicit WaitScratch(Builder& b);
+    // Per rank: waits with a note and its string; the notes' strings.
+    std::vector<std::vector<std::pair<Wait, uint32_t>>> noted;
+    std::vector<std::vector<uint32_t>> note_text;
+    std::vector<uint64_t> lost;        // per rank: waits of tasks not loaded
+    std::vector<uint32_t> last_of_op;  // per operation: its item that finished last
+    std::once_flag last_of_op_found;
+  };
+  void last_runtime_work();
+  void rank_edges(size_t r, Edge* out, RankParts& parts, EdgeProblems& problems);
+  void warn_edge_problems(const EdgeProblems& problems, const std::string& in_flight);
+  void group_edges(std::vector<Edge>& edges, const RankParts& parts);
+  void kernel_tasks();
+  void copy_instances();
+  uint32_t waited_for(Uid event, WaitScratch& w);
+  void rank_waits(size_t r, RankParts& parts, WaitScratch& w);
+  void merge_waits(const RankParts& parts, const WaitScratch& w);
+
   void count_pieces();
+  // count_pieces' steps: rank r's records cut into pieces (the sizes of the
+  // copy, instance and kernel tables grow by its), then every piece given
+  // its slots.
+  struct PieceCutter;
+  struct TableSizes {
+    size_t copies = 0, instances = 0, kernels = 0;
+  };
+  void cut_rank(size_t r, PieceCutter& cutter, TableSizes& sizes);
+  void place_pieces(const TableSizes& sizes);
   // Takes pieces until none is left, staging them with stagers_[worker]
-  // (help_staging's: the last).
+  // (help_staging's: the last, and it joins staging_ when it opens).
   void stage_pieces(size_t worker);
   static constexpr size_t kHelper = SIZE_MAX;
   void stage_piece(const Piece& piece, Stager& s);

@@ -284,18 +284,9 @@ void Builder::items() {
   // one that help_staging() lends.
   const unsigned workers = std::max(1u, threads_ - 1);
   stagers_.assign(workers + 1, Stager{});
-  {
-    const std::lock_guard lock(staging_mutex_);
-    staging_ = Staging::Open;
-  }
-  staging_changed_.notify_all();
+  staging_.open(pieces_.size());
   base::parallel_for(workers, workers, [&](unsigned worker, size_t) { stage_pieces(worker); });
-  {
-    std::unique_lock lock(staging_mutex_);
-    staging_ = Staging::Closed;
-    staging_changed_.wait(lock, [&] { return pieces_done_ == pieces_taken_; });
-  }
-  if (staging_failure_) std::rethrow_exception(staging_failure_);
+  staging_.finish();
   for (const Stager& s : stagers_) {
     bad_times_ += s.bad_times;
     staged_overflow_.insert(s.overflow.begin(), s.overflow.end());

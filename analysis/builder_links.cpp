@@ -26,229 +26,255 @@ float fold_key_rounded_up(const Profile& p, uint32_t i) {
 }
 }  // namespace
 
-void Builder::links() {
-  const auto n = static_cast<uint32_t>(p_.items.size());
-  // The runtime work serving each operation that finished last.
-  const auto last_runtime_work = [&] {
-    for (uint32_t i = 0; i < n; ++i) {
-      const Item& it = p_.items[i];
-      if (it.kind != ItemKind::MetaTask || it.op == kNone) continue;
-      uint32_t& last = p_.operations[it.op].last_meta;
-      if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
-    }
-  };
-  // Each rank's records resolved on a thread of their own, into the rank's
-  // part of one table (record order kept), then closed up in rank order.
-  std::vector<size_t> offset(traces_.size() + 1, 0), kept(traces_.size(), 0);
-  const auto close_up = [&](auto& table) {
+// Each rank's records resolved on a thread of their own, into the rank's
+// part of one table (record order kept), then closed up in rank order.
+struct Builder::RankParts {
+  std::vector<size_t> offset, kept;  // per rank: where its part begins, what it kept
+  explicit RankParts(const std::vector<RankTrace>& traces, auto&& size_of)
+      : offset(traces.size() + 1, 0), kept(traces.size(), 0) {
+    for (size_t r = 0; r < traces.size(); ++r) offset[r + 1] = offset[r] + size_of(traces[r]);
+  }
+  template <class Table>
+  void close_up(Table& table) const {
     size_t to = 0;
-    for (size_t r = 0; r < traces_.size(); ++r) {
+    for (size_t r = 0; r + 1 < offset.size(); ++r) {
       std::move(table.begin() + offset[r], table.begin() + offset[r] + kept[r], table.begin() + to);
       to += kept[r];
     }
     table.resize(to);
-  };
-  // Edges grouped by item (counting sort, stable). The mapping that prepared
-  // an item is derived from last_meta (Profile::mapped_by), not stored.
-  struct Edge {
-    uint32_t item, pre;
-    uint8_t kind;
-  };
-  // A rank's edges: its edge records, then its reader's late edges.
-  for (size_t r = 0; r < traces_.size(); ++r) {
-    const auto& late = traces_[r].late_edges;
-    offset[r + 1] = offset[r] + traces_[r].all.get<trace::EdgeRecord>().size() +
-                    (late ? late->size_bound() : 0);
   }
-  std::vector<Edge> edges;
-  base::reserve_huge(edges, offset.back());
-  edges.resize(offset.back());
-  std::vector<uint64_t> dangling(traces_.size(), 0), self(traces_.size(), 0);
-  std::vector<std::string> self_example(traces_.size());
+};
+
+void Builder::links() {
   // Piece 0 (items and operations only) beside the ranks' edges (1..).
+  std::vector<Edge> edges;
+  RankParts edge_parts(traces_, [](const RankTrace& t) {
+    return t.all.get<trace::EdgeRecord>().size() + (t.late_edges ? t.late_edges->size_bound() : 0);
+  });
+  base::reserve_huge(edges, edge_parts.offset.back());
+  edges.resize(edge_parts.offset.back());
+  EdgeProblems problems(traces_.size());
   base::parallel_for(traces_.size() + 1, threads_, [&](unsigned, size_t piece) {
     if (piece == 0) return last_runtime_work();
-    const size_t r = piece - 1;
-    Edge* out = edges.data() + offset[r];
-    // Counted in locals: the ranks' counters share cache lines.
-    size_t count = 0, lost = 0;
-    const auto add = [&](std::span<const trace::EdgeRecord> records) {
-      base::for_each_prefetched(
-          records.size(),
-          [&](size_t a) {
-            item_of_uid_.prefetch(records[a].item);
-            item_of_uid_.prefetch(records[a].precondition);
-          },
-          [&](size_t k) {
-            const trace::EdgeRecord& e = records[k];
-            const uint32_t a = item(e.item), b = item(e.precondition);
-            if (a == kNone || b == kNone) {
-              ++lost;
-            } else if (a == b) {  // an item cannot wait for itself: a damaged record
-              if (self[r]++ == 0)
-                self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
-            } else {
-              out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
-            }
-          });
-    };
-    add(traces_[r].all.get<trace::EdgeRecord>());
-    if (const auto& late = traces_[r].late_edges) late->for_each_block(add);
-    kept[r] = count;
-    dangling[r] = lost;
+    rank_edges(piece - 1, edges.data() + edge_parts.offset[piece - 1], edge_parts, problems);
   });
   for (RankTrace& t : traces_) t.late_edges.reset();
-  // Where each item's edges begin (kept per block of kPreBlock items).
-  const auto group_edges = [&] {
-    close_up(edges);
-    std::vector<uint32_t> next;
-    base::reserve_huge(next, n + 1);
-    next.assign(n + 1, 0);
-    for (const Edge& e : edges) ++next[e.item + 1];
-    for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
-    p_.pre_block.resize(n / kPreBlock + 2);
-    for (size_t b = 0; b < p_.pre_block.size(); ++b)
-      p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
-    base::reserve_huge(p_.pre, edges.size());
-    p_.pre.resize(edges.size());
-    for (const Edge& e : edges)
-      p_.pre[next[e.item]++] =
-          Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
-    edges = {};
-  };
   const std::string in_flight =
       p_.errors.empty() ? "" : " (work in flight when the run failed is not recorded)";
-  const auto sum = [](const std::vector<uint64_t>& v) {
-    return std::accumulate(v.begin(), v.end(), uint64_t{0});
-  };
-  warn_count(sum(dangling),
-             "dependency edges name items missing from the loaded files" + in_flight);
-  const auto first_self = std::find_if(self.begin(), self.end(), [](uint64_t x) { return x > 0; });
-  warn_count(sum(self), "dependency edges go from an item to itself (damaged records?), e.g. on " +
-                            (first_self == self.end() ? std::string()
-                                                      : self_example[first_self - self.begin()]) +
-                            "; dropped");
+  warn_edge_problems(problems, in_flight);
 
-  // A wait for an operation (a future of a whole launch) waited for the
-  // operation's item that finished last.
-  std::vector<uint32_t> last_of_op;
-  std::once_flag last_of_op_found;
-  const auto waited_for = [&](Uid event) {
-    if (const uint32_t i = item(event); i != kNone || event == 0) return i;
-    const uint32_t o = op(event);
-    if (o == kNone) return kNone;
-    std::call_once(last_of_op_found, [&] {
-      last_of_op.assign(p_.operations.size(), kNone);
-      for (uint32_t i = 0; i < p_.items.size(); ++i) {
-        const Item& it = p_.items[i];
-        if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance)
-          continue;
-        uint32_t& last = last_of_op[it.op];
-        if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
-      }
-    });
-    return last_of_op[o];
-  };
-  // Each rank's waits into its part of p_.waits, as its edges went (the
-  // edges may still be closing up beside them).
-  std::vector<size_t> wait_offset(traces_.size() + 1, 0), waits_kept(traces_.size(), 0);
-  for (size_t r = 0; r < traces_.size(); ++r)
-    wait_offset[r + 1] = wait_offset[r] + traces_[r].all.get<trace::WaitRecord>().size();
-  base::reserve_huge(p_.waits, wait_offset.back());
-  p_.waits.resize(wait_offset.back());
-  std::vector<uint64_t> lost_waits(traces_.size(), 0);
-  // Waits with a note, and its string (notes' strings resolved beforehand:
-  // str() may add a placeholder to the profile's strings).
-  std::vector<std::vector<std::pair<Wait, uint32_t>>> noted(traces_.size());
-  std::vector<std::vector<uint32_t>> note_text(traces_.size());
-  for (size_t r = 0; r < traces_.size(); ++r) {
-    for (const auto& [k, text] : traces_[r].wait_notes) note_text[r].push_back(str(r, text));
+  // Three pieces that read no waits beside the ranks' waits (3..).
+  RankParts wait_parts(traces_,
+                       [](const RankTrace& t) { return t.all.get<trace::WaitRecord>().size(); });
+  base::reserve_huge(p_.waits, wait_parts.offset.back());
+  p_.waits.resize(wait_parts.offset.back());
+  WaitScratch waits(*this);
+  base::parallel_for(traces_.size() + 3, threads_, [&](unsigned, size_t piece) {
+    if (piece == 0) return group_edges(edges, edge_parts);
+    if (piece == 1) return kernel_tasks();
+    if (piece == 2) return copy_instances();
+    rank_waits(piece - 3, wait_parts, waits);
+  });
+  merge_waits(wait_parts, waits);
+  warn_count(std::accumulate(waits.lost.begin(), waits.lost.end(), uint64_t{0}),
+             "waits belong to tasks missing from the loaded files" + in_flight);
+}
+
+// The runtime work serving each operation that finished last.
+void Builder::last_runtime_work() {
+  for (uint32_t i = 0; i < p_.items.size(); ++i) {
+    const Item& it = p_.items[i];
+    if (it.kind != ItemKind::MetaTask || it.op == kNone) continue;
+    uint32_t& last = p_.operations[it.op].last_meta;
+    if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
   }
-  const auto by_all = [](const Wait& a, const Wait& b) {
-    return std::tie(a.item, a.start, a.ready, a.end, a.event) <
-           std::tie(b.item, b.start, b.ready, b.end, b.event);
-  };
-  const auto rank_waits = [&](size_t r) {
-    const auto& records = traces_[r].all.get<trace::WaitRecord>();
-    const auto& notes = traces_[r].wait_notes;
-    size_t note = 0, count = 0, lost = 0;
-    Wait* const out = p_.waits.data() + wait_offset[r];
+}
+
+// A rank's edges: its edge records, then its reader's late edges, into
+// `out` (its part of the run's table).
+void Builder::rank_edges(size_t r, Edge* out, RankParts& parts, EdgeProblems& problems) {
+  // Counted in locals: the ranks' counters share cache lines.
+  size_t count = 0, lost = 0;
+  const auto add = [&](std::span<const trace::EdgeRecord> records) {
     base::for_each_prefetched(
         records.size(),
         [&](size_t a) {
-          item_of_uid_.prefetch(records[a].task);
-          item_of_uid_.prefetch(records[a].event);
+          item_of_uid_.prefetch(records[a].item);
+          item_of_uid_.prefetch(records[a].precondition);
         },
         [&](size_t k) {
-          const trace::WaitRecord& w = records[k];
-          const uint32_t task = item(w.task);
-          while (note < notes.size() && notes[note].first < k) ++note;
-          if (task == kNone) {
+          const trace::EdgeRecord& e = records[k];
+          const uint32_t a = item(e.item), b = item(e.precondition);
+          if (a == kNone || b == kNone) {
             ++lost;
-            return;
+          } else if (a == b) {  // an item cannot wait for itself: a damaged record
+            if (problems.self[r]++ == 0)
+              problems.self_example[r] = "uid " + std::to_string(e.item) + ", " + describe(p_, a);
+          } else {
+            out[count++] = Edge{a, b, static_cast<uint8_t>(e.edge_kind)};
           }
-          const Wait wait{task, waited_for(w.event), at(r, w.start), at(r, w.ready), at(r, w.end)};
-          out[count++] = wait;
-          if (note < notes.size() && notes[note].first == k)
-            noted[r].emplace_back(wait, note_text[r][note]);
-        });
-    // In place: a stable sort's buffer would be as big as the table. Waits
-    // of one item that start together go by their other fields.
-    std::sort(out, out + count, by_all);
-    waits_kept[r] = count;
-    lost_waits[r] = lost;
-  };
-  // Kernels' tasks and copies' instances.
-  const auto kernel_tasks = [&] {
-    base::for_each_prefetched(
-        kernel_tasks_.size(), [&](size_t a) { item_of_uid_.prefetch(kernel_tasks_[a]); },
-        [&](size_t k) { p_.kernels[k].task = item(kernel_tasks_[k]); });
-  };
-  const auto copy_instances = [&] {
-    base::for_each_prefetched(
-        copy_instances_.size(),
-        [&](size_t a) {
-          item_of_uid_.prefetch(copy_instances_[a].first);
-          item_of_uid_.prefetch(copy_instances_[a].second);
-        },
-        [&](size_t c) {
-          p_.copies[c].src_instance = item(copy_instances_[c].first);
-          p_.copies[c].dst_instance = item(copy_instances_[c].second);
         });
   };
-  // Three pieces that read no waits beside the ranks' waits (3..).
-  base::parallel_for(traces_.size() + 3, threads_, [&](unsigned, size_t piece) {
-    if (piece == 0) return group_edges();
-    if (piece == 1) return kernel_tasks();
-    if (piece == 2) return copy_instances();
-    rank_waits(piece - 3);
+  add(traces_[r].all.get<trace::EdgeRecord>());
+  if (const auto& late = traces_[r].late_edges) late->for_each_block(add);
+  parts.kept[r] = count;
+  problems.dangling[r] = lost;
+}
+
+void Builder::warn_edge_problems(const EdgeProblems& problems, const std::string& in_flight) {
+  const auto sum = [](const std::vector<uint64_t>& v) {
+    return std::accumulate(v.begin(), v.end(), uint64_t{0});
+  };
+  warn_count(sum(problems.dangling),
+             "dependency edges name items missing from the loaded files" + in_flight);
+  const auto first_self =
+      std::find_if(problems.self.begin(), problems.self.end(), [](uint64_t x) { return x > 0; });
+  warn_count(sum(problems.self),
+             "dependency edges go from an item to itself (damaged records?), e.g. on " +
+                 (first_self == problems.self.end()
+                      ? std::string()
+                      : problems.self_example[first_self - problems.self.begin()]) +
+                 "; dropped");
+}
+
+// Edges grouped by item (counting sort, stable), where each item's edges
+// begin kept per block of kPreBlock items. The mapping that prepared an
+// item is derived from last_meta (Profile::mapped_by), not stored.
+void Builder::group_edges(std::vector<Edge>& edges, const RankParts& parts) {
+  const auto n = static_cast<uint32_t>(p_.items.size());
+  parts.close_up(edges);
+  std::vector<uint32_t> next;
+  base::reserve_huge(next, n + 1);
+  next.assign(n + 1, 0);
+  for (const Edge& e : edges) ++next[e.item + 1];
+  for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
+  p_.pre_block.resize(n / kPreBlock + 2);
+  for (size_t b = 0; b < p_.pre_block.size(); ++b)
+    p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
+  base::reserve_huge(p_.pre, edges.size());
+  p_.pre.resize(edges.size());
+  for (const Edge& e : edges)
+    p_.pre[next[e.item]++] = Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
+  edges = {};
+}
+
+// Kernels' tasks and copies' instances.
+void Builder::kernel_tasks() {
+  base::for_each_prefetched(
+      kernel_tasks_.size(), [&](size_t a) { item_of_uid_.prefetch(kernel_tasks_[a]); },
+      [&](size_t k) { p_.kernels[k].task = item(kernel_tasks_[k]); });
+}
+
+void Builder::copy_instances() {
+  base::for_each_prefetched(
+      copy_instances_.size(),
+      [&](size_t a) {
+        item_of_uid_.prefetch(copy_instances_[a].first);
+        item_of_uid_.prefetch(copy_instances_[a].second);
+      },
+      [&](size_t c) {
+        p_.copies[c].src_instance = item(copy_instances_[c].first);
+        p_.copies[c].dst_instance = item(copy_instances_[c].second);
+      });
+}
+
+Builder::WaitScratch::WaitScratch(Builder& b)
+    : noted(b.traces_.size()), note_text(b.traces_.size()), lost(b.traces_.size(), 0) {
+  // Notes' strings resolved beforehand: str() may add a placeholder to the
+  // profile's strings.
+  for (size_t r = 0; r < b.traces_.size(); ++r) {
+    for (const auto& [k, text] : b.traces_[r].wait_notes) note_text[r].push_back(b.str(r, text));
+  }
+}
+
+// A wait for an operation (a future of a whole launch) waited for the
+// operation's item that finished last.
+uint32_t Builder::waited_for(Uid event, WaitScratch& w) {
+  if (const uint32_t i = item(event); i != kNone || event == 0) return i;
+  const uint32_t o = op(event);
+  if (o == kNone) return kNone;
+  std::call_once(w.last_of_op_found, [&] {
+    w.last_of_op.assign(p_.operations.size(), kNone);
+    for (uint32_t i = 0; i < p_.items.size(); ++i) {
+      const Item& it = p_.items[i];
+      if (it.op == kNone || it.kind == ItemKind::MetaTask || it.kind == ItemKind::Instance)
+        continue;
+      uint32_t& last = w.last_of_op[it.op];
+      if (last == kNone || p_.items[last].stop() < it.stop()) last = i;
+    }
   });
-  // Each rank's waits are sorted; ranks' items mostly follow each other.
+  return w.last_of_op[o];
+}
+
+namespace {
+bool by_all(const Wait& a, const Wait& b) {
+  return std::tie(a.item, a.start, a.ready, a.end, a.event) <
+         std::tie(b.item, b.start, b.ready, b.end, b.event);
+}
+}  // namespace
+
+// Rank r's waits into its part of p_.waits, sorted, and those with a note
+// kept aside with its string.
+void Builder::rank_waits(size_t r, RankParts& parts, WaitScratch& w) {
+  const auto& records = traces_[r].all.get<trace::WaitRecord>();
+  const auto& notes = traces_[r].wait_notes;
+  size_t note = 0, count = 0, lost = 0;
+  Wait* const out = p_.waits.data() + parts.offset[r];
+  base::for_each_prefetched(
+      records.size(),
+      [&](size_t a) {
+        item_of_uid_.prefetch(records[a].task);
+        item_of_uid_.prefetch(records[a].event);
+      },
+      [&](size_t k) {
+        const trace::WaitRecord& rec = records[k];
+        const uint32_t task = item(rec.task);
+        while (note < notes.size() && notes[note].first < k) ++note;
+        if (task == kNone) {
+          ++lost;
+          return;
+        }
+        const Wait wait{task, waited_for(rec.event, w), at(r, rec.start), at(r, rec.ready),
+                        at(r, rec.end)};
+        out[count++] = wait;
+        if (note < notes.size() && notes[note].first == k)
+          w.noted[r].emplace_back(wait, w.note_text[r][note]);
+      });
+  // In place: a stable sort's buffer would be as big as the table. Waits
+  // of one item that start together go by their other fields.
+  std::sort(out, out + count, by_all);
+  parts.kept[r] = count;
+  w.lost[r] = lost;
+}
+
+// The ranks' sorted waits merged into one table; each note to its wait.
+void Builder::merge_waits(const RankParts& parts, const WaitScratch& w) {
+  // Ranks' items mostly follow each other.
   size_t sorted_end = 0;
-  for (size_t r = 0; r < traces_.size(); ++r) {
+  for (size_t r = 0; r + 1 < parts.offset.size(); ++r) {
     const size_t from = sorted_end;
-    std::move(p_.waits.begin() + wait_offset[r], p_.waits.begin() + wait_offset[r] + waits_kept[r],
-              p_.waits.begin() + from);
-    sorted_end += waits_kept[r];
+    std::move(p_.waits.begin() + parts.offset[r],
+              p_.waits.begin() + parts.offset[r] + parts.kept[r], p_.waits.begin() + from);
+    sorted_end += parts.kept[r];
     if (from > 0 && by_all(p_.waits[from], p_.waits[from - 1])) {
       std::inplace_merge(p_.waits.begin(), p_.waits.begin() + from, p_.waits.begin() + sorted_end,
                          by_all);
     }
   }
   p_.waits.resize(sorted_end);
-  for (const Wait& w : p_.waits) p_.items[w.item].flags |= kItemHasWaits;
+  for (const Wait& wait : p_.waits) p_.items[wait.item].flags |= kItemHasWaits;
   const auto by_item = [](const Wait& a, const Wait& b) {
     return a.item < b.item || (a.item == b.item && a.start < b.start);
   };
-  // Each note to its wait in the sorted table (the first unnoted one equal
-  // to it, should two be the same).
+  // The first unnoted wait equal to the noted one, should two be the same.
   std::vector<bool> taken(p_.waits.size());
-  for (const auto& rank_noted : noted) {
-    for (const auto& [w, text] : rank_noted) {
-      auto at = std::lower_bound(p_.waits.begin(), p_.waits.end(), w, by_item);
-      for (; at != p_.waits.end() && !by_item(w, *at); ++at) {
+  for (const auto& rank_noted : w.noted) {
+    for (const auto& [wait, text] : rank_noted) {
+      auto at = std::lower_bound(p_.waits.begin(), p_.waits.end(), wait, by_item);
+      for (; at != p_.waits.end() && !by_item(wait, *at); ++at) {
         const auto k = static_cast<uint32_t>(at - p_.waits.begin());
-        if (at->end != w.end || at->ready != w.ready || at->event != w.event || taken[k]) continue;
+        if (at->end != wait.end || at->ready != wait.ready || at->event != wait.event || taken[k])
+          continue;
         taken[k] = true;
         p_.wait_notes.emplace_back(k, text);
         break;
@@ -256,7 +282,6 @@ void Builder::links() {
     }
   }
   std::sort(p_.wait_notes.begin(), p_.wait_notes.end());
-  warn_count(sum(lost_waits), "waits belong to tasks missing from the loaded files" + in_flight);
 }
 
 void Builder::errors() {

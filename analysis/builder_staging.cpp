@@ -17,20 +17,18 @@ constexpr size_t kPieceRecords = size_t{1} << 15;
 
 }  // namespace
 
-// One pass over every record, in staging's order, on one thread: finds
-// (or, for an undescribed resource, makes) each record's lane, makes the
-// placeholder of every string id no file defined and counts the sizes past
-// 4 PiB, so that staging only reads what the builder holds; cuts the
-// records into pieces, and counts each piece's items per lane. Then gives
-// each lane its slots and each piece its first slot in each of its lanes.
-void Builder::count_pieces() {
+// Cuts the records of a rank's tables into pieces (of kPieceRecords), and
+// counts each piece's items per lane.
+struct Builder::PieceCutter {
+  std::vector<Piece>& pieces;
   // Per lane: 1 + the last piece with items in it (the one being cut is
-  // pieces_.size()), and its index in that piece's lanes.
+  // pieces.size()), and its index in that piece's lanes.
   std::vector<size_t> seen;
   std::vector<uint32_t> piece_lane;
-  size_t copies = 0, instances = 0, kernels = 0;
   size_t current = 0;  // in piece.lanes, the last record's lane: most often the next one's
-  const auto add = [&](Piece& piece, uint32_t l) {
+
+  // One more item of `piece` in lane l.
+  void add(Piece& piece, uint32_t l) {
     if (current < piece.lanes.size() && piece.lanes[current].lane == l) {
       ++piece.lanes[current].count;
       return;
@@ -39,16 +37,18 @@ void Builder::count_pieces() {
       seen.resize(l + 1, 0);
       piece_lane.resize(l + 1, 0);
     }
-    if (seen[l] != pieces_.size() + 1) {
-      seen[l] = pieces_.size() + 1;
+    if (seen[l] != pieces.size() + 1) {
+      seen[l] = pieces.size() + 1;
       piece_lane[l] = static_cast<uint32_t>(piece.lanes.size());
       piece.lanes.push_back(PieceLane{l, 0, 0});
     }
     current = piece_lane[l];
     ++piece.lanes[current].count;
-  };
-  // f(piece, record) for every record of a rank's table, piece by piece.
-  const auto cut = [&](size_t r, Records kind, const auto& table, uint32_t first, auto&& f) {
+  }
+  // f(piece, record) for every record of rank r's table, piece by piece;
+  // `first`: the table's first copy, instance or kernel (by kind).
+  template <class Table, class F>
+  void cut(size_t r, Records kind, const Table& table, uint32_t first, F&& f) {
     for (size_t b = 0; b < table.size(); b += kPieceRecords) {
       Piece piece{.rank = static_cast<uint32_t>(r),
                   .kind = kind,
@@ -58,60 +58,79 @@ void Builder::count_pieces() {
                   .lanes = {}};
       current = 0;
       for (size_t i = piece.begin; i < piece.end; ++i) f(piece, table[i]);
-      pieces_.push_back(std::move(piece));
+      pieces.push_back(std::move(piece));
     }
-  };
-  pieces_left_.assign(traces_.size(), 0);
-  task_names_.resize(traces_.size());
-  for (size_t r = 0; r < traces_.size(); ++r) {
-    const auto& all = traces_[r].all;
-    for (const auto& k : all.get<trace::TaskKindRecord>()) task_names_[r][k.id] = str(r, k.name);
-    uint32_t last_name = 0;  // records come in runs of one name
-    const auto name = [&](uint32_t id) {
-      if (id != last_name) str(r, id);
-      last_name = id;
-    };
-    cut(r, Records::Task, all.get<trace::TaskRecord>(), 0,
-        [&](Piece& p, const trace::TaskRecord& x) { add(p, lane(r, x.processor, LaneKind::Cpu)); });
-    cut(r, Records::MetaTask, all.get<trace::MetaTaskRecord>(), 0,
-        [&](Piece& p, const trace::MetaTaskRecord& x) {
-          add(p, lane(r, x.processor, LaneKind::Utility));
-          name(x.meta_kind);
-        });
-    cut(r, Records::DepPart, all.get<trace::DepPartRecord>(), 0,
-        [&](Piece& p, const trace::DepPartRecord& x) {
-          add(p, lane(r, x.processor, LaneKind::DepPart));
-          name(x.part_kind);
-        });
-    cut(r, Records::Copy, all.get<trace::CopyRecord>(), static_cast<uint32_t>(copies),
-        [&](Piece& p, const trace::CopyRecord& x) {
-          add(p, lane(r, x.channel, LaneKind::Channel));
-          count_bytes(x.bytes,
-                      x.copy_kind == trace::CopyKind::Fill ? ItemKind::Fill : ItemKind::Copy,
-                      x.uid);
-        });
-    copies += all.get<trace::CopyRecord>().size();
-    cut(r, Records::Instance, all.get<trace::InstanceRecord>(), static_cast<uint32_t>(instances),
-        [&](Piece& p, const trace::InstanceRecord& x) {
-          add(p, lane(r, x.memory, LaneKind::SystemMemory));
-          str(r, x.name);
-          str(r, x.provenance);
-          count_bytes(x.bytes, ItemKind::Instance, x.uid);
-        });
-    instances += all.get<trace::InstanceRecord>().size();
-    cut(r, Records::Kernel, all.get<trace::GpuKernelRecord>(), static_cast<uint32_t>(kernels),
-        [&](Piece& p, const trace::GpuKernelRecord& x) {
-          add(p, lane(r, x.processor, LaneKind::GpuDevice));
-          name(x.name);
-        });
-    kernels += all.get<trace::GpuKernelRecord>().size();
-    cut(r, Records::UserRange, all.get<trace::UserRangeRecord>(), 0,
-        [&](Piece& p, const trace::UserRangeRecord& x) {
-          add(p, lane(r, x.processor, LaneKind::Thread));
-          str(r, x.name);
-          str(r, x.provenance);
-        });
   }
+};
+
+// One pass over every record, in staging's order, on one thread: finds
+// (or, for an undescribed resource, makes) each record's lane, makes the
+// placeholder of every string id no file defined and counts the sizes past
+// 4 PiB, so that staging only reads what the builder holds; cuts the
+// records into pieces, and counts each piece's items per lane. Then gives
+// each lane its slots and each piece its first slot in each of its lanes.
+void Builder::count_pieces() {
+  PieceCutter cutter{pieces_, {}, {}, 0};
+  TableSizes sizes;
+  pieces_left_ = std::vector<std::atomic<size_t>>(traces_.size());
+  task_names_.resize(traces_.size());
+  for (size_t r = 0; r < traces_.size(); ++r) cut_rank(r, cutter, sizes);
+  place_pieces(sizes);
+}
+
+void Builder::cut_rank(size_t r, PieceCutter& cutter, TableSizes& sizes) {
+  const auto& all = traces_[r].all;
+  for (const auto& k : all.get<trace::TaskKindRecord>()) task_names_[r][k.id] = str(r, k.name);
+  uint32_t last_name = 0;  // records come in runs of one name
+  const auto name = [&](uint32_t id) {
+    if (id != last_name) str(r, id);
+    last_name = id;
+  };
+  cutter.cut(r, Records::Task, all.get<trace::TaskRecord>(), 0,
+             [&](Piece& p, const trace::TaskRecord& x) {
+               cutter.add(p, lane(r, x.processor, LaneKind::Cpu));
+             });
+  cutter.cut(r, Records::MetaTask, all.get<trace::MetaTaskRecord>(), 0,
+             [&](Piece& p, const trace::MetaTaskRecord& x) {
+               cutter.add(p, lane(r, x.processor, LaneKind::Utility));
+               name(x.meta_kind);
+             });
+  cutter.cut(r, Records::DepPart, all.get<trace::DepPartRecord>(), 0,
+             [&](Piece& p, const trace::DepPartRecord& x) {
+               cutter.add(p, lane(r, x.processor, LaneKind::DepPart));
+               name(x.part_kind);
+             });
+  cutter.cut(r, Records::Copy, all.get<trace::CopyRecord>(), static_cast<uint32_t>(sizes.copies),
+             [&](Piece& p, const trace::CopyRecord& x) {
+               cutter.add(p, lane(r, x.channel, LaneKind::Channel));
+               count_bytes(x.bytes,
+                           x.copy_kind == trace::CopyKind::Fill ? ItemKind::Fill : ItemKind::Copy,
+                           x.uid);
+             });
+  sizes.copies += all.get<trace::CopyRecord>().size();
+  cutter.cut(r, Records::Instance, all.get<trace::InstanceRecord>(),
+             static_cast<uint32_t>(sizes.instances), [&](Piece& p, const trace::InstanceRecord& x) {
+               cutter.add(p, lane(r, x.memory, LaneKind::SystemMemory));
+               str(r, x.name);
+               str(r, x.provenance);
+               count_bytes(x.bytes, ItemKind::Instance, x.uid);
+             });
+  sizes.instances += all.get<trace::InstanceRecord>().size();
+  cutter.cut(r, Records::Kernel, all.get<trace::GpuKernelRecord>(),
+             static_cast<uint32_t>(sizes.kernels), [&](Piece& p, const trace::GpuKernelRecord& x) {
+               cutter.add(p, lane(r, x.processor, LaneKind::GpuDevice));
+               name(x.name);
+             });
+  sizes.kernels += all.get<trace::GpuKernelRecord>().size();
+  cutter.cut(r, Records::UserRange, all.get<trace::UserRangeRecord>(), 0,
+             [&](Piece& p, const trace::UserRangeRecord& x) {
+               cutter.add(p, lane(r, x.processor, LaneKind::Thread));
+               str(r, x.name);
+               str(r, x.provenance);
+             });
+}
+
+void Builder::place_pieces(const TableSizes& sizes) {
   std::vector<uint32_t> count(p_.lanes.size(), 0);  // per lane
   size_t total = 0;
   for (const Piece& piece : pieces_) {
@@ -121,7 +140,7 @@ void Builder::count_pieces() {
       total += pl.count;
     }
   }
-  if (total >= kNone || copies >= kNone || instances >= kNone || kernels >= kNone)
+  if (total >= kNone || sizes.copies >= kNone || sizes.instances >= kNone || sizes.kernels >= kNone)
     throw LoadError("the traces hold more than 4 billion items; load fewer files");
   std::vector<uint32_t> next(p_.lanes.size());
   uint32_t at = 0;
@@ -138,11 +157,11 @@ void Builder::count_pieces() {
   }
   p_.items.resize(total);
   staged_uids_.resize(total);
-  p_.copies.resize(copies);
-  copy_instances_.resize(copies);
-  p_.instances.resize(instances);
-  p_.kernels.resize(kernels);
-  kernel_tasks_.resize(kernels);
+  p_.copies.resize(sizes.copies);
+  copy_instances_.resize(sizes.copies);
+  p_.instances.resize(sizes.instances);
+  p_.kernels.resize(sizes.kernels);
+  kernel_tasks_.resize(sizes.kernels);
 }
 
 uint32_t Builder::staged_str(size_t rank, uint32_t file_id) const {
@@ -282,61 +301,36 @@ void Builder::stage_piece(const Piece& piece, Stager& s) {
 }
 
 void Builder::stage_pieces(size_t worker) {
-  for (;;) {
-    size_t k = 0;
-    {
-      const std::lock_guard lock(staging_mutex_);
-      if (staging_ != Staging::Open || pieces_taken_ == pieces_.size()) return;
-      k = pieces_taken_++;
-    }
-    // While a piece taken is not done, items() keeps pieces_ and stagers_.
+  // While a piece taken is not done, items() keeps pieces_ and stagers_.
+  const auto stage = [&](size_t k) {
     Stager& s = stagers_[worker == kHelper ? stagers_.size() - 1 : worker];
     s.fill.resize(p_.lanes.size());
+    stage_piece(pieces_[k], s);
+  };
+  // What was staged is not read again: once a rank's last piece is staged
+  // (or failed), its records' memory serves what comes after (the next
+  // ranks' slots, the critical path's edges, the next steps).
+  const auto release_rank = [&](size_t k) {
     const uint32_t rank = pieces_[k].rank;
-    try {
-      stage_piece(pieces_[k], s);
-    } catch (...) {
-      const std::lock_guard lock(staging_mutex_);
-      if (!staging_failure_) staging_failure_ = std::current_exception();
-      staging_ = Staging::Closed;  // the others stop after their piece
-    }
-    bool rank_staged = false;
-    {
-      const std::lock_guard lock(staging_mutex_);
-      rank_staged = --pieces_left_[rank] == 0;
-    }
-    // What was staged is not read again: its memory serves what comes
-    // after (the next ranks' slots, the critical path's edges, the next steps).
-    if (rank_staged) {
-      release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
-              trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
-              trace::UserRangeRecord>(traces_[rank]);
-    }
-    {
-      // Once every piece taken is done, items() goes on (and frees pieces_
-      // and stagers_): nothing here reads them after this.
-      const std::lock_guard lock(staging_mutex_);
-      ++pieces_done_;
-    }
-    staging_changed_.notify_all();
+    if (pieces_left_[rank].fetch_sub(1) != 1) return;
+    release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
+            trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
+            trace::UserRangeRecord>(traces_[rank]);
+  };
+  if (worker == kHelper) {
+    staging_.join(stage, release_rank);
+  } else {
+    staging_.take(stage, release_rank);
   }
 }
 
 void Builder::help_staging() {
   if (threads_ < 2) return;
-  {
-    std::unique_lock lock(staging_mutex_);
-    staging_changed_.wait(lock, [&] { return staging_ != Staging::Waiting; });
-  }
   stage_pieces(kHelper);
 }
 
 void Builder::close_staging() {
-  {
-    const std::lock_guard lock(staging_mutex_);
-    staging_ = Staging::Closed;
-  }
-  staging_changed_.notify_all();
+  staging_.close();
 }
 
 }  // namespace legato::analysis::detail

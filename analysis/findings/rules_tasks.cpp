@@ -144,116 +144,135 @@ void tiny_tasks(Context& ctx) {
   }
 }
 
+namespace {
+
+// Processor time of one kind's lanes idle because the program was still
+// issuing the next task's operation (its thread running, not blocked on a
+// result), and because the runtime was still preparing it (dependence
+// analysis, mapping) after its preconditions had finished.
+struct RuntimeWaits {
+  Time issuing = 0, preparing = 0, t0 = INT64_MAX, t1 = INT64_MIN;
+  std::vector<uint32_t> tasks;
+  LineTally lines;
+};
+
+RuntimeWaits runtime_waits(Context& ctx, const Context::Program& program,
+                           const std::vector<uint32_t>& lanes) {
+  const Profile& p = ctx.p;
+  RuntimeWaits w;
+  for (uint32_t l : lanes) {
+    Time free_at = INT64_MIN;  // when the processor finished what it ran before
+    for (uint32_t i : in_start_order(p, p.lanes[l])) {
+      const Item& it = p.items[i];
+      const Time prev = free_at;
+      free_at = std::max(free_at, it.stop());
+      if (it.kind != ItemKind::Task || ctx.top_level(i) || prev == INT64_MIN || it.start <= prev)
+        continue;
+      const Time issued = std::clamp<Time>(p.create_of(i), prev, it.start);
+      const Time by_program = program.running.covered(prev, issued);
+      Time by_runtime = 0;
+      if (it.op != kNone && p.operations[it.op].last_meta != kNone) {
+        Time deps = issued;
+        const auto [first, last] = p.recorded_preconditions(i);
+        for (const Precondition* c = first; c != last; ++c)
+          deps = std::max(deps, p.items[c->item].stop());
+        const Time to = std::min<Time>(it.start, p.items[p.operations[it.op].last_meta].stop());
+        by_runtime = std::max<Time>(0, to - deps);
+      }
+      if (by_program + by_runtime == 0) continue;
+      w.issuing += by_program;
+      w.preparing += by_runtime;
+      w.tasks.push_back(i);
+      w.lines.add(ctx.provenance(i), by_program + by_runtime);
+      w.t0 = std::min(w.t0, prev);
+      w.t1 = std::max<Time>(w.t1, it.start);
+    }
+  }
+  return w;
+}
+
+// The finding for one kind of a node whose waits passed the thresholds.
+Finding runtime_bound_finding(Context& ctx, const Node& node, LaneKind kind,
+                              const std::vector<uint32_t>& lanes, const RuntimeWaits& w) {
+  const Profile& p = ctx.p;
+  const Context::Program& program = ctx.program(node.rank);
+  const auto n = static_cast<Time>(lanes.size());
+  const auto utility = lanes_of(p, node.rank, {LaneKind::Utility});
+  uint64_t meta_count = 0;
+  Time meta_time = 0;
+  for (uint32_t l : utility)
+    for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
+      const Item& it = p.items[i];
+      if (it.kind != ItemKind::MetaTask || it.stop() <= w.t0 || it.start >= w.t1) continue;
+      ++meta_count;
+      meta_time += it.duration();
+    }
+  const double utility_busy =
+      utility.empty() ? 0 : utilization(p, LaneKind::Utility, node.rank).average(w.t0, w.t1);
+  const double per_op = program.operations ? static_cast<double>(program.running.total()) /
+                                                 static_cast<double>(program.operations)
+                                           : 0;
+  Finding f;
+  f.rule = "runtime_bound";
+  f.cost = (w.issuing + w.preparing) / n;
+  f.cost_basis = "the time the " + plural_kind(kind) +
+                 " sat idle while their next task was being issued by the program or "
+                 "prepared by the runtime, over the " +
+                 std::to_string(n) + " processors";
+  f.title = "The runtime is the bottleneck for the " + plural_kind(kind) + where_node(p, node.rank);
+  f.summary = grouped(w.tasks.size()) +
+              " tasks kept an idle processor waiting while the "
+              "program issued them (" +
+              short_ns(static_cast<double>(w.issuing)) + " of processor time; the program spends " +
+              short_ns(per_op) + " issuing each operation) or the runtime prepared them (" +
+              short_ns(static_cast<double>(w.preparing)) + "; " + grouped(meta_count) +
+              " pieces of runtime work kept the utility lanes " + short_percent(utility_busy) +
+              " busy). The work is too small for what each operation costs to launch.";
+  f.severity = severity_of_share(ctx.share(f.cost));
+  f.rank = node.rank;
+  f.kinds = {kind, LaneKind::Utility};
+  f.lanes = lanes;
+  f.lanes.insert(f.lanes.end(), utility.begin(), utility.end());
+  f.t0 = w.t0;
+  f.t1 = w.t1;
+  f.lines = w.lines.ranked(p);
+  f.evidence = {{"tasks that waited", static_cast<double>(w.tasks.size()), "count"},
+                {"waiting for the program to issue them", static_cast<double>(w.issuing), "ns"},
+                {"waiting for runtime work", static_cast<double>(w.preparing), "ns"},
+                {"processors", static_cast<double>(n), "count"},
+                {"issuing time per operation", per_op, "ns"},
+                {"runtime work in the window", static_cast<double>(meta_count), "count"},
+                {"runtime work time", static_cast<double>(meta_time), "ns"},
+                {"utility lanes busy", utility_busy, "share"}};
+  f.items = spread(p, w.tasks);
+  f.fix =
+      "Issue fewer, larger operations: every operation costs the program's thread and the "
+      "runtime (dependence analysis, mapping) the same whatever its size. Replace loops "
+      "over slices with whole-array operations and write results in place (out=, +=) "
+      "instead of through temporaries. When operations are already large and the utility "
+      "lanes stay saturated, give the runtime more utility threads (--utility).";
+  f.item_kinds = {ItemKind::Task, ItemKind::MetaTask};
+  f.provenances = w.lines.ids();
+  return f;
+}
+
+}  // namespace
+
 void runtime_bound(Context& ctx) {
   const Profile& p = ctx.p;
   for (const Node& node : p.nodes) {
-    const Context::Program& program = ctx.program(node.rank);
     for (const LaneKind kind : kTaskKinds) {
       if (kind == LaneKind::GpuDevice) continue;  // kernels wait for their task, not the runtime
       const auto lanes = lanes_of(p, node.rank, {kind});
       if (lanes.empty()) continue;
-      // Processor time idle because the program was still issuing the
-      // task's operation (its thread running, not blocked on a result), and
-      // because the runtime was still preparing it (dependence analysis,
-      // mapping) after its preconditions had finished.
-      Time issuing = 0, preparing = 0, t0 = INT64_MAX, t1 = INT64_MIN;
-      std::vector<uint32_t> tasks;
-      LineTally lines;
-      for (uint32_t l : lanes) {
-        Time free_at = INT64_MIN;  // when the processor finished what it ran before
-        for (uint32_t i : in_start_order(p, p.lanes[l])) {
-          const Item& it = p.items[i];
-          const Time prev = free_at;
-          free_at = std::max(free_at, it.stop());
-          if (it.kind != ItemKind::Task || ctx.top_level(i) || prev == INT64_MIN ||
-              it.start <= prev)
-            continue;
-          const Time issued = std::clamp<Time>(p.create_of(i), prev, it.start);
-          const Time by_program = program.running.covered(prev, issued);
-          Time by_runtime = 0;
-          if (it.op != kNone && p.operations[it.op].last_meta != kNone) {
-            Time deps = issued;
-            const auto [first, last] = p.recorded_preconditions(i);
-            for (const Precondition* c = first; c != last; ++c)
-              deps = std::max(deps, p.items[c->item].stop());
-            const Time to = std::min<Time>(it.start, p.items[p.operations[it.op].last_meta].stop());
-            by_runtime = std::max<Time>(0, to - deps);
-          }
-          if (by_program + by_runtime == 0) continue;
-          issuing += by_program;
-          preparing += by_runtime;
-          tasks.push_back(i);
-          lines.add(ctx.provenance(i), by_program + by_runtime);
-          t0 = std::min(t0, prev);
-          t1 = std::max<Time>(t1, it.start);
-        }
-      }
+      const RuntimeWaits w = runtime_waits(ctx, ctx.program(node.rank), lanes);
       const auto n = static_cast<Time>(lanes.size());
-      const Time waited = issuing + preparing;
-      if (tasks.empty() ||
-          static_cast<double>(tasks.size()) < ctx.param("runtime_bound", "min_tasks") ||
-          static_cast<double>(waited) <
-              ctx.param("runtime_bound", "min_share") * static_cast<double>(n * (t1 - t0)))
+      if (w.tasks.empty() ||
+          static_cast<double>(w.tasks.size()) < ctx.param("runtime_bound", "min_tasks") ||
+          static_cast<double>(w.issuing + w.preparing) <
+              ctx.param("runtime_bound", "min_share") * static_cast<double>(n * (w.t1 - w.t0)))
         continue;
-      const auto utility = lanes_of(p, node.rank, {LaneKind::Utility});
-      uint64_t meta_count = 0;
-      Time meta_time = 0;
-      for (uint32_t l : utility)
-        for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
-          const Item& it = p.items[i];
-          if (it.kind != ItemKind::MetaTask || it.stop() <= t0 || it.start >= t1) continue;
-          ++meta_count;
-          meta_time += it.duration();
-        }
-      const double utility_busy =
-          utility.empty() ? 0 : utilization(p, LaneKind::Utility, node.rank).average(t0, t1);
-      const double per_op = program.operations ? static_cast<double>(program.running.total()) /
-                                                     static_cast<double>(program.operations)
-                                               : 0;
-      Finding f;
-      f.rule = "runtime_bound";
-      f.cost = waited / n;
-      f.cost_basis = "the time the " + plural_kind(kind) +
-                     " sat idle while their next task was being issued by the program or "
-                     "prepared by the runtime, over the " +
-                     std::to_string(n) + " processors";
-      f.title =
-          "The runtime is the bottleneck for the " + plural_kind(kind) + where_node(p, node.rank);
-      f.summary = grouped(tasks.size()) +
-                  " tasks kept an idle processor waiting while the "
-                  "program issued them (" +
-                  short_ns(static_cast<double>(issuing)) +
-                  " of processor time; the program spends " + short_ns(per_op) +
-                  " issuing each operation) or the runtime prepared them (" +
-                  short_ns(static_cast<double>(preparing)) + "; " + grouped(meta_count) +
-                  " pieces of runtime work kept the utility lanes " + short_percent(utility_busy) +
-                  " busy). The work is too small for what each operation costs to launch.";
-      f.severity = severity_of_share(ctx.share(f.cost));
-      f.rank = node.rank;
-      f.kinds = {kind, LaneKind::Utility};
-      f.lanes = lanes;
-      f.lanes.insert(f.lanes.end(), utility.begin(), utility.end());
-      f.t0 = t0;
-      f.t1 = t1;
-      f.lines = lines.ranked(p);
-      f.evidence = {{"tasks that waited", static_cast<double>(tasks.size()), "count"},
-                    {"waiting for the program to issue them", static_cast<double>(issuing), "ns"},
-                    {"waiting for runtime work", static_cast<double>(preparing), "ns"},
-                    {"processors", static_cast<double>(n), "count"},
-                    {"issuing time per operation", per_op, "ns"},
-                    {"runtime work in the window", static_cast<double>(meta_count), "count"},
-                    {"runtime work time", static_cast<double>(meta_time), "ns"},
-                    {"utility lanes busy", utility_busy, "share"}};
-      f.items = spread(p, tasks);
-      f.fix =
-          "Issue fewer, larger operations: every operation costs the program's thread and the "
-          "runtime (dependence analysis, mapping) the same whatever its size. Replace loops "
-          "over slices with whole-array operations and write results in place (out=, +=) "
-          "instead of through temporaries. When operations are already large and the utility "
-          "lanes stay saturated, give the runtime more utility threads (--utility).";
-      f.item_kinds = {ItemKind::Task, ItemKind::MetaTask};
-      f.provenances = lines.ids();
-      ctx.out->push_back(std::move(f));
+      ctx.out->push_back(runtime_bound_finding(ctx, node, kind, lanes, w));
     }
   }
 }
