@@ -72,20 +72,6 @@ const char* dtype_name(DType t) {
   return "?";
 }
 
-const char* reduce_name(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum:
-      return "sum";
-    case ReduceOp::Prod:
-      return "prod";
-    case ReduceOp::Min:
-      return "min";
-    case ReduceOp::Max:
-      return "max";
-  }
-  return "?";
-}
-
 Scalar reduce_identity(ReduceOp op, DType type) {
   return type == DType::I64 ? Scalar(identity<int64_t>(op)) : Scalar(identity<double>(op));
 }

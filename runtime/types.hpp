@@ -47,7 +47,6 @@ constexpr bool writes(Privilege p) {
 }
 
 enum class ReduceOp : uint8_t { Sum, Prod, Min, Max };
-const char* reduce_name(ReduceOp op);
 
 // A scalar value of one of the element types (task arguments, results).
 struct Scalar {

@@ -96,7 +96,6 @@ class App {
   // Zooms to a finding's window, unfolds and scrolls to its lanes and
   // outlines its items until another finding is focused or -1 clears it.
   void focus_finding(int index);
-  int focused_finding() const { return focused_; }
   // Opens the Findings pane with a finding's row in view on the next frame.
   void scroll_to_finding(int index);
 

@@ -55,8 +55,4 @@ bool HeadlessContext::run(App& app, Script& script, int max_frames) {
   return script.finished() || app.quit_requested();
 }
 
-const ImDrawData* HeadlessContext::draw_data() const {
-  return ImGui::GetDrawData();
-}
-
 }  // namespace legato::viewer

@@ -22,7 +22,6 @@ class HeadlessContext {
   void frame(App& app, Script* script = nullptr);
   // Frames until the script finished (or max_frames passed); false if it did not finish.
   bool run(App& app, Script& script, int max_frames = 100000);
-  const ImDrawData* draw_data() const;
 
  private:
   ImGuiContext* ctx_ = nullptr;

@@ -184,12 +184,6 @@ void merge_appended(std::vector<std::pair<Time, Time>>& spans, size_t from);
 enum class TopLevel { Counted, LeftOut };
 Time lane_busy(const Context& ctx, uint32_t lane, Time t0, Time t1, TopLevel top_level);
 
-// Processor kinds that run the program's tasks.
-inline bool runs_tasks(LaneKind k) {
-  return k == LaneKind::Cpu || k == LaneKind::GpuHost || k == LaneKind::GpuDevice ||
-         k == LaneKind::OpenMp || k == LaneKind::Python;
-}
-
 // "on node 0" or "" for a single-node run.
 std::string where_node(const Profile& p, uint32_t rank);
 

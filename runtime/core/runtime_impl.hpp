@@ -50,7 +50,6 @@ class RuntimeImpl {
   bool profiling() const { return profiling_; }
   trace::Uid new_uid() const;
   uint32_t string(const std::string& s) const;  // interned id when profiling, else 0
-  trace::Uid top_uid() const { return top_uid_; }
 
   // The parts.
   TaskRegistry& tasks() { return *tasks_; }

@@ -3,6 +3,7 @@
 // or dropped, kinds removed, values changed) and encoded again.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,5 +52,13 @@ void write_file(const std::string& path, const std::vector<uint8_t>& bytes);
 // The bytes as one gzip stream.
 std::vector<uint8_t> gzip(const std::vector<uint8_t>& bytes);
 std::string data_file(const std::string& name);  // tests/legion_import/data/<name>
+
+// The three real logs of data/ (Legate.jl runs, data/README.md), by name:
+// the tests of real logs say `using namespace legato::legion::testing;`
+// for them and the helpers above.
+inline constexpr const char* kA = "legatejl_85d792a6_legate_0.prof";
+inline constexpr const char* kB = "legatejl_97c70b58_legate_0.prof";
+inline constexpr const char* kC = "legatejl_9d2e0080_legate_0.prof";
+inline constexpr std::array<const char*, 3> kRealLogs{kA, kB, kC};
 
 }  // namespace legato::legion::testing

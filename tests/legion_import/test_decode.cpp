@@ -11,16 +11,10 @@
 #include "trace_format/trace_test_util.hpp"
 
 using namespace legato::legion;
-using legato::legion::testing::data_file;
-using legato::legion::testing::read_file;
-using legato::legion::testing::write_file;
+using namespace legato::legion::testing;
 using legato::trace::testing::TempDir;
 
 namespace {
-
-const char* const kA = "legatejl_85d792a6_legate_0.prof";
-const char* const kB = "legatejl_97c70b58_legate_0.prof";
-const char* const kC = "legatejl_9d2e0080_legate_0.prof";
 
 struct Decoded {
   uint64_t records = 0, bytes = 0, header_bytes = 0;

@@ -15,11 +15,10 @@
 
 using namespace legato;
 using namespace legato::analysis;
-using legion::testing::data_file;
+using namespace legato::legion::testing;
 
 TEST_CASE("Legion logs: findings from what the log holds, and what it lacks said") {
-  for (const char* name : {"legatejl_85d792a6_legate_0.prof", "legatejl_97c70b58_legate_0.prof",
-                           "legatejl_9d2e0080_legate_0.prof"}) {
+  for (const char* name : kRealLogs) {
     INFO(name);
     const Profile p = legato::load::load_profile({data_file(name)});
     const Findings f = find(p);
@@ -34,7 +33,7 @@ TEST_CASE("Legion logs: findings from what the log holds, and what it lacks said
     for (const Finding& x : f.findings) CHECK(x.lines.empty());
   }
   // Log B ran all four of its tasks on c2, one of 16 CPUs.
-  const Profile b = legato::load::load_profile({data_file("legatejl_97c70b58_legate_0.prof")});
+  const Profile b = legato::load::load_profile({data_file(kB)});
   const Findings f = find(b);
   const auto li = std::find_if(f.findings.begin(), f.findings.end(),
                                [](const Finding& x) { return x.rule == "load_imbalance"; });

@@ -32,9 +32,6 @@ namespace {
 
 constexpr LogVersion kLater[] = {LogVersion::V1009, LogVersion::V1010, LogVersion::V1011,
                                  LogVersion::V1012};
-const char* const kRealLogs[] = {"legatejl_85d792a6_legate_0.prof",
-                                 "legatejl_97c70b58_legate_0.prof",
-                                 "legatejl_9d2e0080_legate_0.prof"};
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);

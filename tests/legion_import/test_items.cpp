@@ -11,15 +11,11 @@
 
 using namespace legato;
 using namespace legato::analysis;
-using legion::testing::data_file;
-using legion::testing::LogEditor;
-using legion::testing::RawRecord;
-using legion::testing::write_file;
+using namespace legato::legion::testing;
 using trace::testing::TempDir;
 
 namespace {
 
-const char* const kA = "legatejl_85d792a6_legate_0.prof";
 constexpr uint64_t kCpu2 = 0x1d00000000000002, kUtil0 = 0x1d00000000000000;
 constexpr uint64_t kGpu18 = 0x1d00000000000012;
 constexpr uint64_t kSysmem0 = 0x1e00000000000000, kFbmem2 = 0x1e00000000000002;

@@ -12,15 +12,10 @@
 #include "trace_format/trace_test_util.hpp"
 
 using namespace legato::testing;
-using legato::legion::testing::data_file;
-using legato::legion::testing::gzip;
-using legato::legion::testing::read_file;
-using legato::legion::testing::write_file;
+using namespace legato::legion::testing;
 using legato::trace::testing::TempDir;
 
 namespace {
-const char* const kA = "legatejl_85d792a6_legate_0.prof";
-const char* const kB = "legatejl_97c70b58_legate_0.prof";
 bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }

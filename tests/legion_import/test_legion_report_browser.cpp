@@ -61,7 +61,7 @@ TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") 
     return;
   }
   TempDir dir;
-  const std::string log = legion::testing::data_file("legatejl_85d792a6_legate_0.prof");
+  const std::string log = legion::testing::data_file(legion::testing::kA);
   const analysis::Profile p = open_report(chrome, dir, {log});
   size_t kinds = 0;
   for (const auto& n : p.nodes) kinds += n.kinds.size();

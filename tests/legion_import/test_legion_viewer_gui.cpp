@@ -18,10 +18,7 @@
 #include "viewer/xvfb_view.hpp"
 
 using namespace legato;
-using legion::testing::data_file;
-using legion::testing::gzip;
-using legion::testing::read_file;
-using legion::testing::write_file;
+using namespace legato::legion::testing;
 using nlohmann::json;
 using trace::testing::TempDir;
 
@@ -44,7 +41,7 @@ TEST_CASE("a Legion log in the viewer: lanes and the critical path", "[gui][legi
   }
   TempDir dir;
   const std::string gz = dir.file("prof_0.gz");
-  write_file(gz, gzip(read_file(data_file("legatejl_85d792a6_legate_0.prof"))));
+  write_file(gz, gzip(read_file(data_file(kA))));
   // The last Julia task (op 6 on c2), found as the viewer's search finds it
   // (its meta tasks match too: they serve its operation).
   const analysis::Profile p = load::load_profile({gz});
@@ -106,7 +103,7 @@ TEST_CASE("a Legion log cut short opens with its warning", "[gui][legion]") {
     return;
   }
   TempDir dir;
-  auto bytes = read_file(data_file("legatejl_85d792a6_legate_0.prof"));
+  auto bytes = read_file(data_file(kA));
   bytes.resize(50000);
   const std::string cut = dir.file("cut.prof");
   write_file(cut, bytes);

@@ -16,16 +16,10 @@
 
 using namespace legato;
 using namespace legato::analysis;
-using legion::testing::data_file;
-using legion::testing::LogEditor;
-using legion::testing::write_file;
+using namespace legato::legion::testing;
 using trace::testing::TempDir;
 
 namespace {
-
-const char* const kA = "legatejl_85d792a6_legate_0.prof";
-const char* const kB = "legatejl_97c70b58_legate_0.prof";
-const char* const kC = "legatejl_9d2e0080_legate_0.prof";
 
 const Lane* lane_named(const Profile& p, const std::string& name) {
   for (const auto& l : p.lanes) {

@@ -19,17 +19,10 @@
 
 using namespace legato;
 using namespace legato::analysis;
-using legion::testing::data_file;
-using legion::testing::gzip;
-using legion::testing::LogEditor;
-using legion::testing::read_file;
-using legion::testing::write_file;
+using namespace legato::legion::testing;
 using trace::testing::TempDir;
 
 namespace {
-
-const char* const kA = "legatejl_85d792a6_legate_0.prof";
-const char* const kB = "legatejl_97c70b58_legate_0.prof";
 
 bool has_warning(const std::vector<std::string>& warnings, const std::string& text) {
   for (const auto& w : warnings) {

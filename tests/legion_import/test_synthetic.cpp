@@ -91,7 +91,7 @@ TEST_CASE("the writer's 1008 layouts are the real logs' layouts", "[legion][writ
     w.finish();
   }
   const auto ours = LogReader::open(path);
-  const auto real = LogReader::open(data_file("legatejl_85d792a6_legate_0.prof"));
+  const auto real = LogReader::open(data_file(kA));
   REQUIRE(ours->header().layouts.size() == real->header().layouts.size());
   for (const auto& l : real->header().layouts) {
     const legion::RecordLayout* o = ours->header().find(l.name);
