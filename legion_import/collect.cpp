@@ -333,7 +333,7 @@ struct Collector::In {
   bool has(size_t field) const { return f[field] >= 0; }
 };
 
-inline void Collector::add_machine(Kind kind, const In& in) {
+inline void Collector::add_machine(Kind kind, In in) {
   LogData& d = data_;
   switch (kind) {
     case Kind::MachineDesc:
@@ -370,7 +370,7 @@ inline void Collector::add_machine(Kind kind, const In& in) {
   }
 }
 
-inline void Collector::add_name(Kind kind, const In& in) {
+inline void Collector::add_name(Kind kind, In in) {
   LogData& d = data_;
   switch (kind) {
     case Kind::TaskKind: {
@@ -415,7 +415,7 @@ inline void Collector::add_name(Kind kind, const In& in) {
   }
 }
 
-inline void Collector::add_operation(const In& in) {
+inline void Collector::add_operation(In in) {
   // Legion of 2023 writes the provenance text in the record itself;
   // later ones a Provenance record's id.
   const int prov = in.f[ix("provenance")];
@@ -427,7 +427,7 @@ inline void Collector::add_operation(const In& in) {
              in.u32(ix("kind"))});
 }
 
-inline void Collector::add_proc_item(Source source, const In& in) {
+inline void Collector::add_proc_item(Source source, In in) {
   ProcItem it;
   it.source = source;
   it.proc = in.u(ix("proc_id"));
@@ -474,7 +474,7 @@ inline void Collector::add_proc_item(Source source, const In& in) {
   data_.items.add(it, data_.node);
 }
 
-inline void Collector::add_wait(bool meta, const In& in) {
+inline void Collector::add_wait(bool meta, In in) {
   WaitInfo w;
   w.meta = meta;
   w.op = in.u(ix("op_id"));
@@ -486,7 +486,7 @@ inline void Collector::add_wait(bool meta, const In& in) {
   data_.waits.push_back(w);
 }
 
-inline void Collector::add_old_instance(Kind kind, const In& in) {
+inline void Collector::add_old_instance(Kind kind, In in) {
   if (kind == Kind::InstCreate) {
     data_.inst_creates.emplace_back(in.u(ix("inst_id")), in.u(ix("create")));
   } else {
@@ -495,14 +495,14 @@ inline void Collector::add_old_instance(Kind kind, const In& in) {
   }
 }
 
-inline void Collector::add_instance(const In& in) {
+inline void Collector::add_instance(In in) {
   data_.instances.push_back(InstInfo{in.u(ix("inst_uid")), in.u(ix("inst_id")), in.u(ix("mem_id")),
                                      in.u(ix("size")), in.u(ix("op_id")), in.u(ix("create")),
                                      in.u(ix("ready"), in.u(ix("create"))), in.u(ix("destroy")),
                                      in.u(ix("creator"))});
 }
 
-inline void Collector::add_channel_item(ChannelItem::Type type, const In& in) {
+inline void Collector::add_channel_item(ChannelItem::Type type, In in) {
   ChannelItem c;
   c.type = type;
   c.op = in.u(ix("op_id"));
@@ -521,7 +521,7 @@ inline void Collector::add_channel_item(ChannelItem::Type type, const In& in) {
   data_.channel_items.push_back(c);
 }
 
-inline void Collector::add_event(EventNode::Type type, const In& in) {
+inline void Collector::add_event(EventNode::Type type, In in) {
   EventNode e;
   e.type = type;
   // ExternalEventInfo names its event `external` and its time `trigger`;

@@ -52,30 +52,32 @@ class Collector {
   // What the header's layouts say of the Legion that wrote them: how it
   // numbers memory kinds, whether its operations name their parents.
   void read_layout_versions(const Header& header);
-  // add()'s work for each kind of record, each into its part of data_
-  // (defined in collect.cpp, where add() inlines them).
+  // add()'s work for each kind of record, each into its part of data_,
+  // defined in collect.cpp. Those for the kinds a log holds many of are
+  // always inlined: add() is the importer's per-record hot path.
+  //
   // MachineDesc, ZeroTime, CalibrationErr, MaxDimDesc, RuntimeConfig,
   // ProcDesc and MemDesc: the machine, its clock and configuration.
-  inline void add_machine(Kind kind, const In& in);
+  inline void add_machine(Kind kind, In in);
   // The descriptions that name things: task kinds and variants, meta
   // tasks, messages, mapper and runtime calls, mappers, operation kinds,
   // provenances and backtraces.
-  inline void add_name(Kind kind, const In& in);
+  inline void add_name(Kind kind, In in);
   // OperationInstance: an operation, its parent and provenance.
-  inline void add_operation(const In& in);
+  [[gnu::always_inline]] inline void add_operation(In in);
   // A task, meta task, message or call on a processor (TaskInfo ...
   // ProfTaskInfo).
-  inline void add_proc_item(Source source, const In& in);
+  [[gnu::always_inline]] inline void add_proc_item(Source source, In in);
   // TaskWaitInfo or MetaWaitInfo: a wait of a task or meta task.
-  inline void add_wait(bool meta, const In& in);
+  [[gnu::always_inline]] inline void add_wait(bool meta, In in);
   // InstCreateInfo or InstUsageInfo: part of an instance (before 2022-10).
-  inline void add_old_instance(Kind kind, const In& in);
+  inline void add_old_instance(Kind kind, In in);
   // InstTimelineInfo: an instance, its memory, size and lifetime.
-  inline void add_instance(const In& in);
+  [[gnu::always_inline]] inline void add_instance(In in);
   // CopyInfo, FillInfo or PartitionInfo: an item on a channel.
-  inline void add_channel_item(ChannelItem::Type type, const In& in);
+  [[gnu::always_inline]] inline void add_channel_item(ChannelItem::Type type, In in);
   // A node of the event graph (EventMergerInfo ... ExternalEventInfo).
-  inline void add_event(EventNode::Type type, const In& in);
+  [[gnu::always_inline]] inline void add_event(EventNode::Type type, In in);
   // f(table, fills) for every table, fills(handler) saying whether records
   // of that handler's layout add to it.
   template <class F>
