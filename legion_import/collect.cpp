@@ -83,19 +83,62 @@ struct Collector::Handler {
 
 namespace {
 
+// A record kind's name, its Collector::Kind and its sub.
 struct Named {
   std::string_view name;
   uint8_t kind;
   uint8_t sub;
 };
 
+// Record kinds known, and not needed for the timeline: instance shapes and
+// fields, processor-memory affinity, index launches' slices, Realm-only
+// (prealm) records, kinds of older versions.
+constexpr std::string_view kIgnored[] = {
+    "ProcMDesc",
+    "IndexSpacePointDesc",
+    "IndexSpaceRectDesc",
+    "IndexSpaceEmptyDesc",
+    "FieldDesc",
+    "FieldSpaceDesc",
+    "PartDesc",
+    "IndexSpaceDesc",
+    "IndexSubSpaceDesc",
+    "IndexPartitionDesc",
+    "IndexSpaceSizeDesc",
+    "LogicalRegionDesc",
+    "PhysicalInstRegionDesc",
+    "PhysicalInstLayoutDesc",
+    "PhysicalInstDimOrderDesc",
+    "PhysicalInstanceUsage",
+    "PhysicalInstanceSpaces",
+    "PartitionInstInfo",
+    "SliceOwner",
+    "LocalLockAcquireInfo",
+    "SpawnInfo",
+    "ProcMemDesc",
+};
+
 }  // namespace
 
 Collector::Collector(const Header& header) : header_(header) {
+  handlers_.resize(header.layouts.size());
+  counts_.assign(header.layouts.size(), 0);
+  for (size_t i = 0; i < header.layouts.size(); ++i) {
+    const RecordLayout& l = header.layouts[i];
+    Handler& h = handlers_[i];
+    recognise(l.name, h);
+    for (size_t f = 0; f < kNumFields; ++f) h.f.at[f] = l.field(kFieldNames[f]);
+    if (l.name == "MessageInfo" && l.field("lg_id") < 0 && l.field("kind") >= 0)
+      data_.messages_by_kind = true;
+  }
+  read_layout_versions(header);
+}
+
+void Collector::recognise(std::string_view name, Handler& h) {
   using K = Kind;
-  const auto k = [](K x) { return static_cast<uint8_t>(x); };
-  const auto s = [](auto x) { return static_cast<uint8_t>(x); };
-  const Named known[] = {
+  constexpr auto k = [](K x) { return static_cast<uint8_t>(x); };
+  constexpr auto s = [](auto x) { return static_cast<uint8_t>(x); };
+  static constexpr Named known[] = {
       {"MachineDesc", k(K::MachineDesc), 0},
       {"ZeroTime", k(K::ZeroTime), 0},
       {"CalibrationErr", k(K::CalibrationErr), 0},
@@ -144,49 +187,21 @@ Collector::Collector(const Header& header) : header_(header) {
       {"MakeValidInfo", k(K::Event), s(EventNode::MakeValid)},
       {"FetchMetadataInfo", k(K::Event), s(EventNode::FetchMetadata)},
       {"ExternalEventInfo", k(K::Event), s(EventNode::External)},
-      // Known, and not needed for the timeline: instance shapes and fields,
-      // processor-memory affinity, index launches' slices, Realm-only
-      // (prealm) records, kinds of older versions.
-      {"ProcMDesc", k(K::Ignored), 0},
-      {"IndexSpacePointDesc", k(K::Ignored), 0},
-      {"IndexSpaceRectDesc", k(K::Ignored), 0},
-      {"IndexSpaceEmptyDesc", k(K::Ignored), 0},
-      {"FieldDesc", k(K::Ignored), 0},
-      {"FieldSpaceDesc", k(K::Ignored), 0},
-      {"PartDesc", k(K::Ignored), 0},
-      {"IndexSpaceDesc", k(K::Ignored), 0},
-      {"IndexSubSpaceDesc", k(K::Ignored), 0},
-      {"IndexPartitionDesc", k(K::Ignored), 0},
-      {"IndexSpaceSizeDesc", k(K::Ignored), 0},
-      {"LogicalRegionDesc", k(K::Ignored), 0},
-      {"PhysicalInstRegionDesc", k(K::Ignored), 0},
-      {"PhysicalInstLayoutDesc", k(K::Ignored), 0},
-      {"PhysicalInstDimOrderDesc", k(K::Ignored), 0},
-      {"PhysicalInstanceUsage", k(K::Ignored), 0},
-      {"PhysicalInstanceSpaces", k(K::Ignored), 0},
-      {"PartitionInstInfo", k(K::Ignored), 0},
-      {"SliceOwner", k(K::Ignored), 0},
       {"BacktraceDesc", k(K::Backtrace), 0},
       {"EventWaitInfo", k(K::WaitSite), 0},
-      {"LocalLockAcquireInfo", k(K::Ignored), 0},
-      {"SpawnInfo", k(K::Ignored), 0},
-      {"ProcMemDesc", k(K::Ignored), 0},
   };
-  handlers_.resize(header.layouts.size());
-  counts_.assign(header.layouts.size(), 0);
-  for (size_t i = 0; i < header.layouts.size(); ++i) {
-    const RecordLayout& l = header.layouts[i];
-    Handler& h = handlers_[i];
-    for (const Named& n : known) {
-      if (n.name == l.name) {
-        h.kind = static_cast<Kind>(n.kind);
-        h.sub = n.sub;
-      }
+  for (const Named& n : known) {
+    if (n.name == name) {
+      h.kind = static_cast<Kind>(n.kind);
+      h.sub = n.sub;
     }
-    for (size_t f = 0; f < kNumFields; ++f) h.f.at[f] = l.field(kFieldNames[f]);
-    if (l.name == "MessageInfo" && l.field("lg_id") < 0 && l.field("kind") >= 0)
-      data_.messages_by_kind = true;
   }
+  for (const std::string_view n : kIgnored) {
+    if (n == name) h.kind = Kind::Ignored;
+  }
+}
+
+void Collector::read_layout_versions(const Header& header) {
   if (const RecordLayout* ops = header.find("OperationInstance"))
     data_.ops_name_parents = ops->field("parent_id") >= 0;
   // Layouts that only Legion from 2022 on writes say the memory kinds are
@@ -306,231 +321,304 @@ LogData& Collector::data() {
   return data_;
 }
 
+// The record's fields by their names' indices (ix), with the defaults of
+// Record::get for fields its layout does not have.
+struct Collector::In {
+  const Record& r;
+  const std::array<int, kNumFields>& f;
+  uint64_t u(size_t field, uint64_t fallback = 0) const { return r.get(f[field], fallback); }
+  uint32_t u32(size_t field) const { return static_cast<uint32_t>(r.get(f[field])); }
+  int32_t i32(size_t field) const { return static_cast<int32_t>(r.get(f[field])); }
+  const std::string& text(size_t field) const { return r.text(f[field]); }
+  bool has(size_t field) const { return f[field] >= 0; }
+};
+
+inline void Collector::add_machine(Kind kind, In in) {
+  LogData& d = data_;
+  switch (kind) {
+    case Kind::MachineDesc:
+      d.has_machine = true;
+      d.node = in.u32(ix("node_id"));
+      d.nodes = in.u32(ix("num_nodes"));
+      d.version = in.u32(ix("version"));
+      d.hostname = in.text(ix("hostname"));
+      d.host_id = in.u(ix("host_id"));
+      d.process_id = in.u32(ix("process_id"));
+      break;
+    case Kind::ZeroTime:
+      d.has_zero_time = true;
+      d.zero_time = static_cast<int64_t>(in.u(ix("zero_time")));
+      break;
+    case Kind::CalibrationErr:
+      d.calibration_err = static_cast<int64_t>(in.u(ix("calibration_err")));
+      break;
+    case Kind::MaxDimDesc:
+      d.max_dim = in.u32(ix("max_dim"));
+      break;
+    case Kind::RuntimeConfig:
+      for (size_t i = 0; i < in.r.layout->fields.size(); ++i)
+        d.runtime_config[in.r.layout->fields[i].name] = in.r.values[i] != 0;
+      break;
+    case Kind::ProcDesc:
+      d.procs[in.u(ix("proc_id"))] = in.i32(ix("kind"));
+      break;
+    case Kind::MemDesc:
+      d.mems[in.u(ix("mem_id"))] = {in.i32(ix("kind")), in.u(ix("capacity"))};
+      break;
+    default:
+      break;
+  }
+}
+
+inline void Collector::add_name(Kind kind, In in) {
+  LogData& d = data_;
+  switch (kind) {
+    case Kind::TaskKind: {
+      // Logged first as "unnamed_task_<id>" without overwrite, later with
+      // the real name and overwrite (LEGION_FORMAT.md §5).
+      const uint32_t id = in.u32(ix("task_id"));
+      const bool overwrite = !in.has(ix("overwrite")) || in.u(ix("overwrite")) != 0;
+      const auto it = d.task_names.find(id);
+      if (it == d.task_names.end() || overwrite)
+        d.task_names[id] = {in.text(ix("name")), overwrite};
+      break;
+    }
+    case Kind::TaskVariant:
+      d.variants[{in.u32(ix("task_id")), in.u32(ix("variant_id"))}] = in.text(ix("name"));
+      break;
+    case Kind::MetaDesc:
+      d.meta_names[in.u32(ix("kind"))] = {in.text(ix("name")), in.u(ix("message")) != 0};
+      break;
+    case Kind::MessageDesc:
+      d.message_names[in.u32(ix("kind"))] = in.text(ix("name"));
+      break;
+    case Kind::MapperCallDesc:
+      d.mapper_calls[in.u32(ix("kind"))] = in.text(ix("name"));
+      break;
+    case Kind::RuntimeCallDesc:
+      d.runtime_calls[in.u32(ix("kind"))] = in.text(ix("name"));
+      break;
+    case Kind::MapperName:
+      d.mapper_names[{in.u32(ix("mapper_id")), in.u(ix("mapper_proc"))}] = in.text(ix("name"));
+      break;
+    case Kind::OpDesc:
+      d.op_kinds[in.u32(ix("kind"))] = in.text(ix("name"));
+      break;
+    case Kind::Provenance:
+      d.provenances[in.u(ix("provenance"))] = in.text(ix("prov"));
+      break;
+    case Kind::Backtrace:
+      d.backtraces[in.u(ix("backtrace_id"))] = in.text(ix("backtrace"));
+      break;
+    default:
+      break;
+  }
+}
+
+inline void Collector::add_operation(In in) {
+  // Legion of 2023 writes the provenance text in the record itself;
+  // later ones a Provenance record's id.
+  const int prov = in.f[ix("provenance")];
+  const bool inline_text =
+      prov >= 0 && in.r.layout->fields[static_cast<size_t>(prov)].kind == FieldType::String;
+  data_.ops.push_back(
+      OpInfo{in.u(ix("op_id")), in.u(ix("parent_id"), ~uint64_t{0}),
+             inline_text ? provenance_id(in.text(ix("provenance"))) : in.u(ix("provenance")),
+             in.u32(ix("kind"))});
+}
+
+inline void Collector::add_proc_item(Source source, In in) {
+  ProcItem it;
+  it.source = source;
+  it.proc = in.u(ix("proc_id"));
+  it.op = in.u(ix("op_id"));
+  it.fevent = in.u(ix("fevent"));
+  it.creator = in.u(ix("creator"));
+  it.critical = in.u(ix("critical"));
+  it.start = in.u(ix("start"));
+  it.stop = in.u(ix("stop"));
+  // Calls and prof tasks have no create/ready: they start when created.
+  it.ready = in.u(ix("ready"), it.start);
+  it.create = in.u(ix("create"), it.ready);
+  switch (it.source) {
+    case Source::Task:
+    case Source::ImplicitTask:
+    case Source::GpuTask:
+      it.kind = in.u32(ix("task_id"));
+      it.variant = in.u32(ix("variant_id"));
+      if (it.source == Source::GpuTask) {
+        it.gpu_start = in.u(ix("gpu_start"));
+        it.gpu_stop = in.u(ix("gpu_stop"));
+      }
+      break;
+    case Source::Meta:
+    case Source::Message:
+      // An older MessageInfo names its MessageDesc kind instead.
+      it.kind = in.has(ix("lg_id")) ? in.u32(ix("lg_id")) : in.u32(ix("kind"));
+      it.extra = in.u(ix("spawn"));  // messages: when the sender sent it
+      break;
+    case Source::MapperCall:
+      it.kind = in.u32(ix("kind"));
+      it.variant = in.has(ix("mapper_id")) ? in.u32(ix("mapper_id")) : in.u32(ix("mapper"));
+      it.extra = in.u(ix("mapper_proc"));
+      break;
+    case Source::RuntimeCall:
+      it.kind = in.u32(ix("kind"));
+      break;
+    case Source::ApplicationCall:
+      it.extra = in.u(ix("provenance"));
+      break;
+    case Source::ProfTask:
+      break;
+  }
+  data_.items.add(it, data_.node);
+}
+
+inline void Collector::add_wait(bool meta, In in) {
+  WaitInfo w;
+  w.meta = meta;
+  w.op = in.u(ix("op_id"));
+  w.kind = w.meta ? in.u32(ix("lg_id")) : in.u32(ix("task_id"));
+  w.start = in.u(ix("wait_start"));
+  w.ready = in.u(ix("wait_ready"));
+  w.end = in.u(ix("wait_end"));
+  w.event = in.u(ix("wait_event"));
+  data_.waits.push_back(w);
+}
+
+inline void Collector::add_old_instance(Kind kind, In in) {
+  if (kind == Kind::InstCreate) {
+    data_.inst_creates.emplace_back(in.u(ix("inst_id")), in.u(ix("create")));
+  } else {
+    data_.inst_usages.push_back(
+        InstUsage{in.u(ix("inst_id")), in.u(ix("mem_id")), in.u(ix("size")), in.u(ix("op_id"))});
+  }
+}
+
+inline void Collector::add_instance(In in) {
+  data_.instances.push_back(InstInfo{in.u(ix("inst_uid")), in.u(ix("inst_id")), in.u(ix("mem_id")),
+                                     in.u(ix("size")), in.u(ix("op_id")), in.u(ix("create")),
+                                     in.u(ix("ready"), in.u(ix("create"))), in.u(ix("destroy")),
+                                     in.u(ix("creator"))});
+}
+
+inline void Collector::add_channel_item(ChannelItem::Type type, In in) {
+  ChannelItem c;
+  c.type = type;
+  c.op = in.u(ix("op_id"));
+  c.size = in.u(ix("size"));
+  c.fevent = in.u(ix("fevent"));
+  c.creator = in.u(ix("creator"));
+  c.critical = in.u(ix("critical"));
+  c.start = in.u(ix("start"));
+  c.stop = in.u(ix("stop"));
+  c.ready = in.u(ix("ready"), c.start);
+  c.create = in.u(ix("create"), c.ready);
+  c.part_op = in.u32(ix("part_op"));
+  c.src = in.u(ix("src"));
+  c.dst = in.u(ix("dst"));
+  c.redop = in.u32(ix("reduction"));  // 1011 on: a reduction copy's operator
+  data_.channel_items.push_back(c);
+}
+
+inline void Collector::add_event(EventNode::Type type, In in) {
+  EventNode e;
+  e.type = type;
+  // ExternalEventInfo names its event `external` and its time `trigger`;
+  // MakeValidInfo and FetchMetadataInfo theirs `triggered`.
+  e.result = in.has(ix("result")) ? in.u(ix("result")) : in.u(ix("external"));
+  e.performer = in.u(ix("fevent"));
+  e.performed = in.has(ix("performed"))   ? in.u(ix("performed"))
+                : in.has(ix("triggered")) ? in.u(ix("triggered"))
+                                          : in.u(ix("trigger"));
+  // An arrival whose fevent is the barrier itself is a handshake from
+  // outside Legion (since 25.06), not an item's arrival.
+  if (e.type == EventNode::Barrier && e.performer == e.result && e.result != 0) {
+    e.type = EventNode::Handshake;
+    e.performer = 0;
+  }
+  if (in.has(ix("pre0"))) {
+    e.pre[0] = in.u(ix("pre0"));
+    e.pre[1] = in.u(ix("pre1"));
+    e.pre[2] = in.u(ix("pre2"));
+    e.pre[3] = in.u(ix("pre3"));
+  } else {
+    e.pre[0] = in.u(ix("precondition"));
+  }
+  data_.events.push_back(e);
+}
+
 void Collector::add(const Record& r) {
   const auto layout = static_cast<size_t>(r.layout - header_.layouts.data());
   const Handler& h = handlers_[layout];
   ++counts_[layout];
   if (++added_ == kSample && sample_bytes_ > 0) reserve_from_sample(r.offset);
-  const auto& f = h.f.at;
-  const auto u = [&](size_t field, uint64_t fallback = 0) { return r.get(f[field], fallback); };
-  const auto u32 = [&](size_t field) { return static_cast<uint32_t>(r.get(f[field])); };
-  const auto i32 = [&](size_t field) { return static_cast<int32_t>(r.get(f[field])); };
-  const auto text = [&](size_t field) { return r.text(f[field]); };
+  const In in{r, h.f.at};
   LogData& d = data_;
   switch (h.kind) {
     case Kind::Ignored:
-      break;
     case Kind::Unknown:
       break;
     case Kind::MachineDesc:
-      d.has_machine = true;
-      d.node = u32(ix("node_id"));
-      d.nodes = u32(ix("num_nodes"));
-      d.version = u32(ix("version"));
-      d.hostname = text(ix("hostname"));
-      d.host_id = u(ix("host_id"));
-      d.process_id = u32(ix("process_id"));
-      break;
     case Kind::ZeroTime:
-      d.has_zero_time = true;
-      d.zero_time = static_cast<int64_t>(u(ix("zero_time")));
-      break;
     case Kind::CalibrationErr:
-      d.calibration_err = static_cast<int64_t>(u(ix("calibration_err")));
-      break;
     case Kind::MaxDimDesc:
-      d.max_dim = u32(ix("max_dim"));
-      break;
     case Kind::RuntimeConfig:
-      for (size_t i = 0; i < r.layout->fields.size(); ++i)
-        d.runtime_config[r.layout->fields[i].name] = r.values[i] != 0;
-      break;
     case Kind::ProcDesc:
-      d.procs[u(ix("proc_id"))] = i32(ix("kind"));
-      break;
     case Kind::MemDesc:
-      d.mems[u(ix("mem_id"))] = {i32(ix("kind")), u(ix("capacity"))};
+      add_machine(h.kind, in);
       break;
-    case Kind::TaskKind: {
-      // Logged first as "unnamed_task_<id>" without overwrite, later with
-      // the real name and overwrite (LEGION_FORMAT.md §5).
-      const uint32_t id = u32(ix("task_id"));
-      const bool overwrite = f[ix("overwrite")] < 0 || u(ix("overwrite")) != 0;
-      const auto it = d.task_names.find(id);
-      if (it == d.task_names.end() || overwrite) d.task_names[id] = {text(ix("name")), overwrite};
-      break;
-    }
+    case Kind::TaskKind:
     case Kind::TaskVariant:
-      d.variants[{u32(ix("task_id")), u32(ix("variant_id"))}] = text(ix("name"));
-      break;
     case Kind::MetaDesc:
-      d.meta_names[u32(ix("kind"))] = {text(ix("name")), u(ix("message")) != 0};
-      break;
     case Kind::MessageDesc:
-      d.message_names[u32(ix("kind"))] = text(ix("name"));
-      break;
     case Kind::MapperCallDesc:
-      d.mapper_calls[u32(ix("kind"))] = text(ix("name"));
-      break;
     case Kind::RuntimeCallDesc:
-      d.runtime_calls[u32(ix("kind"))] = text(ix("name"));
-      break;
     case Kind::MapperName:
-      d.mapper_names[{u32(ix("mapper_id")), u(ix("mapper_proc"))}] = text(ix("name"));
-      break;
     case Kind::OpDesc:
-      d.op_kinds[u32(ix("kind"))] = text(ix("name"));
-      break;
     case Kind::Provenance:
-      d.provenances[u(ix("provenance"))] = text(ix("prov"));
-      break;
-    case Kind::OperationInstance: {
-      // Legion of 2023 writes the provenance text in the record itself;
-      // later ones a Provenance record's id.
-      const int prov = f[ix("provenance")];
-      const bool inline_text =
-          prov >= 0 && r.layout->fields[static_cast<size_t>(prov)].kind == FieldType::String;
-      d.ops.push_back(
-          OpInfo{u(ix("op_id")), u(ix("parent_id"), ~uint64_t{0}),
-                 inline_text ? provenance_id(text(ix("provenance"))) : u(ix("provenance")),
-                 u32(ix("kind"))});
-      break;
-    }
-    case Kind::MultiTask:
-      d.multi_tasks[u(ix("op_id"))] = u32(ix("task_id"));
-      break;
-    case Kind::ProcItem: {
-      ProcItem it;
-      it.source = static_cast<Source>(h.sub);
-      it.proc = u(ix("proc_id"));
-      it.op = u(ix("op_id"));
-      it.fevent = u(ix("fevent"));
-      it.creator = u(ix("creator"));
-      it.critical = u(ix("critical"));
-      it.start = u(ix("start"));
-      it.stop = u(ix("stop"));
-      // Calls and prof tasks have no create/ready: they start when created.
-      it.ready = u(ix("ready"), it.start);
-      it.create = u(ix("create"), it.ready);
-      switch (it.source) {
-        case Source::Task:
-        case Source::ImplicitTask:
-        case Source::GpuTask:
-          it.kind = u32(ix("task_id"));
-          it.variant = u32(ix("variant_id"));
-          if (it.source == Source::GpuTask) {
-            it.gpu_start = u(ix("gpu_start"));
-            it.gpu_stop = u(ix("gpu_stop"));
-          }
-          break;
-        case Source::Meta:
-        case Source::Message:
-          // An older MessageInfo names its MessageDesc kind instead.
-          it.kind = f[ix("lg_id")] >= 0 ? u32(ix("lg_id")) : u32(ix("kind"));
-          it.extra = u(ix("spawn"));  // messages: when the sender sent it
-          break;
-        case Source::MapperCall:
-          it.kind = u32(ix("kind"));
-          it.variant = f[ix("mapper_id")] >= 0 ? u32(ix("mapper_id")) : u32(ix("mapper"));
-          it.extra = u(ix("mapper_proc"));
-          break;
-        case Source::RuntimeCall:
-          it.kind = u32(ix("kind"));
-          break;
-        case Source::ApplicationCall:
-          it.extra = u(ix("provenance"));
-          break;
-        case Source::ProfTask:
-          break;
-      }
-      d.items.add(it, d.node);
-      break;
-    }
-    case Kind::TaskWait:
-    case Kind::MetaWait: {
-      WaitInfo w;
-      w.meta = h.kind == Kind::MetaWait;
-      w.op = u(ix("op_id"));
-      w.kind = w.meta ? u32(ix("lg_id")) : u32(ix("task_id"));
-      w.start = u(ix("wait_start"));
-      w.ready = u(ix("wait_ready"));
-      w.end = u(ix("wait_end"));
-      w.event = u(ix("wait_event"));
-      d.waits.push_back(w);
-      break;
-    }
-    case Kind::InstCreate:
-      d.inst_creates.emplace_back(u(ix("inst_id")), u(ix("create")));
-      break;
-    case Kind::InstUsage:
-      d.inst_usages.push_back(
-          InstUsage{u(ix("inst_id")), u(ix("mem_id")), u(ix("size")), u(ix("op_id"))});
-      break;
-    case Kind::Instance:
-      d.instances.push_back(InstInfo{
-          u(ix("inst_uid")), u(ix("inst_id")), u(ix("mem_id")), u(ix("size")), u(ix("op_id")),
-          u(ix("create")), u(ix("ready"), u(ix("create"))), u(ix("destroy")), u(ix("creator"))});
-      break;
-    case Kind::ChannelItem: {
-      ChannelItem c;
-      c.type = static_cast<ChannelItem::Type>(h.sub);
-      c.op = u(ix("op_id"));
-      c.size = u(ix("size"));
-      c.fevent = u(ix("fevent"));
-      c.creator = u(ix("creator"));
-      c.critical = u(ix("critical"));
-      c.start = u(ix("start"));
-      c.stop = u(ix("stop"));
-      c.ready = u(ix("ready"), c.start);
-      c.create = u(ix("create"), c.ready);
-      c.part_op = u32(ix("part_op"));
-      c.src = u(ix("src"));
-      c.dst = u(ix("dst"));
-      c.redop = u32(ix("reduction"));  // 1011 on: a reduction copy's operator
-      d.channel_items.push_back(c);
-      break;
-    }
-    case Kind::CopyInst:
-      d.inst_refs.push_back(InstRef{u(ix("fevent")), u(ix("src")), u(ix("dst")), u(ix("src_inst")),
-                                    u(ix("dst_inst")), u(ix("indirect")) != 0});
-      break;
-    case Kind::FillInst:
-      d.inst_refs.push_back(InstRef{u(ix("fevent")), 0, u(ix("dst")), 0, u(ix("dst_inst")), false});
-      break;
     case Kind::Backtrace:
-      d.backtraces[u(ix("backtrace_id"))] = text(ix("backtrace"));
+      add_name(h.kind, in);
+      break;
+    case Kind::OperationInstance:
+      add_operation(in);
+      break;
+    case Kind::MultiTask:
+      d.multi_tasks[in.u(ix("op_id"))] = in.u32(ix("task_id"));
+      break;
+    case Kind::ProcItem:
+      add_proc_item(static_cast<Source>(h.sub), in);
+      break;
+    case Kind::TaskWait:
+    case Kind::MetaWait:
+      add_wait(h.kind == Kind::MetaWait, in);
       break;
     case Kind::WaitSite:
-      d.wait_sites.push_back(WaitSite{u(ix("fevent")), u(ix("wait_event")), u(ix("backtrace_id")),
-                                      u(ix("provenance"))});
+      d.wait_sites.push_back(WaitSite{in.u(ix("fevent")), in.u(ix("wait_event")),
+                                      in.u(ix("backtrace_id")), in.u(ix("provenance"))});
       break;
-    case Kind::Event: {
-      EventNode e;
-      e.type = static_cast<EventNode::Type>(h.sub);
-      // ExternalEventInfo names its event `external` and its time `trigger`;
-      // MakeValidInfo and FetchMetadataInfo theirs `triggered`.
-      e.result = f[ix("result")] >= 0 ? u(ix("result")) : u(ix("external"));
-      e.performer = u(ix("fevent"));
-      e.performed = f[ix("performed")] >= 0   ? u(ix("performed"))
-                    : f[ix("triggered")] >= 0 ? u(ix("triggered"))
-                                              : u(ix("trigger"));
-      // An arrival whose fevent is the barrier itself is a handshake from
-      // outside Legion (since 25.06), not an item's arrival.
-      if (e.type == EventNode::Barrier && e.performer == e.result && e.result != 0) {
-        e.type = EventNode::Handshake;
-        e.performer = 0;
-      }
-      if (f[ix("pre0")] >= 0) {
-        e.pre[0] = u(ix("pre0"));
-        e.pre[1] = u(ix("pre1"));
-        e.pre[2] = u(ix("pre2"));
-        e.pre[3] = u(ix("pre3"));
-      } else {
-        e.pre[0] = u(ix("precondition"));
-      }
-      d.events.push_back(e);
+    case Kind::InstCreate:
+    case Kind::InstUsage:
+      add_old_instance(h.kind, in);
       break;
-    }
+    case Kind::Instance:
+      add_instance(in);
+      break;
+    case Kind::CopyInst:
+      d.inst_refs.push_back(InstRef{in.u(ix("fevent")), in.u(ix("src")), in.u(ix("dst")),
+                                    in.u(ix("src_inst")), in.u(ix("dst_inst")),
+                                    in.u(ix("indirect")) != 0});
+      break;
+    case Kind::FillInst:
+      d.inst_refs.push_back(
+          InstRef{in.u(ix("fevent")), 0, in.u(ix("dst")), 0, in.u(ix("dst_inst")), false});
+      break;
+    case Kind::ChannelItem:
+      add_channel_item(static_cast<ChannelItem::Type>(h.sub), in);
+      break;
+    case Kind::Event:
+      add_event(static_cast<EventNode::Type>(h.sub), in);
+      break;
   }
 }
 

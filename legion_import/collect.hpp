@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -43,6 +44,40 @@ class Collector {
   // Field indices of one layout, -1 where it has no such field.
   struct Fields;
   struct Handler;
+  // One record's fields by name, through its layout's Fields.
+  struct In;
+  // Sets h's kind (and sub) for records of that name; leaves it Unknown
+  // for a name this collector does not know.
+  static void recognise(std::string_view name, Handler& h);
+  // What the header's layouts say of the Legion that wrote them: how it
+  // numbers memory kinds, whether its operations name their parents.
+  void read_layout_versions(const Header& header);
+  // add()'s work for each kind of record, each into its part of data_,
+  // defined in collect.cpp. Those for the kinds a log holds many of are
+  // always inlined: add() is the importer's per-record hot path.
+  //
+  // MachineDesc, ZeroTime, CalibrationErr, MaxDimDesc, RuntimeConfig,
+  // ProcDesc and MemDesc: the machine, its clock and configuration.
+  inline void add_machine(Kind kind, In in);
+  // The descriptions that name things: task kinds and variants, meta
+  // tasks, messages, mapper and runtime calls, mappers, operation kinds,
+  // provenances and backtraces.
+  inline void add_name(Kind kind, In in);
+  // OperationInstance: an operation, its parent and provenance.
+  [[gnu::always_inline]] inline void add_operation(In in);
+  // A task, meta task, message or call on a processor (TaskInfo ...
+  // ProfTaskInfo).
+  [[gnu::always_inline]] inline void add_proc_item(Source source, In in);
+  // TaskWaitInfo or MetaWaitInfo: a wait of a task or meta task.
+  [[gnu::always_inline]] inline void add_wait(bool meta, In in);
+  // InstCreateInfo or InstUsageInfo: part of an instance (before 2022-10).
+  inline void add_old_instance(Kind kind, In in);
+  // InstTimelineInfo: an instance, its memory, size and lifetime.
+  [[gnu::always_inline]] inline void add_instance(In in);
+  // CopyInfo, FillInfo or PartitionInfo: an item on a channel.
+  [[gnu::always_inline]] inline void add_channel_item(ChannelItem::Type type, In in);
+  // A node of the event graph (EventMergerInfo ... ExternalEventInfo).
+  [[gnu::always_inline]] inline void add_event(EventNode::Type type, In in);
   // f(table, fills) for every table, fills(handler) saying whether records
   // of that handler's layout add to it.
   template <class F>

@@ -443,17 +443,11 @@ void infer_machine(LogData& d) {
   d.nodes = std::max(d.nodes, d.node + 1);
 }
 
-}  // namespace
-
-analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts,
-                            Links links) {
-  analysis::RankTrace t;
-  t.file = path;
-  t.readable = true;
-  t.records = facts.records;
-  t.problems = facts.problems;
-  t.finished_cleanly = facts.clean_end;
-  t.data_lost = facts.damaged;  // part of the file could not be used: exit status 1
+// What of the file this importer reads otherwise than it is written, into
+// `problems`: a format newer than the newest it knows, record kinds it
+// does not know, an absurd node (then read as node 0 of 1).
+void check_input(LogData& d, const std::string& path, const DecodeFacts& facts,
+                 std::vector<std::string>& problems) {
   std::string kinds;
   uint64_t unknown = 0;
   for (const auto& [name, count] : d.unknown_kinds) {
@@ -462,7 +456,7 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
   }
   if (facts.format > kNewestKnownFormat) {
     // One warning says it all: what the log is, what was read, what not.
-    t.problems.push_back(
+    problems.push_back(
         path + ": Legion Prof format " + std::to_string(facts.format) +
         " is newer than the newest this importer knows (" + std::to_string(kNewestKnownFormat) +
         "): read by the layouts its header declares, as " + std::to_string(kNewestKnownFormat) +
@@ -471,37 +465,32 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
                       : "record kinds not interpreted: " + kinds + ", " + std::to_string(unknown) +
                             " records skipped"));
   } else if (unknown > 0) {
-    t.problems.push_back(path + ": skipped " + std::to_string(unknown) +
-                         " records of kinds this importer does not know: " + kinds);
+    problems.push_back(path + ": skipped " + std::to_string(unknown) +
+                       " records of kinds this importer does not know: " + kinds);
   }
   if (d.node > 0xffff || d.nodes > 0x10000) {  // Realm ids hold 16 bits of node
-    t.problems.push_back(path + ": MachineDesc gives an absurd node " + std::to_string(d.node) +
-                         " of " + std::to_string(d.nodes) +
-                         " (a damaged file?); read as node 0 of 1");
+    problems.push_back(path + ": MachineDesc gives an absurd node " + std::to_string(d.node) +
+                       " of " + std::to_string(d.nodes) +
+                       " (a damaged file?); read as node 0 of 1");
     d.node = 0;
     d.nodes = 1;
   }
-  if (!d.has_machine) infer_machine(d);
-  detail::Converter(d, t).run();
-  if (links == Links::FileAlone) {
-    detail::resolve_links({&t});
-    detail::write_links(t);
-  }
+}
 
-  trace::RunInfo& run = t.run;
+// The run's identity: its node of how many, host, process, a name for what
+// ran and an id (`format`: the log's format number, 0 where it names none).
+void describe_run(trace::RunInfo& run, std::vector<std::string>& problems, const LogData& d,
+                  const std::string& path, const DecodeFacts& facts, uint32_t format) {
   run.rank = d.node;
   run.ranks = std::max<uint32_t>(1, d.nodes);
   if (run.rank >= run.ranks) {
-    t.problems.push_back(path + ": MachineDesc names node " + std::to_string(d.node) + " of " +
-                         std::to_string(d.nodes) + "; read as node " + std::to_string(d.node) +
-                         " of " + std::to_string(d.node + 1));
+    problems.push_back(path + ": MachineDesc names node " + std::to_string(d.node) + " of " +
+                       std::to_string(d.nodes) + "; read as node " + std::to_string(d.node) +
+                       " of " + std::to_string(d.node + 1));
     run.ranks = d.node + 1;
   }
   run.host = d.hostname;
   run.pid = d.process_id;
-  // The format number: the first line's (1009 on), else MachineDesc's
-  // (1000 to 1008), else none (Legion before 2023-11).
-  const uint32_t format = facts.format > 0 ? facts.format : d.has_machine ? d.version : 0;
   // Legion logs do not name the program: say what ran (the format and
   // Legion's version where the log gives them), where.
   std::string what;
@@ -518,6 +507,11 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
     run.id = "legion-" + (d.hostname.empty() ? std::string("unknown") : d.hostname) + "-" +
              std::to_string(d.process_id);
   }
+}
+
+// The metadata's "legion": what the file and its machine description say
+// of the log and the Legion that wrote it.
+nlohmann::json legion_metadata(const LogData& d, const DecodeFacts& facts, uint32_t format) {
   nlohmann::json legion = {{"first_line", facts.first_line},
                            {"record_layouts", facts.layouts},
                            {"header_bytes", facts.header_bytes},
@@ -538,33 +532,61 @@ analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFac
                                : "numbered from NO_MEMKIND = 0";
   if (d.has_zero_time) legion["zero_time_ns"] = d.zero_time;
   legion["calibration_err_ns"] = d.calibration_err;
-  t.metadata = {{"run", run.to_json()},
+  return legion;
+}
+
+// RuntimeConfig's debug and safety flags: all in "legion", those set in
+// "config", and a warning naming them (legion_prof warns too): such a run
+// is slower than the same run without them.
+void note_runtime_config(analysis::RankTrace& t, const LogData& d, const std::string& path) {
+  if (d.runtime_config.empty()) return;
+  t.metadata["legion"]["runtime_config"] = d.runtime_config;
+  nlohmann::json set = nlohmann::json::object();
+  std::string named;
+  for (const auto& [flag, on] : d.runtime_config) {
+    if (!on) continue;
+    set[flag] = true;
+    named += (named.empty() ? "" : ", ") + runtime_config_flag(flag);
+  }
+  if (!set.empty()) {
+    t.metadata["config"] = set;
+    t.problems.push_back(path + ": this run had Legion's checking and debugging on (" + named +
+                         "); its times include that work, so it runs slower than it would "
+                         "without them: profile a build and run without them");
+  }
+}
+
+}  // namespace
+
+analysis::RankTrace convert(LogData& d, const std::string& path, const DecodeFacts& facts,
+                            Links links) {
+  analysis::RankTrace t;
+  t.file = path;
+  t.readable = true;
+  t.records = facts.records;
+  t.problems = facts.problems;
+  t.finished_cleanly = facts.clean_end;
+  t.data_lost = facts.damaged;  // part of the file could not be used: exit status 1
+  check_input(d, path, facts, t.problems);
+  if (!d.has_machine) infer_machine(d);
+  detail::Converter(d, t).run();
+  if (links == Links::FileAlone) {
+    detail::resolve_links({&t});
+    detail::write_links(t);
+  }
+  // The format number: the first line's (1009 on), else MachineDesc's
+  // (1000 to 1008), else none (Legion before 2023-11).
+  const uint32_t format = facts.format > 0 ? facts.format : d.has_machine ? d.version : 0;
+  describe_run(t.run, t.problems, d, path, facts, format);
+  t.metadata = {{"run", t.run.to_json()},
                 {"clock",
                  {{"units", "ns"},
                   {"source", "legion"},
                   // Realm puts every node on one zero: never shifted (LEGION_FORMAT.md §8).
                   {"offset_to_reference_ns", 0}}},
-                {"legion", legion}};
+                {"legion", legion_metadata(d, facts, format)}};
   if (d.has_zero_time) t.metadata["clock"]["zero_unix_ns"] = d.zero_time;
-  // RuntimeConfig's debug and safety flags: all in "legion", those set in
-  // "config", and a warning naming them (legion_prof warns too): such a run
-  // is slower than the same run without them.
-  if (!d.runtime_config.empty()) {
-    t.metadata["legion"]["runtime_config"] = d.runtime_config;
-    nlohmann::json set = nlohmann::json::object();
-    std::string named;
-    for (const auto& [flag, on] : d.runtime_config) {
-      if (!on) continue;
-      set[flag] = true;
-      named += (named.empty() ? "" : ", ") + runtime_config_flag(flag);
-    }
-    if (!set.empty()) {
-      t.metadata["config"] = set;
-      t.problems.push_back(path + ": this run had Legion's checking and debugging on (" + named +
-                           "); its times include that work, so it runs slower than it would "
-                           "without them: profile a build and run without them");
-    }
-  }
+  note_runtime_config(t, d, path);
   return t;
 }
 

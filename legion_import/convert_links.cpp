@@ -71,6 +71,11 @@ struct RefAt {
   auto operator<=>(const RefAt&) const = default;
 };
 
+// What a wait site is found by: the waiting item's fevent, the event waited on.
+std::pair<uint64_t, uint64_t> site_key(const WaitSite& x) {
+  return {x.fevent, x.event};
+}
+
 }  // namespace
 
 // legion_prof's check: a message's spawn is stamped on the sending node,
@@ -91,6 +96,24 @@ void Converter::message_latencies() const {
 // every call of it that contains the wait, so it becomes a wait of each of
 // them, and no blocked time counts as busy (LEGION_FORMAT.md §6).
 void Converter::waits() {
+  // The candidate that each wait blocked (SIZE_MAX: none of this file, left out).
+  std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
+  // fevent -> the candidate, of the items that waited, and its processor.
+  base::IdMap<WaitOwner> owners;
+  // Few calls belong to an item that waited: a filter of those items'
+  // fevents, small enough for a core's cache, passes their calls (and
+  // about 3% of the others) to the map.
+  base::IdFilter maybe_owned(32 * d_.waits.size());
+  find_wait_owners(owner_of, owners, maybe_owned);
+  const size_t placed = record_waits(owner_of, owned_calls(owners, maybe_owned));
+  const auto lost = static_cast<uint64_t>(d_.waits.size() - placed);
+  if (lost > 0)
+    t_.problems.push_back(t_.file + ": " + std::to_string(lost) +
+                          " waits name no task or meta task of this file; left out");
+}
+
+void Converter::find_wait_owners(std::vector<size_t>& owner_of, base::IdMap<WaitOwner>& owners,
+                                 base::IdFilter& maybe_owned) {
   // Recorded waits: a TaskWaitInfo belongs to the task of its op_id, a
   // MetaWaitInfo to the meta task of its (op_id, lg_id), whichever of them
   // ran over the wait (record order does not matter). Candidates sorted by
@@ -118,18 +141,6 @@ void Converter::waits() {
   std::sort(by_key.begin(), by_key.end(), [&](const Waited& a, const Waited& b) {
     return std::make_tuple(key(a), a.start, a.wait) < std::make_tuple(key(b), b.start, b.wait);
   });
-  // The candidate that each wait blocked (SIZE_MAX: none of this file, left out).
-  std::vector<size_t> owner_of(d_.waits.size(), SIZE_MAX);
-  // fevent -> the candidate, of the items that waited, and its processor
-  // (candidates are fewer than 2^32: tasks and meta tasks are each under 2^31).
-  struct Owner {
-    uint32_t candidate, processor;
-  };
-  base::IdMap<Owner> owners;
-  // Few calls belong to an item that waited: a filter of those items'
-  // fevents, small enough for a core's cache, passes their calls (and
-  // about 3% of the others) to the map.
-  base::IdFilter maybe_owned(32 * d_.waits.size());
   ItemTables& items = d_.items;
   auto first = cands.begin(), last = cands.begin();
   for (const Waited& wk : by_key) {
@@ -156,18 +167,16 @@ void Converter::waits() {
     // Only the item that owns its fevent (calls nest in that one).
     if (best->fevent != 0 && items.uid(best->item) == event_uid(best->fevent)) {
       owners.try_emplace(best->fevent,
-                         Owner{static_cast<uint32_t>(owner_of[wk.wait]), best->processor});
+                         WaitOwner{static_cast<uint32_t>(owner_of[wk.wait]), best->processor});
       maybe_owned.add(best->fevent);
     }
   }
-  // The calls of those items, grouped by item, by start (the longer of two
-  // that start together first: it holds the other).
-  struct Nested {
-    size_t owner;
-    uint64_t start, stop;
-    ItemRef call;
-  };
-  std::vector<Nested> calls;
+}
+
+std::vector<Converter::NestedCall> Converter::owned_calls(const base::IdMap<WaitOwner>& owners,
+                                                          const base::IdFilter& maybe_owned) const {
+  std::vector<NestedCall> calls;
+  ItemTables& items = d_.items;
   if (owners.size() > 0) {
     // A call that passes the filter has its slot and record prefetched
     // ahead of their reads.
@@ -180,45 +189,50 @@ void Converter::waits() {
       }
       if (!maybe_owned.maybe(items.calls[k].fevent)) continue;
       const ItemTables::Call& c = items.calls[k];
-      const Owner* owner = owners.find(c.fevent);
+      const WaitOwner* owner = owners.find(c.fevent);
       if (owner && owner->processor == c.processor) {
         const trace::MetaTaskRecord& m = items.metas[c.meta];
-        calls.push_back(Nested{owner->candidate, static_cast<uint64_t>(m.start),
-                               static_cast<uint64_t>(m.stop), kMetaRef | c.meta});
+        calls.push_back(NestedCall{owner->candidate, static_cast<uint64_t>(m.start),
+                                   static_cast<uint64_t>(m.stop), kMetaRef | c.meta});
       }
     }
   }
-  std::sort(calls.begin(), calls.end(), [](const Nested& a, const Nested& b) {
+  std::sort(calls.begin(), calls.end(), [](const NestedCall& a, const NestedCall& b) {
     if (a.owner != b.owner) return a.owner < b.owner;
     if (a.start != b.start) return a.start < b.start;
     return a.stop > b.stop || (a.stop == b.stop && a.call < b.call);
   });
-  // Where each wait happened (EventWaitInfo + BacktraceDesc, and from 1010
-  // the program's call it waited in): by the waiting item's fevent and the
-  // event waited on.
-  auto sites = d_.wait_sites;
-  const auto site_key = [](const WaitSite& x) { return std::make_pair(x.fevent, x.event); };
-  std::sort(sites.begin(), sites.end(),
+  return calls;
+}
+
+Converter::WaitSites Converter::wait_sites() const {
+  WaitSites sites{d_.wait_sites, {}};
+  std::sort(sites.sorted.begin(), sites.sorted.end(),
             [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
-  // (BacktraceDesc id, Provenance id) -> the note's string id, each made once.
-  std::map<std::pair<uint64_t, uint64_t>, uint32_t> note_text;
-  const auto note_of = [&](uint64_t fevent, uint64_t event) -> uint32_t {
-    const WaitSite key{fevent, event, 0, 0};
-    const auto at = std::lower_bound(
-        sites.begin(), sites.end(), key,
-        [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
-    if (fevent == 0 || at == sites.end() || site_key(*at) != site_key(key)) return 0;
-    const auto [it, added] = note_text.try_emplace({at->backtrace, at->provenance}, 0);
-    if (added) {
-      std::string note;
-      if (const auto p = d_.provenances.find(at->provenance); p != d_.provenances.end())
-        note = "in " + std::string(readable_provenance(p->second));
-      if (const auto b = d_.backtraces.find(at->backtrace); b != d_.backtraces.end())
-        note += (note.empty() ? "" : "\n") + readable_backtrace(b->second);
-      if (!note.empty()) it->second = str(note);
-    }
-    return it->second;
-  };
+  return sites;
+}
+
+uint32_t Converter::wait_note(WaitSites& sites, uint64_t fevent, uint64_t event) {
+  const WaitSite key{fevent, event, 0, 0};
+  const auto at = std::lower_bound(
+      sites.sorted.begin(), sites.sorted.end(), key,
+      [&](const WaitSite& a, const WaitSite& b) { return site_key(a) < site_key(b); });
+  if (fevent == 0 || at == sites.sorted.end() || site_key(*at) != site_key(key)) return 0;
+  const auto [it, added] = sites.notes.try_emplace({at->backtrace, at->provenance}, 0);
+  if (added) {
+    std::string note;
+    if (const auto p = d_.provenances.find(at->provenance); p != d_.provenances.end())
+      note = "in " + std::string(readable_provenance(p->second));
+    if (const auto b = d_.backtraces.find(at->backtrace); b != d_.backtraces.end())
+      note += (note.empty() ? "" : "\n") + readable_backtrace(b->second);
+    if (!note.empty()) it->second = str(note);
+  }
+  return it->second;
+}
+
+size_t Converter::record_waits(const std::vector<size_t>& owner_of,
+                               const std::vector<NestedCall>& calls) {
+  WaitSites sites = wait_sites();
   // Each item's waits in start order, swept beside its calls in start
   // order: the calls open when a wait starts are a stack (they nest), so a
   // wait finds the calls containing it without scanning the item's
@@ -233,7 +247,7 @@ void Converter::waits() {
   });
   auto& out_waits = out<trace::WaitRecord>();
   base::reserve_huge(out_waits, order.size());
-  std::vector<const Nested*> open;  // outermost first
+  std::vector<const NestedCall*> open;  // outermost first
   auto next = calls.begin();
   for (size_t n = 0; n < order.size(); ++n) {
     const WaitInfo& w = d_.waits[order[n]];
@@ -241,26 +255,23 @@ void Converter::waits() {
     if (n == 0 || owner != owner_of[order[n - 1]]) {
       open.clear();
       next = std::lower_bound(calls.begin(), calls.end(), owner,
-                              [](const Nested& c, size_t o) { return c.owner < o; });
+                              [](const NestedCall& c, size_t o) { return c.owner < o; });
     }
     for (; next != calls.end() && next->owner == owner && next->start <= w.start; ++next) {
       while (!open.empty() && open.back()->stop <= next->start) open.pop_back();
       open.push_back(&*next);
     }
     while (!open.empty() && open.back()->stop < w.start) open.pop_back();
-    const uint32_t text = note_of(cands[owner].fevent, w.event);
+    const uint32_t text = wait_note(sites, candidates_[owner].fevent, w.event);
     const auto add = [&](ItemRef item) {
       add_wait(item, w.start, w.ready, w.end, w.event);
       if (text != 0) t_.wait_notes.emplace_back(out_waits.size() - 1, text);
     };
-    add(cands[owner].item);
-    for (const Nested* c : open)  // each started at or before the wait
+    add(candidates_[owner].item);
+    for (const NestedCall* c : open)  // each started at or before the wait
       if (w.end <= c->stop) add(c->call);
   }
-  const auto lost = static_cast<uint64_t>(d_.waits.size() - order.size());
-  if (lost > 0)
-    t_.problems.push_back(t_.file + ": " + std::to_string(lost) +
-                          " waits name no task or meta task of this file; left out");
+  return order.size();
 }
 
 void Converter::add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t end,

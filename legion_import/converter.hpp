@@ -108,6 +108,45 @@ class Converter {
   // its calls (nested in it by fevent) that contains the wait; calls are
   // not waits of what they nest in (LEGION_FORMAT.md §6).
   void waits();
+  // waits()'s steps. A wait's task or meta task (the index of its
+  // candidate) where that one owns its fevent, and its processor: the calls
+  // that nest in it are those with its fevent on that processor
+  // (candidates are fewer than 2^32: tasks and meta tasks are each under
+  // 2^31).
+  struct WaitOwner {
+    uint32_t candidate, processor;
+  };
+  // A call of an item that waited (the index of its candidate: owner).
+  struct NestedCall {
+    size_t owner;
+    uint64_t start, stop;
+    ItemRef call;
+  };
+  // Where each wait happened (EventWaitInfo + BacktraceDesc, and from 1010
+  // the program's call it waited in): by the waiting item's fevent and the
+  // event waited on.
+  struct WaitSites {
+    base::HugeVector<WaitSite> sorted;  // d_.wait_sites by (fevent, event)
+    // (BacktraceDesc id, Provenance id) -> the note's string id, each made once.
+    std::map<std::pair<uint64_t, uint64_t>, uint32_t> notes;
+  };
+  // Sorts the candidates by (meta, op, kind, start) and finds the one each
+  // wait blocked (owner_of; left SIZE_MAX where none), putting those that
+  // own their fevent into owners and maybe_owned.
+  void find_wait_owners(std::vector<size_t>& owner_of, base::IdMap<WaitOwner>& owners,
+                        base::IdFilter& maybe_owned);
+  // The calls of the items in owners, grouped by owner, by start (the
+  // longer of two that start together first: it holds the other).
+  std::vector<NestedCall> owned_calls(const base::IdMap<WaitOwner>& owners,
+                                      const base::IdFilter& maybe_owned) const;
+  WaitSites wait_sites() const;  // with no note made yet
+  // The note of a wait on `event` by the item with that fevent: where it
+  // happened, as a string id (0: none known).
+  uint32_t wait_note(WaitSites& sites, uint64_t fevent, uint64_t event);
+  // Adds each wait that has an owner as a wait of it and of each of its
+  // calls that contains the wait, with its note; returns how many waits
+  // had an owner.
+  size_t record_waits(const std::vector<size_t>& owner_of, const std::vector<NestedCall>& calls);
   void add_wait(ItemRef item, uint64_t start, uint64_t ready, uint64_t end, uint64_t event);
   void merge_older_instances();  // InstCreateInfo and InstUsageInfo into d_.instances
   void instances();
