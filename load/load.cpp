@@ -14,8 +14,8 @@ analysis::Profile load_profile(const std::vector<std::string>& paths, const Load
   if (paths.empty()) throw analysis::LoadError("no trace files given (pass legate_*.prof)");
   std::vector<analysis::RankTrace> traces(paths.size());
   const unsigned threads = analysis::threads_or_cores(options.threads);
-  const analysis::ReadHints hints{.spare_core =
-                                      paths.size() < threads};  // fewer files than threads
+  // Fewer files than threads: a core to spare while each file is read.
+  const analysis::ReadHints hints{.spare_core = paths.size() < threads};
   base::parallel_for(paths.size(), threads,
                      [&](unsigned, size_t i) { traces[i] = read_file(paths[i], hints); });
   return build_run(std::move(traces), threads);

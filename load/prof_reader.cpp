@@ -8,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-#include "base/file_create.hpp"
 #include "base/huge_pages.hpp"
 #include "base/pages_ahead.hpp"
 #include "trace_format/reader.hpp"
