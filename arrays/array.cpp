@@ -252,8 +252,8 @@ Array Array::reshape(int64_t rows, int64_t cols) const {
   return make(store_, dtype_, 2, rows, cols, offset_, cols);
 }
 
-Array Array::flatten() const {
-  const Array c = contiguous() ? *this : copy();
+Array Array::flatten(std::source_location where) const {
+  const Array c = contiguous() ? *this : copy(where);
   return make(c.store_, c.dtype_, 1, 1, c.size(), c.offset_, c.size());
 }
 

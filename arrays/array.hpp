@@ -79,7 +79,8 @@ class Array {
   Array view(int64_t r0, int64_t r1, int64_t c0, int64_t c1) const;
   // The same elements seen with another shape (contiguous arrays only).
   Array reshape(int64_t rows, int64_t cols) const;
-  Array flatten() const;
+  // A view when the array is contiguous, else a copy made at `where`.
+  Array flatten(std::source_location where = std::source_location::current()) const;
   Array astype(DType type, std::source_location where = std::source_location::current()) const;
   Array copy(std::source_location where = std::source_location::current()) const;
   // cuPyNumeric's stencil_hint: the operations to come touch up to low[d]

@@ -164,7 +164,11 @@ PYBIND11_MODULE(_core, m) {
       .def("slice", &Array::slice)
       .def("view", &Array::view)
       .def("reshape", &Array::reshape)
-      .def("flatten", &Array::flatten)
+      .def("flatten",
+           [](const Array& a) {
+             LEGATO_USER_SITE;
+             return a.flatten();
+           })
       .def("astype",
            [](const Array& a, int code) {
              LEGATO_USER_SITE;

@@ -86,7 +86,7 @@ TEST_CASE("values compute on futures and wait only for item()", "[arrays][reduce
 TEST_CASE("every operation in the trace names the line of the program that asked for it",
           "[arrays][trace]") {
   legato::trace::testing::TempDir dir;
-  int sum_line = 0, op_line = 0, value_line = 0, update_line = 0;
+  int sum_line = 0, op_line = 0, value_line = 0, update_line = 0, flat_line = 0;
   {
     testing::RuntimeScope scope("--cpus 2 --profile --logdir " + dir.path().string());
     Array a = arange(1000, DType::F64);
@@ -95,7 +95,9 @@ TEST_CASE("every operation in the trace names the line of the program that asked
     Array b = a * 2.0; op_line = __LINE__;
     Value r = s / b.sum(); value_line = __LINE__;
     b[b > 10.0] += r; update_line = __LINE__;
+    Array f = b.reshape(10, 100).view(2, 4, 3, 5).flatten(); flat_line = __LINE__;
     // clang-format on
+    CHECK(f.size() == 4);
     CHECK(r.item() == Approx(0.5));
   }
   const auto l = legato::trace::testing::load_file(dir.file("legate_0.prof"));
@@ -105,8 +107,10 @@ TEST_CASE("every operation in the trace names the line of the program that asked
   for (const auto& k : l.records.get<legato::trace::TaskKindRecord>())
     kinds[k.id] = strings[k.name];
   std::multimap<std::string, std::string> where;  // task kind -> provenance
+  std::string all_lines;                          // of every operation
   for (const auto& o : l.records.get<legato::trace::OperationRecord>()) {
     if (o.task_kind != 0) where.emplace(kinds[o.task_kind], strings[o.provenance]);
+    all_lines += strings[o.provenance] + " ";
   }
   const auto at = [](int line) {
     return std::string("test_array_reduce.cpp:") + std::to_string(line);
@@ -123,6 +127,9 @@ TEST_CASE("every operation in the trace names the line of the program that asked
   CHECK_THAT(lines_of("BinaryOpTask"), Contains(at(update_line)));       // b > 10.0
   CHECK_THAT(lines_of("PutmaskTask"), Contains(at(update_line)));        // += r
   CHECK_THAT(lines_of("ScalarBinaryOpTask"), !Contains("arrays/array_reduce.cpp"));
+  // flatten() of a view copies it: at the caller's line, not the library's.
+  CHECK_THAT(all_lines, Contains(at(flat_line)));
+  CHECK_THAT(all_lines, !Contains("arrays/array.cpp"));
 }
 
 TEST_CASE("a CallSite names a front end's line in the trace, the store and error messages",

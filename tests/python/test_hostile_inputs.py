@@ -527,14 +527,19 @@ class FileNames(unittest.TestCase):
             "try:\n"
             "    a + np.zeros(11)\n"
             "except ValueError as e:\n"
-            "    print(e)\n", "--cpus 1 --profile")
+            "    print(e)\n"
+            "print(np.ones((4, 4))[1:3, 1:3].flatten().sum().item())\n",  # a copy
+            "--cpus 1 --profile")
         out, err = r.stdout.decode(), r.stderr.decode()
         self.assertEqual(r.returncode, 0, out + err)
         self.assertIn("10.0", out)
         self.assertIn(f"add at {where}:6: operands could not be broadcast", out)
         texts = self.provenance()
-        for line in (2, 3, 4):
+        self.assertIn("4.0", out)
+        for line in (2, 3, 4, 9):
             self.assertIn(f"{where}:{line}", texts)
+        # the library never stands in for the user (flatten copies a view)
+        self.assertFalse([t for t in texts if "/arrays/" in t], texts)
         self.assertFalse([t for t in texts if "<unknown>" in t], texts)
 
     def test_the_out_of_memory_report_names_the_file_and_line(self):
