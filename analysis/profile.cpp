@@ -62,8 +62,8 @@ std::string_view copy_kind_name(trace::CopyKind k) {
 
 std::string_view Profile::kind_name(uint32_t item) const {
   const Item& it = items[item];
-  if (const CopyInfo* copy = copy_of(it); copy && it.kind == ItemKind::Copy) {
-    const std::string_view name = copy_kind_name(copy->kind);
+  if (it.kind == ItemKind::Copy) {
+    const std::string_view name = copy_kind_name(copy_of(it)->kind);
     if (!name.empty()) return name;
   }
   return to_string(it.kind);

@@ -288,8 +288,9 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
       capacity += static_cast<double>(lane.capacity);
       for (uint32_t i = lane.begin; i < lane.end; ++i) {
         const Item& it = p.items[i];
-        if (!p.instance_of(it)) continue;
-        const InstanceInfo& info = *p.instance_of(it);
+        const InstanceInfo* instance = p.instance_of(it);
+        if (!instance) continue;
+        const InstanceInfo& info = *instance;
         // Sizes past 4 PiB only come from damaged records; capped so sums stay exact.
         const auto bytes = static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
         const Time from = std::clamp<Time>(info.ready, it.start, it.stop());

@@ -288,8 +288,9 @@ void temporaries(Context& ctx) {
       bool any = false;
       for (uint32_t i = p.lanes[l].begin; i < p.lanes[l].end; ++i) {
         const Item& it = p.items[i];
-        if (!p.instance_of(it)) continue;
-        const InstanceInfo& info = *p.instance_of(it);
+        const InstanceInfo* instance = p.instance_of(it);
+        if (!instance) continue;
+        const InstanceInfo& info = *instance;
         if (info.bytes < min_bytes || it.duration() > max_life || (it.flags & kItemAliveAtEnd))
           continue;
         if (info.store != 0 && several(info.store)) continue;

@@ -125,12 +125,14 @@ class NodeRun {
                        uint64_t valid_at);
   // Its completion on the utility processor, after the GPU's work: an
   // external event (1012, and late 1008 logs) that it waits for.
-  void completion(uint64_t op, uint32_t ua, const TaskTimes& t, bool on_gpu);
+  void completion(uint64_t op, uint32_t ua, const TaskTimes& t);
   // An instance for every fourth task, and a copy into it.
-  void instance_and_copies(uint64_t op, const MetaTimes& mp, const TaskTimes& t, bool on_gpu);
+  void instance_and_copies(uint64_t op, const MetaTimes& mp, const TaskTimes& t);
 
   // The top-level task's fevent (node 0; slot 0, generation 1).
   static uint64_t top_event() { return event_id(0, 1); }
+  // Whether the current operation's point task runs on the GPU (every third).
+  bool gpu_operation() const { return k_ % 3 == 0; }
 
   LegionLogWriter& w_;
   const uint32_t n_, nodes_;
@@ -150,9 +152,8 @@ void NodeRun::operation() {
   uint64_t valid_at = 0;
   const uint64_t merged = gate(mp, valid_at);
   const TaskTimes t = point_task(op, a, mp, merged, valid_at);
-  const bool on_gpu = k_ % 3 == 0;
-  completion(op, ua, t, on_gpu);
-  if (k_ % 4 == 0) instance_and_copies(op, mp, t, on_gpu);
+  completion(op, ua, t);
+  if (k_ % 4 == 0) instance_and_copies(op, mp, t);
   prev_task_ = t.fevent;
   issue_ = a.stop + rng_.between(1'000, 6'000);
   ++k_;
@@ -204,7 +205,7 @@ TaskTimes NodeRun::point_task(uint64_t op, const MetaTimes& a, const MetaTimes& 
                               uint64_t valid_at) {
   TaskTimes t;
   t.op = op;
-  const bool on_gpu = k_ % 3 == 0;
+  const bool on_gpu = gpu_operation();
   const uint32_t p = on_gpu ? kGpuIndex : kCpu0 + static_cast<uint32_t>(k_ % kCpus);
   t.task_id = on_gpu ? kGpuTask : kCpuTask;
   t.variant_id = on_gpu ? 2 : 1;
@@ -232,7 +233,8 @@ TaskTimes NodeRun::point_task(uint64_t op, const MetaTimes& a, const MetaTimes& 
   return t;
 }
 
-void NodeRun::completion(uint64_t op, uint32_t ua, const TaskTimes& t, bool on_gpu) {
+void NodeRun::completion(uint64_t op, uint32_t ua, const TaskTimes& t) {
+  const bool on_gpu = gpu_operation();
   const uint64_t cuda = ev(n_, k_, kExternalEvent);
   const bool external = on_gpu && w_.external_event(cuda, t.fevent, t.gpu_start, t.gpu_stop, 0);
   MetaTimes c;
@@ -250,8 +252,8 @@ void NodeRun::completion(uint64_t op, uint32_t ua, const TaskTimes& t, bool on_g
   free_at_[ua] = c.stop + rng_.between(300, 1500);
 }
 
-void NodeRun::instance_and_copies(uint64_t op, const MetaTimes& mp, const TaskTimes& t,
-                                  bool on_gpu) {
+void NodeRun::instance_and_copies(uint64_t op, const MetaTimes& mp, const TaskTimes& t) {
+  const bool on_gpu = gpu_operation();
   InstanceTimes in;
   in.inst_uid = ev(n_, k_, kInstanceEvent);
   in.inst_id = instance_id(n_, on_gpu ? kFbMem : kSysMem, k_);
