@@ -10,6 +10,7 @@
 
 #include "analysis/builder.hpp"
 #include "analysis/details.hpp"
+#include "analysis/fold_summary.hpp"
 #include "base/parallel.hpp"
 #include "base/prefetch.hpp"
 
@@ -340,19 +341,22 @@ void Builder::tree() {
               [](const KindGroup& a, const KindGroup& b) { return a.kind < b.kind; });
   }
 
-  // The busy-time prefix sums, the fold blocks and the span, in chunks on
+  // The busy-time prefix sums, the fold blocks, the lead tables and the span, in chunks on
   // the worker threads: each chunk's busy_blocks relative to the chunk's
   // start first, then the sums of the chunks before it added. (Durations are
   // never negative, so saturating sums add up the same in any grouping.)
   const size_t n = p_.items.size();
-  constexpr size_t kChunk = size_t{1} << 18;  // items: a multiple of 16 and of kFoldBlock
-  static_assert(kChunk % 16 == 0 && kChunk % kFoldBlock == 0);
+  constexpr size_t kChunk = size_t{1} << 18;  // items: a multiple of 16 and of kLeadGroup
+  static_assert(kChunk % 16 == 0 && kChunk % kLeadGroup == 0 && kLeadGroup % kFoldBlock == 0);
   struct Part {
     Time sum = 0, lo = std::numeric_limits<Time>::max(), hi = std::numeric_limits<Time>::min();
   };
   std::vector<Part> parts((n + kChunk - 1) / kChunk);
   p_.busy_blocks.assign(n / 16 + 1, 0);
   p_.fold_blocks.assign((n + kFoldBlock - 1) / kFoldBlock, 0.f);
+  p_.lead_blocks.assign((n + kFoldBlock - 1) / kFoldBlock, 0);
+  p_.lead_groups.assign((n + kLeadGroup - 1) / kLeadGroup, 0);
+  p_.block_starts.assign((n + kFoldBlock - 1) / kFoldBlock, 0);
   base::parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
     Part part;
     for (size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
@@ -364,6 +368,7 @@ void Builder::tree() {
       float& block = p_.fold_blocks[i / kFoldBlock];
       block = std::max(block, fold_key_rounded_up(p_, static_cast<uint32_t>(i)));
     }
+    fill_lead_tables(p_, c * kChunk, std::min(n, (c + 1) * kChunk));
     parts[c] = part;
   });
   Time lo = std::numeric_limits<Time>::max(), hi = std::numeric_limits<Time>::min(), sum = 0;

@@ -24,7 +24,8 @@ using trace::Time;
 using trace::Uid;
 
 inline constexpr uint32_t kNone = 0xffffffff;
-inline constexpr uint32_t kFoldBlock = 32;  // items per fold_blocks entry
+inline constexpr uint32_t kFoldBlock = 32;  // items per fold_blocks and lead_blocks entry
+inline constexpr uint32_t kLeadGroup = 1024;  // items per lead_groups entry (32 fold blocks)
 
 // Times in the model lie within +-kTimeLimit ns (52 days) of the run's zero,
 // so differences and sums of a few never overflow; the loader clamps
@@ -389,6 +390,15 @@ struct Profile {
   // duration and gap after the item before it, rounded up; lets drawing skip
   // runs of tiny items that fold into one gray box without reading them.
   std::vector<float> fold_blocks;
+  // What folded items ran (fold_summary.hpp): lead_blocks[k] is the offset
+  // in items [32 k, 32 k + 32) of the first item of the name and kind that
+  // weighs most there; lead_groups[g] the offset in items [1024 g, 1024 g +
+  // 1024) of the lead of its blocks' leads, each weighing its block's weight.
+  std::vector<uint8_t> lead_blocks;
+  std::vector<uint16_t> lead_groups;
+  // block_starts[k]: the start of item 32 k, so that drawing can step over
+  // dense folded items block by block in a table 32 times smaller.
+  std::vector<Time> block_starts;
   std::unordered_map<uint32_t, std::pair<Time, Time>> timing_overflow;  // item -> ready, create
 };
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "analysis/fold_summary.hpp"
 #include "analysis/units.hpp"
 #include "analysis/utilization.hpp"
 #include "viewer/app.hpp"
@@ -199,9 +200,16 @@ void App::tooltip(const Pick& pick) {
       break;
     }
     case Pick::Type::Merged:
-      text = std::to_string(pick.count) + " items merged, " +
+      text = analysis::grouped(pick.count) + " items folded, " +
              human_ns(static_cast<double>(pick.busy)) + " busy in " +
-             human_ns(static_cast<double>(pick.stop - pick.start)) + "\n(click to zoom in)";
+             human_ns(static_cast<double>(pick.stop - pick.start));
+      for (const analysis::Share& s : analysis::leading(p, pick.item, pick.item + pick.count, 3)) {
+        char share[16];
+        std::snprintf(share, sizeof share, "%.0f%%", 100 * s.share);
+        text += "\n" + std::string(share) + "  " + p.label(s.item) + " (" +
+                std::string(p.kind_name(s.item)) + ")";
+      }
+      text += "\n(click to zoom in)";
       break;
     case Pick::Type::Avg: {
       const LayoutRow& row = layout_.rows()[static_cast<size_t>(pick.row)];

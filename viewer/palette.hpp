@@ -37,7 +37,8 @@ inline constexpr ImU32 kNodeHeader = IM_COL32(233, 236, 241, 255);
 inline constexpr ImU32 kLabelColumn = IM_COL32(248, 249, 251, 255);
 inline constexpr ImU32 kRowLine = IM_COL32(236, 238, 242, 255);
 inline constexpr ImU32 kText = IM_COL32(34, 40, 52, 255);
-inline constexpr ImU32 kMerged = IM_COL32(154, 160, 168, 255);
+// Behind a box of folded items, whose bars show what ran (fold_summary.hpp).
+inline constexpr ImU32 kFolded = IM_COL32(226, 229, 234, 255);
 inline constexpr ImU32 kAvgFill = IM_COL32(45, 110, 200, 64);
 inline constexpr ImU32 kAvgLine = IM_COL32(45, 110, 200, 255);
 inline constexpr ImU32 kFlash = IM_COL32(255, 45, 85, 255);

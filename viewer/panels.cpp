@@ -319,8 +319,9 @@ void App::help_window() {
       {"?", "this help"},
   };
   ImGui::Text(
-      "Shading: darkest running, lighter ready to resume, lightest blocked; gray: merged tiny "
-      "items.");
+      "Shading: darkest running, lighter ready to resume, lightest blocked. Tiny items fold into\n"
+      "light boxes of bars: each bar as tall as the share of its time they ran, in the colour\n"
+      "of what ran longest there.");
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
     for (const auto& k : kKeys) {
       ImGui::TableNextRow();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analysis/fold_summary.hpp"
 #include "analysis/units.hpp"
 #include "viewer/palette.hpp"
 
@@ -222,9 +223,7 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
       draw_item(dl, p, b.item, x0, x1, y, h, cam);
     } else {
       x1 = std::max(x1, x0 + kMinBoxPx);
-      dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors::kMerged);
-      // How many items the gray box holds.
-      if (x1 - x0 > 60) box_text(dl, std::to_string(b.count) + " items", x0, x1, y, h, kWhite);
+      draw_folded(dl, p, b, x0, x1, y, h, cam);
     }
     if (const ImU32 c = outline_of(hl, b.first, b.count)) {
       if (c == colors::kOutlined) {
@@ -259,6 +258,43 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
     dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), under_text);
   }
   if (x1 - x0 > 40) box_text(dl, p.label(i), x0, x1, y, h, text_color_on(under_text));
+}
+
+void TimelineView::draw_folded(ImDrawList* dl, const Profile& p, const analysis::DrawBox& b,
+                               float x0, float x1, float y, float h, const Camera& cam) {
+  // A light box where the items lie; in it a bar per column of kMinBoxPx
+  // pixels, as tall as the share of the column's time its items ran, in the
+  // colour of the name and kind that ran longest there.
+  dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors::kFolded);
+  columns_.clear();
+  const double width = kMinBoxPx * cam.span() / lanes_width();
+  analysis::fold_columns(p, b, cam.t0(), width, columns_);
+  // Neighbouring columns mostly lead with the same name and kind, and
+  // alike ones (same colour, same height in whole pixels) are drawn as one.
+  uint32_t key = kNone;
+  ImU32 color = 0;
+  float run_a = 0, run_e = 0, run_bar = 0;
+  ImU32 run_color = 0;
+  const auto flush = [&] {
+    if (run_e > run_a) dl->AddRectFilled(ImVec2(run_a, y + h - run_bar), ImVec2(run_e, y + h), run_color);
+  };
+  for (const analysis::FoldColumn& c : columns_) {
+    const float a = std::max(x0, x_of(c.start, cam));
+    const float e = std::max(std::min(x1, x_of(c.stop, cam)), a + 1);
+    const double share = std::min(1.0, static_cast<double>(c.busy) / width);
+    const float bar = std::max(2.f, std::round(static_cast<float>(share) * h));
+    if (analysis::lead_key(p.items[c.lead]) != key) {
+      key = analysis::lead_key(p.items[c.lead]);
+      color = colors_.get(p, c.lead, analysis::State::Running);
+    }
+    if (color == run_color && bar == run_bar && a <= run_e) {
+      run_e = e;
+      continue;
+    }
+    flush();
+    run_a = a, run_e = e, run_bar = bar, run_color = color;
+  }
+  flush();
 }
 
 void TimelineView::draw_chain(ImDrawList* dl, const Profile& p, const Layout& layout,

@@ -1,6 +1,6 @@
 // Draws the timeline into an ImGui draw list: the time ruler, the label
-// column, node headers, avg lines, lanes of boxes (state shading, gray merged
-// boxes, labels), error lines, highlights and the critical-path chain; and
+// column, node headers, avg lines, lanes of boxes (state shading, tiny items
+// folded into bars of what ran, labels), error lines, highlights and the critical-path chain; and
 // answers what lies under the mouse. Only what is visible is queried.
 #pragma once
 
@@ -10,6 +10,7 @@
 
 #include <imgui.h>
 
+#include "analysis/fold_summary.hpp"
 #include "analysis/timeline.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/layout.hpp"
@@ -80,6 +81,8 @@ class TimelineView {
                  const Camera& cam, const Highlights& hl);
   void draw_item(ImDrawList* dl, const analysis::Profile& p, uint32_t i, float x0, float x1,
                  float y, float h, const Camera& cam);
+  void draw_folded(ImDrawList* dl, const analysis::Profile& p, const analysis::DrawBox& b, float x0,
+                   float x1, float y, float h, const Camera& cam);
   void draw_chain(ImDrawList* dl, const analysis::Profile& p, const Layout& layout,
                   const Camera& cam, const Highlights& hl) const;
   void draw_errors(ImDrawList* dl, const analysis::Profile& p, const Camera& cam) const;
@@ -96,6 +99,7 @@ class TimelineView {
   ImVec2 origin_{0, 0}, size_{1, 1};
   float label_width_ = kMinLabelWidth;
   std::vector<analysis::DrawBox> boxes_;  // scratch
+  std::vector<analysis::FoldColumn> columns_;  // scratch
   std::vector<HitBox> hits_;
   size_t outlined_drawn_ = 0;
   std::vector<ImVec2> points_;  // scratch

@@ -2,7 +2,7 @@
 // synthetic trace (written through the writer API; nothing ran) with known
 // answers: selection and details (a GPU kernel's short name and signature),
 // the critical-path link and chain, back, zoom keys and undo, wheel, drag to
-// pan, right-drag to zoom into a range, folding by label, tooltips, merged
+// pan, right-drag to zoom into a range, folding by label, tooltips, folded
 // boxes, search, the error banner, and opening files from the open box
 // after a failed load.
 #include <filesystem>
@@ -194,7 +194,7 @@ TEST_CASE("keys, wheel and drags zoom, pan and undo", "[viewer]") {
   CHECK(st["window"]["t1"].get<double>() == Approx(400'000).epsilon(0.01));
 }
 
-TEST_CASE("labels fold lanes, tooltips describe, gray boxes zoom in, search finds", "[viewer]") {
+TEST_CASE("labels fold lanes, tooltips describe, folded boxes zoom in, search finds", "[viewer]") {
   TempDir dir;
   write_trace(dir.file("legate_0.prof"));
   Session s(dir.file("legate_0.prof"));
@@ -207,9 +207,11 @@ TEST_CASE("labels fold lanes, tooltips describe, gray boxes zoom in, search find
   st = s.run("hover " + s.xy(50'000, "c0") + "\nwait 1\n");
   CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("work (task) on c0, node 0"));
   CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("prog.cc:10"));
-  // The 200 tiny tasks are one gray box when the whole run shows; a click zooms into it.
+  // The 200 tiny tasks fold into one box when the whole run shows, which
+  // says what ran in it; a click zooms into it.
   st = s.run("hover " + s.xy(700'000, "c1") + "\nwait 1\n");
-  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("200 items merged"));
+  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("200 items folded"));
+  CHECK_THAT(st["tooltip"].get<std::string>(), Catch::Contains("\n100%  tiny (task)\n"));
   st = s.run("click " + s.xy(700'000, "c1") + "\nwait 1\n");
   CHECK(st["window"]["t0"].get<double>() == Approx(600'000).margin(1000));
   CHECK(st["window"]["t1"].get<double>() == Approx(799'500).margin(1000));

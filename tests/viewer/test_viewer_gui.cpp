@@ -130,8 +130,9 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
     } else {
       ++lanes;
       const int colored = png.count(x0, top, x1, top + h, saturated);
+      // Behind folded items' bars, their box's light backdrop.
       const int merged = png.count(x0, top, x1, top + h, [](Rgb c) {
-        return c == Rgb{154, 160, 168};
+        return c == Rgb{226, 229, 234};
       });
       gray += merged;
       if (colored + merged > 0) ++lanes_with_boxes;
@@ -142,7 +143,7 @@ TEST_CASE("a workload's trace is drawn with its lanes and avg lines in their row
   CHECK(seen == std::set<std::string>{"node", "avg", "lane"});
   CHECK(lanes >= 4);
   CHECK(lanes_with_boxes >= lanes - 1);  // every lane but perhaps an idle one
-  CHECK(gray > 0);                       // zoomed out, cg's small tasks fold into gray boxes
+  CHECK(gray > 0);                       // zoomed out, cg's small tasks fold into boxes
 }
 
 TEST_CASE("a scripted click opens details whose critical-path link moves the view", "[gui]") {
