@@ -167,6 +167,8 @@ enum Column {
   kWaitReady,
   kWaitEnd,
   kInstProvenance,
+  kLeadBlocks,
+  kLeadGroups,
   kColumns
 };
 
@@ -241,6 +243,8 @@ std::string pack_profile(const Profile& p, const nlohmann::json& findings) {
     col[kWaitEnd].varint(
         static_cast<uint64_t>(std::max<analysis::Time>(0, w.end - std::max(w.ready, w.start))));
   }
+  for (const uint8_t lead : p.lead_blocks) col[kLeadBlocks].byte(static_cast<char>(lead));
+  for (const uint16_t lead : p.lead_groups) col[kLeadGroups].varint(lead);
   std::string out;
   size_t total = json.size() + 8 + 10 * kColumns;
   for (const auto& c : col) total += c.size();

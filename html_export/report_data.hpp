@@ -5,7 +5,7 @@
 //   u32 little-endian  length of the JSON header
 //   JSON header        run, strings, nodes, lanes (rows), operations, errors, warnings,
 //                      findings (report_findings.hpp; absent when not given)
-//   varint             number of columns (17), then each column's byte length,
+//   varint             number of columns (19), then each column's byte length,
 //                      then the columns one after the other
 //
 // Item columns hold one entry per item (for each lane, each row, each item in
@@ -30,6 +30,9 @@
 //   15 wait_end     varint end - ready
 // Instance columns, one entry per instance (in item order):
 //   16 inst_prov    varint string index of where its store was allocated
+// The lead tables (analysis/fold_summary.hpp), in item order:
+//   17 lead_block   u8 per kFoldBlock items: Profile::lead_blocks
+//   18 lead_group   varint per kLeadGroup items: Profile::lead_groups
 //
 // One column per field lets deflate see runs of alike values (durations with
 // durations, kinds with kinds), which interleaved fields hide.

@@ -10,6 +10,15 @@ async function decodeEmbedded(base64) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// The first index in [from, end) where before(index) is false, or end
+// (before holds on a prefix): galloping from `from`, then halving.
+function firstAtOrAfter(from, end, before) {
+  let lo = from, hi = from, step = 1;
+  while (hi < end && before(hi)) { lo = hi + 1; hi = Math.min(end, hi + step); step *= 2; }
+  while (lo < hi) { const m = lo + ((hi - lo) >> 1); if (before(m)) lo = m + 1; else hi = m; }
+  return lo;
+}
+
 class ByteReader {
   constructor(bytes, at) { this.b = bytes; this.at = at; }
   varint() {
@@ -31,6 +40,29 @@ class ByteReader {
 
 const KIND_META = 1, KIND_COPY = 2, KIND_FILL = 3, KIND_INSTANCE = 4;
 const FLAG_WAITS = 1;
+// analysis/profile.hpp and fold_summary.hpp.
+const FOLD_BLOCK = 32, LEAD_GROUP = 1024, LEAD_SAMPLES = 16, DENSE_COLUMN = 64;
+
+// Weights per name and kind, as analysis/fold_summary.cpp's Tally: the
+// first item seen of each stands for it; the heaviest wins, the first seen
+// among equals.
+class Tally {
+  constructor() { this.entries = []; this.byKey = new Map(); this.total = 0; }
+  add(key, weight, item) {
+    let e = this.byKey.get(key);
+    if (!e) { e = {weight: 0, item}; this.byKey.set(key, e); this.entries.push(e); }
+    e.weight += weight; this.total += weight;
+  }
+  top() {
+    let best = null;
+    for (const e of this.entries) if (!best || e.weight > best.weight) best = e;
+    return best ? best.item : -1;
+  }
+  shares(most) {
+    const sorted = [...this.entries].sort((a, b) => b.weight - a.weight);  // stable
+    return sorted.slice(0, most).map((e) => ({item: e.item, share: e.weight / this.total}));
+  }
+}
 
 class Profile {
   constructor(bytes) {
@@ -53,9 +85,9 @@ class Profile {
     for (let c = 0; c < ncol; ++c) sizes.push(head.varint());
     let at = head.at;
     for (const size of sizes) { columns.push(new ByteReader(bytes, at)); at += size; }
-    if (at > bytes.length || ncol < 17) throw new Error('the embedded data is incomplete');
+    if (at > bytes.length || ncol < 19) throw new Error('the embedded data is incomplete');
     const [gap, dur, name, op, kf, toReady, toCreate, byteCol, alloc, preCount, preItem, preKindCol,
-           waitItem, waitStart, waitReady, waitEnd, instProv] = columns;
+           waitItem, waitStart, waitReady, waitEnd, instProv, leadBlock, leadGroup] = columns;
     this.start = new Float64Array(count); this.stop = new Float64Array(count);
     this.name = new Uint32Array(count); this.op = new Int32Array(count);
     this.kind = new Uint8Array(count); this.flags = new Uint8Array(count);
@@ -94,6 +126,14 @@ class Profile {
       if (!this.waits.has(item)) this.waits.set(item, []);
       this.waits.get(item).push([s, ready, end, notes.get(k) || 0]);
     }
+    // The lead tables (Profile::lead_blocks, lead_groups) and each fold block's start.
+    this.leadBlocks = new Uint8Array(Math.ceil(count / FOLD_BLOCK));
+    this.blockStarts = new Float64Array(this.leadBlocks.length);
+    for (let b = 0; b < this.leadBlocks.length; ++b) {
+      this.leadBlocks[b] = leadBlock.u8(); this.blockStarts[b] = this.start[b * FOLD_BLOCK];
+    }
+    this.leadGroups = new Uint16Array(Math.ceil(count / LEAD_GROUP));
+    for (let g = 0; g < this.leadGroups.length; ++g) this.leadGroups[g] = leadGroup.varint();
     this.busyPrefix = new Float64Array(count + 1);  // total duration of items [0, i)
     for (let i = 0; i < count; ++i) this.busyPrefix[i + 1] = this.busyPrefix[i] + this.stop[i] - this.start[i];
     this.laneOf = new Int32Array(count);
@@ -243,6 +283,55 @@ class Profile {
     let c = 0;
     for (const l of lanes) c += this.isMemory(this.lanes[l].kind) ? this.lanes[l].capacity : 1;
     return c;  // 0: memories whose size the trace does not give
+  }
+
+  // What folded items ran, as analysis/fold_summary.cpp answers it (a
+  // parity test holds the two together).
+  leadKey(i) { return this.name[i] + this.kind[i] * 67108864; }  // name | kind << 26
+  leadWeight(i) { return this.stop[i] - this.start[i] + 1; }
+  tally(a, b) {
+    const t = new Tally(), n = b - a;
+    const size = n >= 2 * LEAD_GROUP ? LEAD_GROUP : n >= 2 * FOLD_BLOCK ? FOLD_BLOCK : 1;
+    const first = Math.ceil(a / size), last = Math.floor(b / size);
+    const stride = Math.ceil((last - first) / LEAD_SAMPLES);
+    for (let u = first; u < last; u += stride) {
+      const lead = size === 1 ? u : u * size + (size === FOLD_BLOCK ? this.leadBlocks[u] : this.leadGroups[u]);
+      const weight = size === 1 ? this.leadWeight(u)
+        : this.busyPrefix[(u + 1) * size] - this.busyPrefix[u * size] + size;
+      t.add(this.leadKey(lead), weight, lead);
+    }
+    return t;
+  }
+  // The names and kinds that ran longest among items [a, b) of a row:
+  // [{item, share}], longest first, at most `most`.
+  leading(a, b, most) { return a < b ? this.tally(a, b).shares(most) : []; }
+  columnLead(a, b) {
+    if (b - a <= 4) return this.tally(a, b).top();
+    const middle = a + Math.floor((b - a) / 2);
+    const lead = b - a >= 2 * LEAD_GROUP
+      ? Math.floor(middle / LEAD_GROUP) * LEAD_GROUP + this.leadGroups[Math.floor(middle / LEAD_GROUP)]
+      : Math.floor(middle / FOLD_BLOCK) * FOLD_BLOCK + this.leadBlocks[Math.floor(middle / FOLD_BLOCK)];
+    return lead >= a && lead < b ? lead : middle;
+  }
+  // A box of folded items [first, first + count) ending at stop cut into
+  // columns of `width` ns on a grid from `origin`: [{start, stop, first,
+  // count, busy, lead}] (fold_columns).
+  foldColumns(first, count, stop, origin, width) {
+    const end = first + count, out = [];
+    const byBlock = count >= DENSE_COLUMN * Math.max(1, (stop - this.start[first]) / width);
+    for (let a = first; a < end;) {
+      const k = Math.floor((this.start[a] - origin) / width);
+      const c0 = origin + k * width, c1 = origin + (k + 1) * width;
+      const b = byBlock
+        ? Math.min(end, FOLD_BLOCK * firstAtOrAfter(Math.floor(a / FOLD_BLOCK) + 1,
+                                                    Math.floor((end - 1) / FOLD_BLOCK) + 1,
+                                                    (j) => this.blockStarts[j] < c1))
+        : firstAtOrAfter(a + 1, end, (i) => this.start[i] < c1);
+      out.push({start: c0, stop: c1, first: a, count: b - a,
+                busy: this.busyPrefix[b] - this.busyPrefix[a], lead: this.columnLead(a, b)});
+      a = b;
+    }
+    return out;
   }
 
   // Items whose name, operation or provenance contains q (case insensitive).

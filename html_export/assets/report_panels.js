@@ -147,8 +147,11 @@ class Panels {
       }
     } else if (hit.box.count > 1) {
       const b = hit.box, busy = p.busyPrefix[b.first + b.count] - p.busyPrefix[b.first];
-      text = `${b.count.toLocaleString()} items merged (zoom in to see them)\n` +
-             `total ${formatNs(busy)} over ${formatNs(b.stop - p.start[b.first])}`;
+      text = `${b.count.toLocaleString('en-US')} items folded, ${formatNs(busy)} busy in ` +
+             `${formatNs(b.stop - p.start[b.first])}`;
+      for (const s of p.leading(b.first, b.first + b.count, 3))
+        text += `\n${Math.round(100 * s.share)}%  ${p.label(s.item)} (${p.kindName(s.item)})`;
+      text += '\n(click to zoom in)';
     } else {
       const i = hit.box.first, prov = p.provenance(i);
       text = `${p.label(i)} (${p.kindName(i)})\n${formatNs(p.stop[i] - p.start[i])}` +

@@ -2,6 +2,7 @@
 
 const AXIS_H = 22, ROW_H = 14, AVG_H = 26, HEAD_H = 18, MIN_PX = 3;
 const STATE_MIX = [0, 0.45, 0.75];  // running, ready, blocked: share of white
+const FOLDED_FILL = 'rgb(226,229,234)';  // behind folded items' bars
 
 function hueOf(k) { return (k * 137.508) % 360; }
 function fillOf(p, i, state) {
@@ -258,11 +259,25 @@ class Timeline {
     this.hitBoxes.push({x0, x1, y, h, first: i, count: 1});
   }
 
+  // Folded items: a light box where they lie, in it a bar per column of
+  // MIN_PX pixels, as tall as the share of the column's time they ran, in
+  // the colour of what ran longest there (as the viewer draws them).
   paintMerged(g, i, j, stop, y, h) {
     const p = this.p;
     const x0 = this.x(p.start[i]), x1 = Math.max(this.x(stop), x0 + MIN_PX);
-    g.fillStyle = '#9aa0a8';
+    g.fillStyle = FOLDED_FILL;
     g.fillRect(x0, y, x1 - x0, h);
+    const width = MIN_PX * (this.t1 - this.t0) / this.w;
+    let run = null;
+    const flush = () => { if (run) { g.fillStyle = run.color; g.fillRect(run.a, y + h - run.bar, run.e - run.a, run.bar); } };
+    for (const c of p.foldColumns(i, j - i, stop, this.t0, width)) {
+      const a = Math.max(x0, this.x(c.start)), e = Math.max(Math.min(x1, this.x(c.stop)), a + 1);
+      const bar = Math.max(2, Math.round(Math.min(1, c.busy / width) * h)), color = fillOf(p, c.lead, 0);
+      if (run && run.color === color && run.bar === bar && a <= run.e) { run.e = e; continue; }
+      flush();
+      run = {a, e, bar, color};
+    }
+    flush();
     this.outline(g, i, j, x0, x1, y, h);
     this.hitBoxes.push({x0, x1, y, h, first: i, count: j - i, stop});
   }
