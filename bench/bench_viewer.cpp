@@ -11,8 +11,8 @@
 // Targets (bench/README.md): <= 4 ms per frame at every zoom, first frame
 // <= 1.5 s. Baseline in the same run: an empty frame (ImGui alone).
 //
-//   bench_viewer [--records N] [--frames N] [--keep DIR]   (--keep: write the run's
-//   files into DIR and leave them, e.g. to open them in the window)
+//   bench_viewer [--records N] [--ranks N] [--frames N] [--keep DIR]   (--keep: write
+//   the run's files into DIR and leave them, e.g. to open them in the window)
 #include <time.h>
 
 #include <algorithm>
@@ -68,15 +68,19 @@ int main(int argc, char** argv) {
   uint64_t records = 10'000'000;
   int frames = 200;
   std::string keep;
+  int ranks = 4;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--records") == 0 && i + 1 < argc) {
       records = std::strtoull(argv[++i], nullptr, 10);
+    } else if (std::strcmp(argv[i], "--ranks") == 0 && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
+      ranks = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
       keep = argv[++i];
     } else if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
       frames = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: bench_viewer [--records N] [--frames N] [--keep DIR]\n");
+      std::fprintf(stderr,
+                   "usage: bench_viewer [--records N] [--ranks N] [--frames N] [--keep DIR]\n");
       return 2;
     }
   }
@@ -84,7 +88,6 @@ int main(int argc, char** argv) {
       keep.empty() ? (std::filesystem::temp_directory_path() / "legato_bench_viewer").string()
                    : keep;
   if (keep.empty()) std::filesystem::remove_all(dir);
-  const int ranks = 4;
   const bench::RunTrace run =
       bench::write_run_trace(dir, bench::ops_for_records(records, ranks), ranks);
   std::printf("# %u hardware threads; %d ranks, %llu records, %.1f MB on disk; 1920x1080\n",
