@@ -35,12 +35,29 @@ void add_item(const Profile& p, const Item& it, Name&& name, KindStats& s) {
 std::vector<KindStats> kind_stats(const Profile& p) {
   // Keyed by item kind and name; instances by the kind of their memory.
   using Key = std::tuple<ItemKind, uint32_t, LaneKind>;
-  std::map<Key, KindStats> by;
-  // The last item's: items come in runs of one kind and name.
-  Key last_key{};
-  KindStats* last = nullptr;
+  using Table = std::map<Key, KindStats>;
+  // Pieces of a million items or fewer of one lane each, on every core,
+  // each worker into its own table; the tables then merged.
+  struct Piece {
+    const Lane* lane;
+    uint32_t begin, end;
+  };
+  constexpr uint32_t kPiece = 1 << 20;
+  std::vector<Piece> pieces;
   for (const Lane& lane : p.lanes) {
-    for (uint32_t i = lane.begin; i < lane.end; ++i) {
+    for (uint32_t b = lane.begin; b < lane.end; b += std::min(kPiece, lane.end - b))
+      pieces.push_back(Piece{&lane, b, b + std::min(kPiece, lane.end - b)});
+  }
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<Table> tables(threads);
+  base::parallel_for(pieces.size(), threads, [&](unsigned worker, size_t k) {
+    const Piece& piece = pieces[k];
+    const Lane& lane = *piece.lane;
+    Table& by = tables[worker];
+    // The last item's: items come in runs of one kind and name.
+    Key last_key{};
+    KindStats* last = nullptr;
+    for (uint32_t i = piece.begin; i < piece.end; ++i) {
       const Item& it = p.items[i];
       uint32_t name = it.name;
       if (name == 0 && it.op != kNone) name = p.operations[it.op].name;
@@ -50,7 +67,6 @@ std::vector<KindStats> kind_stats(const Profile& p) {
         last = &by[key];
         last_key = key;
       }
-      KindStats& s = *last;
       add_item(
           p, it,
           [&] {
@@ -58,7 +74,22 @@ std::vector<KindStats> kind_stats(const Profile& p) {
                    : name   ? p.str(name)
                             : std::string(to_string(it.kind));
           },
-          s);
+          *last);
+    }
+  });
+  Table by;
+  for (Table& t : tables) {
+    for (auto& [key, s] : t) {
+      KindStats& into = by[key];
+      if (into.count == 0) {
+        into = std::move(s);
+        continue;
+      }
+      into.count += s.count;
+      into.total = saturating_add(into.total, s.total);
+      into.min = std::min(into.min, s.min);
+      into.max = std::max(into.max, s.max);
+      into.bytes += s.bytes;
     }
   }
   std::vector<KindStats> out;
@@ -81,17 +112,27 @@ std::vector<UtilizationSummary> utilization_summary(const Profile& p) {
   if (p.nodes.size() > 1) {
     for (int k = 0; k < kLaneKinds; ++k) add(kAllNodes, static_cast<LaneKind>(k));
   }
-  // The curves on every core (a 10 M-record run's take a second of one),
-  // the last first: those over all nodes are the biggest.
+  // Each node's kinds binned straight from their items on every core, no
+  // curve built; a kind over all nodes is the sum of its nodes' bins.
+  constexpr int kSlices = 100;
+  std::vector<UtilizationBins> bins(out.size(), UtilizationBins(p.start, p.stop, kSlices));
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   base::parallel_for(out.size(), threads, [&](unsigned, size_t k) {
-    UtilizationSummary& u = out[out.size() - 1 - k];
-    const UtilizationCurve c = utilization(p, u.kind, u.rank);
-    const auto slices = c.sample(p.start, p.stop, 100);
-    u.average = c.average(p.start, p.stop);
-    u.peak = slices.empty() ? 0.0 : *std::max_element(slices.begin(), slices.end());
-    u.known = c.known();
+    if (out[k].rank != kAllNodes)
+      bins[k] = utilization_bins(p, out[k].kind, out[k].rank, p.start, p.stop, kSlices);
   });
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (out[k].rank != kAllNodes) continue;
+    for (size_t n = 0; n < out.size(); ++n) {
+      if (out[n].rank != kAllNodes && out[n].kind == out[k].kind) bins[k].merge(bins[n]);
+    }
+  }
+  for (size_t k = 0; k < out.size(); ++k) {
+    UtilizationSummary& u = out[k];
+    u.known = bins[k].capacity > 0;
+    u.average = bins[k].average();
+    for (int s = 0; s < kSlices; ++s) u.peak = std::max(u.peak, bins[k].slice(s));
+  }
   return out;
 }
 

@@ -185,10 +185,11 @@ void row_periods(const Profile& p, uint32_t begin, uint32_t end, F&& f) {
 // heap of rows deep, instead of sorted: a Legion utility lane's millions of
 // meta tasks and nested calls took a third of a second to sort. Periods
 // that touch stay apart (an end and a start at one time).
-void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Time, int64_t>>& out) {
+template <class Sink>
+void add_busy_lane(const Profile& p, const Lane& lane, Sink&& sink) {
   const auto add = [&](Time from, Time to) {
-    out.emplace_back(from, 1);
-    out.emplace_back(to, -1);
+    sink(from, 1);
+    sink(to, -1);
   };
   if (lane.rows.size() <= 1) {  // one row: no overlap to merge
     row_periods(p, lane.begin, lane.end, add);
@@ -236,10 +237,9 @@ void add_busy_lane(const Profile& p, const Lane& lane, std::vector<std::pair<Tim
 }  // namespace
 
 Time busy_time(const Profile& p, const Lane& lane) {
-  std::vector<std::pair<Time, int64_t>> steps;
-  add_busy_lane(p, lane, steps);  // periods that do not overlap: +1 at a start, -1 at an end
+  // Periods that do not overlap: +1 at a start, -1 at an end.
   Time busy = 0;
-  for (const auto& [t, d] : steps) busy -= t * d;
+  add_busy_lane(p, lane, [&](Time t, int64_t d) { busy -= t * d; });
   return busy;
 }
 
@@ -278,8 +278,13 @@ bool sized_by_instances(const Profile& p, LaneKind kind, uint32_t rank) {
          });
 }
 
-UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
-  std::vector<std::pair<Time, int64_t>> changes;
+namespace {
+
+// Calls sink(time, change) for every change of the in-use amount of the
+// kind's lanes on the node (kAllNodes: everywhere), in no particular order;
+// returns what 100% means (0: unknown).
+template <class Sink>
+double for_each_change(const Profile& p, LaneKind kind, uint32_t rank, Sink&& sink) {
   double capacity = 0;
   for (const Lane& lane : p.lanes) {
     if (!selected(lane, kind, rank)) continue;
@@ -295,15 +300,82 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
         const auto bytes = static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
         const Time from = std::clamp<Time>(info.ready, it.start, it.stop());
         if (it.stop() <= from) continue;
-        changes.emplace_back(from, bytes);
-        changes.emplace_back(it.stop(), -bytes);
+        sink(from, bytes);
+        sink(it.stop(), -bytes);
       }
     } else {
       capacity += 1;
-      add_busy_lane(p, lane, changes);
+      add_busy_lane(p, lane, sink);
     }
   }
+  return capacity;
+}
+
+}  // namespace
+
+UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
+  std::vector<std::pair<Time, int64_t>> changes;
+  const double capacity =
+      for_each_change(p, kind, rank, [&](Time t, int64_t d) { changes.emplace_back(t, d); });
   return UtilizationCurve(std::move(changes), capacity);
+}
+
+UtilizationBins::UtilizationBins(Time t0, Time t1, int n)
+    : t0_(t0), t1_(std::max(t0, t1)), n_(std::max(n, 1)), d_(static_cast<size_t>(n_) + 2, 0),
+      m_(static_cast<size_t>(n_) + 2, 0) {
+  for (int k = 0; k <= n_; ++k)
+    edges_.push_back(t0_ + static_cast<Time>(static_cast<__int128>(t1_ - t0_) * k / n_));
+  per_ns_ = t1_ > t0_ ? n_ / static_cast<double>(t1_ - t0_) : 0;
+}
+
+void UtilizationBins::add(Time t, int64_t d) {
+  // Bin 0: before t0; bin k + 1: [edge(k), edge(k + 1)); bin n + 1: from t1.
+  size_t bin = 0;
+  if (t >= t1_) {
+    bin = static_cast<size_t>(n_) + 1;
+  } else if (t >= t0_) {
+    // A guess from the slice width, then set right by the exact edges.
+    auto k = std::min(n_ - 1, static_cast<int>(static_cast<double>(t - t0_) * per_ns_));
+    while (k + 1 < n_ && edge(k + 1) <= t) ++k;
+    while (k > 0 && edge(k) > t) --k;
+    bin = static_cast<size_t>(k) + 1;
+  }
+  d_[bin] += d;
+  m_[bin] += static_cast<__int128>(d) * (t - t0_);
+}
+
+void UtilizationBins::merge(const UtilizationBins& other) {
+  for (size_t b = 0; b < d_.size(); ++b) {
+    d_[b] += other.d_[b];
+    m_[b] += other.m_[b];
+  }
+  capacity += other.capacity;
+}
+
+double UtilizationBins::integral(int k) const {
+  // Every change before edge(k) (bins 0..k) held its level from its time on.
+  __int128 area = 0;
+  const Time at = edge(k) - t0_;
+  for (int b = 0; b <= k; ++b) area += d_[static_cast<size_t>(b)] * at - m_[static_cast<size_t>(b)];
+  return static_cast<double>(area);
+}
+
+double UtilizationBins::slice(int k) const {
+  const Time width = edge(k + 1) - edge(k);
+  if (capacity <= 0 || width <= 0) return 0;
+  return (integral(k + 1) - integral(k)) / static_cast<double>(width) / capacity;
+}
+
+double UtilizationBins::average() const {
+  if (capacity <= 0 || t1_ <= t0_) return 0;
+  return integral(n_) / static_cast<double>(t1_ - t0_) / capacity;
+}
+
+UtilizationBins utilization_bins(const Profile& p, LaneKind kind, uint32_t rank, Time t0, Time t1,
+                                 int n) {
+  UtilizationBins bins(t0, t1, n);
+  bins.capacity = for_each_change(p, kind, rank, [&](Time t, int64_t d) { bins.add(t, d); });
+  return bins;
 }
 
 }  // namespace legato::analysis

@@ -51,6 +51,33 @@ class UtilizationCurve {
 inline constexpr uint32_t kAllNodes = 0xffffffff;
 UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
 
+// How much was in use over n equal slices of [t0, t1) (edge k at t0 +
+// floor((t1 - t0) k / n)), gathered straight from the changes: per slice the
+// sum of changes and of change x time, in exact integers, so no curve is
+// built or sorted and the bins of several groups add up (merge).
+class UtilizationBins {
+ public:
+  UtilizationBins(Time t0, Time t1, int n);
+  void add(Time t, int64_t change);
+  void merge(const UtilizationBins& other);  // same t0, t1 and n; capacities add
+  int slices() const { return n_; }
+  // Average fraction in use over slice k, and over [t0, t1); 0 when unknown.
+  double slice(int k) const;
+  double average() const;
+  double capacity = 0;  // what 100% means; 0 or less: unknown
+
+ private:
+  Time edge(int k) const { return edges_[static_cast<size_t>(k)]; }
+  double integral(int k) const;  // in-use amount integrated up to edge(k)
+  Time t0_, t1_;
+  int n_;
+  std::vector<Time> edges_;
+  double per_ns_;  // slices per ns
+  std::vector<__int128> d_, m_;  // per bin: changes, and changes x (time - t0)
+};
+UtilizationBins utilization_bins(const Profile& p, LaneKind kind, uint32_t rank, Time t0, Time t1,
+                                 int n);
+
 // The time a lane was busy: its items minus their waits, overlapping items
 // counted once (what utilization counts for it).
 Time busy_time(const Profile& p, const Lane& lane);

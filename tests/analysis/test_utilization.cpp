@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "analysis/stats.hpp"
 #include "analysis/utilization.hpp"
 #include "load/load.hpp"
 #include "synthetic_trace.hpp"
@@ -68,5 +69,43 @@ TEST_CASE("overlapping items and their waits count each busy nanosecond once", "
     const double expected =
         static_cast<double>(busy_in(0, from, to) + busy_in(1, from, to)) / 2.0 / (to - from);
     CHECK(cpu.average(from, to) == Approx(expected));
+  }
+}
+
+TEST_CASE("the utilization summary bins items exactly as the curves integrate them",
+          "[analysis][utilization]") {
+  TempDir dir;
+  std::mt19937_64 rng(23);
+  for (uint32_t rank = 0; rank < 2; ++rank) {
+    SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto mem = t.memory(trace::MemKind::System, 1 << 20, "sysmem");
+    const auto ch = t.channel(mem, mem, "sysmem to sysmem");
+    const auto k = t.task_kind("work");
+    for (int i = 0; i < 3000; ++i) {
+      // Overlapping tasks (several rows), some with waits; instances; copies.
+      const Time a = static_cast<Time>(rng() % 2'000'000), d = 1 + static_cast<Time>(rng() % 9000);
+      const auto task = t.task(i % 3 ? c0 : c1, k, a, a + d);
+      if (i % 7 == 0 && d > 10) t.wait(task, a + d / 4, a + d / 2, a + d / 2 + d / 8);
+      if (i % 5 == 0) t.instance(mem, 1 + rng() % 4096, "x", a, a + d / 3, a + 3 * d);
+      if (i % 4 == 0) t.copy(ch, 64, a, a + d / 2);
+    }
+    t.finish();
+  }
+  const Profile p = load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
+  REQUIRE(p.nodes.size() == 2);
+  const auto summary = utilization_summary(p);
+  REQUIRE(summary.size() == 2 * 3 + 3);  // CPU, System Memory, Channel per node and over both
+  const auto edge = [&](int k) { return p.start + (p.stop - p.start) * k / 100; };
+  for (const auto& u : summary) {
+    INFO(to_string(u.kind) << " on " << (u.rank == kAllNodes ? "all nodes" : "one node"));
+    const UtilizationCurve c = utilization(p, u.kind, u.rank);
+    CHECK(u.known == c.known());
+    CHECK(u.average == Approx(c.average(p.start, p.stop)).epsilon(1e-9));
+    double peak = 0;
+    for (int s = 0; s < 100; ++s) peak = std::max(peak, c.average(edge(s), edge(s + 1)));
+    CHECK(u.peak == Approx(peak).epsilon(1e-9));
+    CHECK(u.peak > 0);
   }
 }
