@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/rank_trace.hpp"
+#include "base/progress.hpp"
 
 namespace legato::analysis {
 
@@ -18,6 +19,9 @@ struct ReadHints {
   // threads): a reader may give it work ahead of the thread reading the
   // file (inflating a compressed file, prefaulting the tables' next pages).
   bool spare_core = false;
+  // Where to say how far through the file the reader is (FileProgress:
+  // its share is its size on disk); null: nobody is watching.
+  base::Progress* progress = nullptr;
 };
 
 class RunReader {

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <memory>
+#include <system_error>
 #include <vector>
 
+#include "base/progress.hpp"
 #include "legion_import/collect.hpp"
 #include "legion_import/converter.hpp"
 #include "legion_import/log_reader.hpp"
@@ -33,12 +36,21 @@ analysis::RankTrace import_log(const std::string& path, Links links,
       std::unique_ptr<base::PagesAhead> pages;
       if (ahead && !reader->compressed()) pages = std::make_unique<base::PagesAhead>();
       std::vector<base::PagesAhead::Table> ends;
+      // Its share of the load is its size on disk; how far through it the
+      // reader is, by the decompressed bytes of records it expects.
+      std::error_code ec;
+      const auto disk = std::filesystem::file_size(path, ec);
+      base::FileProgress progress(hints.progress, ec ? 0 : disk);
+      const double per_byte = 1.0 / static_cast<double>(std::max<uint64_t>(reader->size_hint(), 1));
       Record r;
       for (uint64_t n = 1; reader->next(r); ++n) {
         collector.add(r);
-        if (pages && n % kPagesEvery == 0) {
-          collector.table_ends(ends);
-          pages->update(ends);
+        if (n % kPagesEvery == 0) {
+          if (pages) {
+            collector.table_ends(ends);
+            pages->update(ends);
+          }
+          progress.at(static_cast<double>(reader->offset()) * per_byte);
         }
       }
     }

@@ -71,7 +71,10 @@ analysis::RankTrace ProfReader::read(const std::string& path,
   if (hints.spare_core) pages = std::make_unique<base::PagesAhead>();
   std::vector<base::PagesAhead::Table> ends;
   bool sampled = false;
+  base::FileProgress progress(hints.progress, reader->file_size());
+  const double per_byte = 1.0 / static_cast<double>(std::max<uint64_t>(reader->file_size(), 1));
   while (reader->next(frame)) {
+    progress.at(static_cast<double>(frame.offset) * per_byte);
     if (frame.header.type != trace::FrameType::Events) continue;
     if (!sampled && t.records >= kSampleRecords) {  // the records before this frame's offset
       sampled = true;

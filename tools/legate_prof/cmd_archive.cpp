@@ -9,6 +9,7 @@
 #include "load/load.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
+#include "progress_line.hpp"
 
 namespace legato::tools {
 
@@ -34,11 +35,16 @@ Command add_archive_command(CLI::App& app) {
             const TraceFiles given = check_trace_files("archive", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
-              const analysis::Profile p = load::load_profile(given.readable);
+              base::Progress progress;
+              auto line = progress_line("archive", progress);
+              const analysis::Profile p =
+                  load::load_profile(given.readable, {.progress = &progress});
+              progress.phase("writing the report");
+              const html::ReportInfo r = html::write_report(p, *dir);
+              line.reset();  // erased before anything is printed
               for (const auto& w : p.warnings) {
                 std::cerr << "legate_prof archive: warning: " << w << "\n";
               }
-              const html::ReportInfo r = html::write_report(p, *dir);
               std::cout << "wrote " << r.path << " ("
                         << analysis::human_bytes(static_cast<double>(r.bytes)) << ", "
                         << analysis::grouped(p.records) << " records from " << p.ranks.size()

@@ -7,6 +7,7 @@
 #include "load/load.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
+#include "progress_line.hpp"
 
 namespace legato::tools {
 namespace {
@@ -94,10 +95,14 @@ Command add_findings_command(CLI::App& app) {
             const TraceFiles given = check_trace_files("findings", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
-              const Profile p = legato::load::load_profile(given.readable);
+              base::Progress progress;
+              auto line = progress_line("findings", progress);
+              const Profile p = legato::load::load_profile(given.readable, {.progress = &progress});
+              progress.phase("checking the rules");
+              const Findings f = find(p, t);
+              line.reset();  // erased before anything is printed
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof findings: warning: " << w << "\n";
-              const Findings f = find(p, t);
               if (*json) {
                 std::cout << json_text(findings_json(p, f), 1) << "\n";
               } else {

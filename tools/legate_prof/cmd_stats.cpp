@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "load/load.hpp"
 #include "output_paths.hpp"
+#include "progress_line.hpp"
 #include "trace_files.hpp"
 
 namespace legato::tools {
@@ -34,12 +35,13 @@ std::string percent(double f) {
   return buf;
 }
 
-void print_stats(const Profile& p, size_t top) {
+void print_stats(const Profile& p, const std::vector<UtilizationSummary>& summary,
+                 const std::vector<KindStats>& stats, size_t top) {
   std::cout << "run          " << (p.program.empty() ? "(unknown program)" : p.program) << ", "
             << p.ranks.size() << " of " << p.ranks_expected << " rank(s), " << grouped(p.records)
             << " records, " << human_ns(static_cast<double>(p.stop - p.start)) << "\n\n";
   std::cout << "utilization (avg over the run, peak of 100 slices)\n";
-  for (const auto& u : utilization_summary(p)) {
+  for (const auto& u : summary) {
     const std::string node = u.rank == kAllNodes ? "all nodes" : "node " + std::to_string(u.rank);
     std::cout << "  " << padded(node, 11) << padded(std::string(to_string(u.kind)), 24)
               << right(std::to_string(u.lanes), 3)
@@ -51,7 +53,6 @@ void print_stats(const Profile& p, size_t top) {
       std::cout << "unknown (the trace gives no size for these memories)\n";
     }
   }
-  const auto stats = kind_stats(p);
   // The kind column fits the longest name shown, up to kMaxName characters.
   constexpr size_t kMinName = 30, kMaxName = 60;
   size_t width = kMinName;
@@ -143,13 +144,26 @@ Command add_stats_command(CLI::App& app) {
             const TraceFiles given = check_trace_files("stats", *files);
             if (given.readable.empty()) return kExitIncomplete;
             try {
-              const Profile p = legato::load::load_profile(given.readable);
+              base::Progress progress;
+              auto line = progress_line("stats", progress);
+              const Profile p = legato::load::load_profile(given.readable, {.progress = &progress});
+              progress.phase("computing the statistics");
+              std::string json_out;
+              std::vector<UtilizationSummary> summary;
+              std::vector<KindStats> stats;
+              if (*json) {
+                json_out = json_text(stats_json(p), 1);
+              } else {
+                summary = utilization_summary(p);
+                stats = kind_stats(p);
+              }
+              line.reset();  // erased before anything is printed
               for (const auto& w : p.warnings)
                 std::cerr << "legate_prof stats: warning: " << w << "\n";
               if (*json) {
-                std::cout << json_text(stats_json(p), 1) << "\n";
+                std::cout << json_out << "\n";
               } else {
-                print_stats(p, *kinds == 0 ? SIZE_MAX : *kinds);
+                print_stats(p, summary, stats, *kinds == 0 ? SIZE_MAX : *kinds);
               }
               return exit_status(given, p);
             } catch (const LoadError& e) {
