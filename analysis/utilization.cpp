@@ -162,6 +162,16 @@ bool selected(const Lane& l, LaneKind kind, uint32_t rank) {
   return l.kind == kind && (rank == kAllNodes || l.rank == rank);
 }
 
+// The items of a row that overlap [w.from, w.to): stops are sorted like starts.
+std::pair<uint32_t, uint32_t> row_window(const Profile& p, const Row& row, const TimeWindow& w) {
+  const Item* items = p.items.data();
+  const Item* first = std::partition_point(items + row.begin, items + row.end,
+                                           [&](const Item& it) { return it.stop() <= w.from; });
+  const Item* last = std::partition_point(first, items + row.end,
+                                          [&](const Item& it) { return it.start < w.to; });
+  return {static_cast<uint32_t>(first - items), static_cast<uint32_t>(last - items)};
+}
+
 // Calls f(from, to) for each busy period of items [begin, end) of a row,
 // in order: each item minus its waits.
 template <class F>
@@ -185,14 +195,18 @@ void row_periods(const Profile& p, uint32_t begin, uint32_t end, F&& f) {
 // heap of rows deep, instead of sorted: a Legion utility lane's millions of
 // meta tasks and nested calls took a third of a second to sort. Periods
 // that touch stay apart (an end and a start at one time).
+// Only the items that overlap the window w.
 template <class Sink>
-void add_busy_lane(const Profile& p, const Lane& lane, Sink&& sink) {
+void add_busy_lane(const Profile& p, const Lane& lane, const TimeWindow& w, Sink&& sink) {
   const auto add = [&](Time from, Time to) {
     sink(from, 1);
     sink(to, -1);
   };
   if (lane.rows.size() <= 1) {  // one row: no overlap to merge
-    row_periods(p, lane.begin, lane.end, add);
+    if (!lane.rows.empty()) {
+      const auto [b, e] = row_window(p, lane.rows[0], w);
+      row_periods(p, b, e, add);
+    }
     return;
   }
   using Period = std::pair<Time, Time>;
@@ -200,7 +214,8 @@ void add_busy_lane(const Profile& p, const Lane& lane, Sink&& sink) {
   std::vector<size_t> next, end;  // per row: its next period, the end of its periods
   for (const Row& row : lane.rows) {
     next.push_back(periods.size());
-    row_periods(p, row.begin, row.end, [&](Time from, Time to) { periods.emplace_back(from, to); });
+    const auto [b, e] = row_window(p, row, w);
+    row_periods(p, b, e, [&](Time from, Time to) { periods.emplace_back(from, to); });
     end.push_back(periods.size());
   }
   // A min-heap of the rows by their next period's start (then row).
@@ -239,7 +254,7 @@ void add_busy_lane(const Profile& p, const Lane& lane, Sink&& sink) {
 Time busy_time(const Profile& p, const Lane& lane) {
   // Periods that do not overlap: +1 at a start, -1 at an end.
   Time busy = 0;
-  add_busy_lane(p, lane, [&](Time t, int64_t d) { busy -= t * d; });
+  add_busy_lane(p, lane, TimeWindow{}, [&](Time t, int64_t d) { busy -= t * d; });
   return busy;
 }
 
@@ -284,28 +299,33 @@ namespace {
 // kind's lanes on the node (kAllNodes: everywhere), in no particular order;
 // returns what 100% means (0: unknown).
 template <class Sink>
-double for_each_change(const Profile& p, LaneKind kind, uint32_t rank, Sink&& sink) {
+double for_each_change(const Profile& p, LaneKind kind, uint32_t rank, const TimeWindow& w,
+                       Sink&& sink) {
   double capacity = 0;
   for (const Lane& lane : p.lanes) {
     if (!selected(lane, kind, rank)) continue;
     if (is_memory(kind)) {
       if (lane.capacity == 0) continue;  // size unknown: no descriptor gave it
       capacity += static_cast<double>(lane.capacity);
-      for (uint32_t i = lane.begin; i < lane.end; ++i) {
-        const Item& it = p.items[i];
-        const InstanceInfo* instance = p.instance_of(it);
-        if (!instance) continue;
-        const InstanceInfo& info = *instance;
-        // Sizes past 4 PiB only come from damaged records; capped so sums stay exact.
-        const auto bytes = static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
-        const Time from = std::clamp<Time>(info.ready, it.start, it.stop());
-        if (it.stop() <= from) continue;
-        sink(from, bytes);
-        sink(it.stop(), -bytes);
+      for (const Row& row : lane.rows) {
+        const auto [b, e] = row_window(p, row, w);
+        for (uint32_t i = b; i < e; ++i) {
+          const Item& it = p.items[i];
+          const InstanceInfo* instance = p.instance_of(it);
+          if (!instance) continue;
+          const InstanceInfo& info = *instance;
+          // Sizes past 4 PiB only come from damaged records; capped so sums stay exact.
+          const auto bytes =
+              static_cast<int64_t>(std::min<uint64_t>(info.bytes, uint64_t{1} << 52));
+          const Time from = std::clamp<Time>(info.ready, it.start, it.stop());
+          if (it.stop() <= from) continue;
+          sink(from, bytes);
+          sink(it.stop(), -bytes);
+        }
       }
     } else {
       capacity += 1;
-      add_busy_lane(p, lane, sink);
+      add_busy_lane(p, lane, w, sink);
     }
   }
   return capacity;
@@ -314,9 +334,13 @@ double for_each_change(const Profile& p, LaneKind kind, uint32_t rank, Sink&& si
 }  // namespace
 
 UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
+  return utilization(p, kind, rank, TimeWindow{});
+}
+
+UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank, const TimeWindow& w) {
   std::vector<std::pair<Time, int64_t>> changes;
   const double capacity =
-      for_each_change(p, kind, rank, [&](Time t, int64_t d) { changes.emplace_back(t, d); });
+      for_each_change(p, kind, rank, w, [&](Time t, int64_t d) { changes.emplace_back(t, d); });
   return UtilizationCurve(std::move(changes), capacity);
 }
 
@@ -360,6 +384,17 @@ double UtilizationBins::integral(int k) const {
   return static_cast<double>(area);
 }
 
+std::vector<double> UtilizationBins::integrals() const {
+  std::vector<double> out(static_cast<size_t>(n_) + 1);
+  __int128 d = d_[0], m = m_[0];  // changes before each edge
+  for (int k = 0; k <= n_; ++k) {
+    out[static_cast<size_t>(k)] = static_cast<double>(d * (edge(k) - t0_) - m);
+    d += d_[static_cast<size_t>(k) + 1];
+    m += m_[static_cast<size_t>(k) + 1];
+  }
+  return out;
+}
+
 double UtilizationBins::slice(int k) const {
   const Time width = edge(k + 1) - edge(k);
   if (capacity <= 0 || width <= 0) return 0;
@@ -374,7 +409,8 @@ double UtilizationBins::average() const {
 UtilizationBins utilization_bins(const Profile& p, LaneKind kind, uint32_t rank, Time t0, Time t1,
                                  int n) {
   UtilizationBins bins(t0, t1, n);
-  bins.capacity = for_each_change(p, kind, rank, [&](Time t, int64_t d) { bins.add(t, d); });
+  bins.capacity =
+      for_each_change(p, kind, rank, TimeWindow{}, [&](Time t, int64_t d) { bins.add(t, d); });
   return bins;
 }
 

@@ -6,6 +6,7 @@
 // channels / channels.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "analysis/profile.hpp"
@@ -51,6 +52,13 @@ class UtilizationCurve {
 inline constexpr uint32_t kAllNodes = 0xffffffff;
 UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
 
+// [from, to): a window of time; by default all of it.
+struct TimeWindow {
+  Time from = std::numeric_limits<Time>::min(), to = std::numeric_limits<Time>::max();
+};
+// The curve of the items that overlap the window only: exact over it.
+UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank, const TimeWindow& w);
+
 // How much was in use over n equal slices of [t0, t1) (edge k at t0 +
 // floor((t1 - t0) k / n)), gathered straight from the changes: per slice the
 // sum of changes and of change x time, in exact integers, so no curve is
@@ -64,6 +72,8 @@ class UtilizationBins {
   // Average fraction in use over slice k, and over [t0, t1); 0 when unknown.
   double slice(int k) const;
   double average() const;
+  // The in-use amount integrated from t0 to each edge (n + 1 of them), in O(n).
+  std::vector<double> integrals() const;
   double capacity = 0;  // what 100% means; 0 or less: unknown
 
  private:

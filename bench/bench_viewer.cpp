@@ -13,6 +13,7 @@
 //
 //   bench_viewer [--records N] [--ranks N] [--frames N] [--keep DIR]   (--keep: write
 //   the run's files into DIR and leave them, e.g. to open them in the window)
+#include <sys/resource.h>
 #include <time.h>
 
 #include <algorithm>
@@ -120,6 +121,11 @@ int main(int argc, char** argv) {
   const double settled = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   result("first_frame_ms_10m", first, "ms");
   result("settled_ms_10m", settled, "ms");
+  // The whole process at its peak (writing the run's files took less), per record.
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  result("peak_bytes_per_record", static_cast<double>(usage.ru_maxrss) * 1024 /
+                                      static_cast<double>(run.records), "B");
   std::printf("# loaded after %.0f ms; the first frame drew %zu boxes\n", loaded, first_boxes);
 
   const analysis::Profile& p = *app.profile();

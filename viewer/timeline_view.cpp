@@ -172,7 +172,7 @@ void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {
 
 void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, const Camera& cam,
                             const UtilizationCache& util) {
-  const analysis::UtilizationCurve* curve = util.get(row.rank, row.kind);
+  const analysis::UtilizationLine* curve = util.get(row.rank, row.kind);
   const float left = lanes_origin().x;
   if (!curve) {
     dl->AddText(ImVec2(left + 6, top + 6), colors::kAxisText, "computing utilization...");

@@ -37,15 +37,15 @@ void UtilizationCache::start(const analysis::Profile& p) {
     workers_.emplace_back([this, &p] {
       for (size_t i; (i = next_.fetch_add(1)) < groups_.size();) {
         Group& g = *groups_[i];
-        g.curve = analysis::utilization(p, g.kind, g.rank);
+        g.curve = analysis::UtilizationLine(p, g.kind, g.rank);
         g.ready.store(true, std::memory_order_release);
       }
     });
   }
 }
 
-const analysis::UtilizationCurve* UtilizationCache::get(uint32_t rank,
-                                                        analysis::LaneKind kind) const {
+const analysis::UtilizationLine* UtilizationCache::get(uint32_t rank,
+                                                       analysis::LaneKind kind) const {
   for (const auto& g : groups_) {
     if (g->rank == rank && g->kind == kind)
       return g->ready.load(std::memory_order_acquire) ? &g->curve : nullptr;

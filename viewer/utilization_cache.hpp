@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "analysis/utilization.hpp"
+#include "analysis/utilization_line.hpp"
 
 namespace legato::viewer {
 
@@ -25,7 +25,7 @@ class UtilizationCache {
   void start(const analysis::Profile& p);
   void clear();
   // nullptr while the group is being computed (or does not exist).
-  const analysis::UtilizationCurve* get(uint32_t rank, analysis::LaneKind kind) const;
+  const analysis::UtilizationLine* get(uint32_t rank, analysis::LaneKind kind) const;
   bool all_ready() const;
   void wait();
 
@@ -33,7 +33,7 @@ class UtilizationCache {
   struct Group {
     uint32_t rank;
     analysis::LaneKind kind;
-    analysis::UtilizationCurve curve;
+    analysis::UtilizationLine curve;
     std::atomic<bool> ready{false};
   };
   std::vector<std::unique_ptr<Group>> groups_;

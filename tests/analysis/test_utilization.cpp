@@ -8,6 +8,7 @@
 
 #include "analysis/stats.hpp"
 #include "analysis/utilization.hpp"
+#include "analysis/utilization_line.hpp"
 #include "load/load.hpp"
 #include "synthetic_trace.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -107,5 +108,62 @@ TEST_CASE("the utilization summary bins items exactly as the curves integrate th
     for (int s = 0; s < 100; ++s) peak = std::max(peak, c.average(edge(s), edge(s + 1)));
     CHECK(u.peak == Approx(peak).epsilon(1e-9));
     CHECK(u.peak > 0);
+  }
+}
+
+TEST_CASE("an avg line reads its grid where wide and the items where fine, as the curve does",
+          "[analysis][utilization]") {
+  TempDir dir;
+  std::mt19937_64 rng(29);
+  {
+    SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+    const auto mem = t.memory(trace::MemKind::System, 1 << 24, "sysmem");
+    const auto k = t.task_kind("work");
+    for (int i = 0; i < 20000; ++i) {
+      // Overlapping tasks (several rows), some with waits, and instances.
+      const Time a = static_cast<Time>(rng() % 5'000'000), d = 1 + static_cast<Time>(rng() % 3000);
+      const auto task = t.task(i % 3 ? c0 : c1, k, a, a + d);
+      if (i % 7 == 0 && d > 10) t.wait(task, a + d / 4, a + d / 2, a + d / 2 + d / 8);
+      if (i % 5 == 0) t.instance(mem, 1 + rng() % 4096, "x", a, a + d / 3, a + 3 * d);
+    }
+    t.finish();
+  }
+  const Profile p = load::load_profile({dir.file("legate_0.prof")});
+  for (const LaneKind kind : {LaneKind::Cpu, LaneKind::SystemMemory}) {
+    INFO(to_string(kind));
+    const UtilizationCurve curve = utilization(p, kind);
+    const UtilizationLine line(p, kind, kAllNodes);
+    REQUIRE(line.known());
+    // About one cell per four items, a double per cell edge.
+    REQUIRE(line.cells() > 500);
+    CHECK(line.memory_bytes() < 2 * sizeof(double) * line.cells() + 256);
+    const double cell = static_cast<double>(p.stop - p.start) / static_cast<double>(line.cells());
+    for (int trial = 0; trial < 300; ++trial) {
+      const Time t0 = p.start + static_cast<Time>(rng() % static_cast<uint64_t>(p.stop - p.start));
+      const Time t1 = t0 + 1 + static_cast<Time>(rng() % (trial % 2 ? 100 : 2'000'000));
+      INFO(t0 << ".." << t1 << ", cells of " << cell << " ns");
+      const double want = curve.average(t0, t1);
+      if (static_cast<double>(t1 - t0) < 8 * cell) {
+        CHECK(line.average(t0, t1) == Approx(want).margin(1e-12));  // from the items: exact
+      } else {
+        // Read from the grid: off by at most one cell's worth at each end.
+        CHECK(std::abs(line.average(t0, t1) - want) <= 2 * cell / static_cast<double>(t1 - t0));
+      }
+      // Samples: finer than a cell exact, else within a cell's worth per edge.
+      const int n = 50;
+      const auto got = line.sample(t0, t1, n), exact = curve.sample(t0, t1, n);
+      const double width = static_cast<double>(t1 - t0) / n;
+      for (int s = 0; s < n; ++s) {
+        if (width < cell) {
+          CHECK(got[s] == Approx(exact[s]).margin(1e-5));
+        } else {
+          CHECK(std::abs(got[s] - curve.average(t0 + static_cast<Time>(width * s),
+                                                t0 + static_cast<Time>(width * (s + 1)))) <=
+                2 * cell / width + 2 / width + 1e-5);
+        }
+      }
+    }
   }
 }
