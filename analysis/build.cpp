@@ -16,7 +16,8 @@ namespace {
 // named on the command line that could be read). Files of other runs and
 // ranks given twice are left out, a warning naming each; then orders the
 // files by rank and reports ranks missing.
-void check_run(Profile& p, std::vector<RankTrace>& traces) {
+void check_run(Profile& p, std::vector<RankTrace>& traces,
+               const std::function<bool(int64_t)>& rank_wanted) {
   const std::string first_file = traces.front().file;
   p.run_id = traces.front().run.id;
   const auto shown = [](const std::string& id) { return id.empty() ? "(none)" : id; };
@@ -43,7 +44,11 @@ void check_run(Profile& p, std::vector<RankTrace>& traces) {
   p.program = traces.front().run.program;
   std::string missing;
   for (int64_t r = 0; r < p.ranks_expected; ++r) {
-    if (!seen.count(r)) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    if (rank_wanted && !rank_wanted(r)) {
+      p.ranks_left_out.push_back(r);
+    } else if (!seen.count(r)) {
+      missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+    }
   }
   if (!missing.empty()) {
     p.warnings.push_back("the run had " + std::to_string(p.ranks_expected) +
@@ -95,7 +100,8 @@ unsigned threads_or_cores(unsigned threads) {
   return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const FinishRun& finish) {
+Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const FinishRun& finish,
+                      const std::function<bool(int64_t)>& rank_wanted) {
   threads = threads_or_cores(threads);
   Profile p;
   std::vector<RankTrace> readable;
@@ -120,7 +126,7 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const Fin
     }
   }
   if (readable.empty()) throw LoadError("no trace could be read:" + unreadable);
-  check_run(p, readable);
+  check_run(p, readable, rank_wanted);
   for (const auto& t : readable) {
     RankInfo r;
     r.rank = static_cast<uint32_t>(t.run.rank);

@@ -27,8 +27,11 @@ using FinishRun = std::function<void(std::vector<RankTrace>& files)>;
 // Problems with single files (damage, truncation, another run, a missing
 // rank) are warnings in Profile::warnings; LoadError only when no file can
 // be read at all. threads: of the merge's steps; 0: one per core.
+// rank_wanted: the ranks loaded on purpose (empty: all); the others are
+// not reported missing but listed in Profile::ranks_left_out.
 Profile build_profile(std::vector<RankTrace> traces, unsigned threads = 0,
-                      const FinishRun& finish = {});
+                      const FinishRun& finish = {},
+                      const std::function<bool(int64_t)>& rank_wanted = {});
 
 // 0 is one per core.
 unsigned threads_or_cores(unsigned threads);

@@ -315,6 +315,8 @@ struct Profile {
   std::string run_id;
   std::string program;
   int64_t ranks_expected = 1;
+  // Ranks of the run left out on purpose (view --nodes), ascending.
+  std::vector<int64_t> ranks_left_out;
   Time start = 0, stop = 0;  // the span of everything recorded
   uint64_t records = 0;      // records read from the files
 

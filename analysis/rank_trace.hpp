@@ -41,6 +41,9 @@ struct RankTrace {
   trace::RunInfo run;
   bool finished_cleanly = false;
   bool data_lost = false;  // part of the file could not be used (corrupt or cut-off frames)
+  // Its rank is not wanted (ReadHints::rank_wanted): read only as far as
+  // its rank, its records not kept.
+  bool left_out = false;
   uint64_t records = 0;
   trace::RecordBatch all;  // every record, grouped by kind, in file order
   std::unordered_map<uint32_t, std::string> strings;  // the file's string ids

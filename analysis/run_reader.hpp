@@ -4,6 +4,8 @@
 // and asks them, in their order, who reads a file.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +24,10 @@ struct ReadHints {
   // Where to say how far through the file the reader is (FileProgress:
   // its share is its size on disk); null: nobody is watching.
   base::Progress* progress = nullptr;
+  // Whether the run's rank (node) a file holds is wanted; empty: all are. A
+  // reader may stop as soon as it knows the rank of a file that is not
+  // (RankTrace::left_out).
+  std::function<bool(int64_t rank)> rank_wanted;
 };
 
 class RunReader {

@@ -75,7 +75,16 @@ analysis::RankTrace ProfReader::read(const std::string& path,
   const double per_byte = 1.0 / static_cast<double>(std::max<uint64_t>(reader->file_size(), 1));
   while (reader->next(frame)) {
     progress.at(static_cast<double>(frame.offset) * per_byte);
-    if (frame.header.type != trace::FrameType::Events) continue;
+    if (frame.header.type != trace::FrameType::Events) {
+      // The metadata names the rank: a file of a rank not wanted stops here.
+      std::vector<std::string> ignored;
+      if (hints.rank_wanted && reader->metadata().contains("run") &&
+          !hints.rank_wanted(trace::RunInfo::from_json(reader->metadata(), ignored).rank)) {
+        t.left_out = true;
+        break;
+      }
+      continue;
+    }
     if (!sampled && t.records >= kSampleRecords) {  // the records before this frame's offset
       sampled = true;
       reserve_at_rate(t, static_cast<double>(reader->file_size()) /
@@ -101,6 +110,7 @@ analysis::RankTrace ProfReader::read(const std::string& path,
   t.metadata = reader->metadata();
   std::vector<std::string> meta_problems;
   t.run = trace::RunInfo::from_json(t.metadata, meta_problems);
+  if (t.left_out) return t;  // its problems are nobody's concern
   for (const auto& p : meta_problems) t.problems.push_back(path + ": metadata: " + p);
   for (const auto& d : reader->diagnostics()) t.problems.push_back(d.format(path));
   t.finished_cleanly = reader->finished_cleanly();

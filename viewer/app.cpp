@@ -124,7 +124,9 @@ void App::open(std::vector<std::string> files) {
   loader_ = std::thread([this, paths] {
     try {
       if (paths.empty()) throw analysis::LoadError("no trace files given");
-      incoming_ = std::make_unique<analysis::Profile>(load::load_profile(paths));
+      load::LoadOptions options;
+      options.nodes = options_.nodes;
+      incoming_ = std::make_unique<analysis::Profile>(load::load_profile(paths, options));
     } catch (const std::exception& e) {
       incoming_error_ = e.what();
     }
@@ -541,6 +543,8 @@ nlohmann::json App::state() const {
   const analysis::Profile& p = *profile_;
   const double start = camera_.run_start();
   j["warnings"] = p.warnings;
+  j["ranks"] = p.ranks.size();
+  j["ranks_left_out"] = p.ranks_left_out;
   j["window"] = {{"t0", camera_.t0() - start}, {"t1", camera_.t1() - start}};
   j["can_undo"] = camera_.can_undo();
   j["scroll"] = camera_.scroll();

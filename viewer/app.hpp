@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/details.hpp"
+#include "load/rank_filter.hpp"
 #include "analysis/findings.hpp"
 #include "analysis/profile.hpp"
 #include "viewer/camera.hpp"
@@ -30,6 +31,8 @@ struct ViewOptions {
   std::vector<std::string> files;
   // The first window, in ns from the start of the run (--range START:END).
   std::optional<std::pair<double, double>> range;
+  // The nodes to load (--nodes 0-3,7); none: all.
+  std::optional<load::RankFilter> nodes;
   // What is expanded at first (--expand): "auto" (every kind's lanes but the
   // memories', which show their avg lines), "all", "none" (nodes folded),
   // "kinds" (avg lines only) or a comma-separated list of kinds to expand.

@@ -89,8 +89,15 @@ void App::header() {
   ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 4));
   ImGui::Text("%s", p.program.empty() ? "(program unknown)" : p.program.c_str());
   ImGui::SameLine();
-  ImGui::TextDisabled("run %s | %zu rank(s) | %s records | %s | view %s to %s",
-                      p.run_id.substr(0, 8).c_str(), p.ranks.size(),
+  // A run opened in part says so: which nodes, out of how many.
+  const std::string ranks =
+      p.ranks_left_out.empty()
+          ? std::to_string(p.ranks.size()) + " rank(s)"
+          : "nodes " + (options_.nodes ? options_.nodes->text() : std::string()) + " of " +
+                std::to_string(p.ranks_expected) + " (--nodes: " +
+                std::to_string(p.ranks_left_out.size()) + " left out)";
+  ImGui::TextDisabled("run %s | %s | %s records | %s | view %s to %s",
+                      p.run_id.substr(0, 8).c_str(), ranks.c_str(),
                       analysis::grouped(p.records).c_str(),
                       short_ns(static_cast<double>(p.stop - p.start)).c_str(),
                       view_time(camera_.t0() - camera_.run_start()).c_str(),

@@ -142,6 +142,16 @@ TEST_CASE("numeric options: negative, zero, huge, NaN and words are usage errors
     CHECK(r.status == 2);
     CHECK_THAT(r.err, Catch::Contains("--range"));
   }
+  for (const char* nodes : {"", "x", "3-1", "1,,2", "-1", "0-", "99999999999", "1;2"}) {
+    INFO("--nodes '" << nodes << "'");
+    const auto r = run_command("env -u DISPLAY " + prof("view " + t + " --nodes=" + sh(nodes)));
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Catch::Contains("--nodes"));
+    if (*nodes) {
+      CHECK_THAT(r.err,
+                 Catch::StartsWith("legate_prof view: --nodes " + std::string(nodes) + ": "));
+    }
+  }
 }
 
 TEST_CASE("help texts name the commands, list what they promise, and print JSON when asked",

@@ -38,7 +38,7 @@ Command add_archive_command(CLI::App& app) {
               base::Progress progress;
               auto line = progress_line("archive", progress);
               const analysis::Profile p =
-                  load::load_profile(given.readable, {.progress = &progress});
+                  load::load_profile(given.readable, watched(progress));
               progress.phase("writing the report");
               const html::ReportInfo r = html::write_report(p, *dir);
               line.reset();  // erased before anything is printed

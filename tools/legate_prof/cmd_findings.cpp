@@ -97,7 +97,7 @@ Command add_findings_command(CLI::App& app) {
             try {
               base::Progress progress;
               auto line = progress_line("findings", progress);
-              const Profile p = legato::load::load_profile(given.readable, {.progress = &progress});
+              const Profile p = legato::load::load_profile(given.readable, watched(progress));
               progress.phase("checking the rules");
               const Findings f = find(p, t);
               line.reset();  // erased before anything is printed

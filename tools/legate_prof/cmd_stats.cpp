@@ -146,7 +146,7 @@ Command add_stats_command(CLI::App& app) {
             try {
               base::Progress progress;
               auto line = progress_line("stats", progress);
-              const Profile p = legato::load::load_profile(given.readable, {.progress = &progress});
+              const Profile p = legato::load::load_profile(given.readable, watched(progress));
               progress.phase("computing the statistics");
               std::string json_out;
               std::vector<UtilizationSummary> summary;

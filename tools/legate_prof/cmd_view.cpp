@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "load/rank_filter.hpp"
 #include "output_paths.hpp"
 #include "trace_files.hpp"
 #include "viewer/screenshot_file.hpp"
@@ -32,12 +33,15 @@ Command add_view_command(CLI::App& app) {
   auto* sub = app.add_subcommand("view", "Open the traces of a run in the desktop viewer");
   struct Args {
     viewer::ViewOptions o;
-    std::string range, size = "1600x900";
+    std::string range, nodes, size = "1600x900";
   };
   auto a = std::make_shared<Args>();
   sub->add_option("files", a->o.files, kRunFilesHelp + "; none: choose in the window");
   sub->add_option("--range", a->range,
                   "First window, START:END from the run's start (e.g. 0:2ms, 1.5ms:3ms, 200us:)");
+  sub->add_option("--nodes", a->nodes,
+                  "Load only these nodes (ranks), e.g. 0-3,7: the other files are left out as "
+                  "soon as their rank is known, so a run too big for memory opens in parts");
   sub->add_option("--expand", a->o.expand,
                   "What is expanded: auto (every kind's lanes but the memories', which show "
                   "their avg lines), all, none (nodes folded), kinds (avg lines only) or kinds "
@@ -58,6 +62,14 @@ Command add_view_command(CLI::App& app) {
           o.range = viewer::parse_range(a->range, &error);
           if (!o.range) {
             std::cerr << "legate_prof view: --range " << a->range << ": " << error << "\n";
+            return kExitUsage;
+          }
+        }
+        if (!a->nodes.empty()) {
+          std::string error;
+          o.nodes = load::RankFilter::parse(a->nodes, &error);
+          if (!o.nodes) {
+            std::cerr << "legate_prof view: --nodes " << a->nodes << ": " << error << "\n";
             return kExitUsage;
           }
         }

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "base/progress.hpp"
+#include "load/load.hpp"
 
 namespace legato::tools {
 
@@ -50,6 +51,13 @@ class ProgressLine {
   bool stop_ = false, shown_ = false;
   std::thread thread_;
 };
+
+// Load options that tell `progress` the loading's phases.
+inline load::LoadOptions watched(base::Progress& progress) {
+  load::LoadOptions o;
+  o.progress = &progress;
+  return o;
+}
 
 // A progress line on stderr for `command` when someone watches (see
 // above), else null.
