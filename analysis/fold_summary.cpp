@@ -40,8 +40,8 @@ class Tally {
                      [](const Entry& a, const Entry& b) { return a.weight > b.weight; });
     std::vector<Share> out;
     for (size_t k = 0; k < std::min(n_, most); ++k) {
-      out.push_back(Share{entries_[k].item, static_cast<double>(entries_[k].weight) /
-                                                static_cast<double>(total_)});
+      out.push_back(Share{entries_[k].item,
+                          static_cast<double>(entries_[k].weight) / static_cast<double>(total_)});
     }
     return out;
   }
@@ -157,14 +157,13 @@ void fold_columns(const Profile& p, const DrawBox& box, double origin, double wi
     const double k = std::floor((start_of(a) - origin) / width);
     const double c0 = origin + k * width, c1 = origin + (k + 1) * width;
     const uint32_t b =
-        by_block ? std::min(end, kFoldBlock * first_at_or_after(a / kFoldBlock + 1,
-                                                                (end - 1) / kFoldBlock + 1,
-                                                                [&](uint32_t j) {
-                                                                  return static_cast<double>(
-                                                                             p.block_starts[j]) <
-                                                                         c1;
-                                                                }))
-                 : first_at_or_after(a + 1, end, [&](uint32_t i) { return start_of(i) < c1; });
+        by_block
+            ? std::min(end, kFoldBlock * first_at_or_after(
+                                             a / kFoldBlock + 1, (end - 1) / kFoldBlock + 1,
+                                             [&](uint32_t j) {
+                                               return static_cast<double>(p.block_starts[j]) < c1;
+                                             }))
+            : first_at_or_after(a + 1, end, [&](uint32_t i) { return start_of(i) < c1; });
     out.push_back(FoldColumn{c0, c1, a, b - a, p.busy_between(a, b), column_lead(p, a, b)});
     a = b;
   }

@@ -21,7 +21,9 @@ inline uint32_t lead_key(const Item& it) {
 }
 // What an item weighs in a mix: its duration and 1 ns, so items of no
 // duration still count by their number.
-inline Time lead_weight(const Item& it) { return it.duration() + 1; }
+inline Time lead_weight(const Item& it) {
+  return it.duration() + 1;
+}
 
 // Fills the lead tables for items [begin, end) (begin a multiple of
 // kLeadGroup, end one or the number of items), which must be sized already.

@@ -24,7 +24,7 @@ using trace::Time;
 using trace::Uid;
 
 inline constexpr uint32_t kNone = 0xffffffff;
-inline constexpr uint32_t kFoldBlock = 32;  // items per fold_blocks and lead_blocks entry
+inline constexpr uint32_t kFoldBlock = 32;    // items per fold_blocks and lead_blocks entry
 inline constexpr uint32_t kLeadGroup = 1024;  // items per lead_groups entry (32 fold blocks)
 
 // Times in the model lie within +-kTimeLimit ns (52 days) of the run's zero,

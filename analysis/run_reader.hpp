@@ -28,6 +28,12 @@ struct ReadHints {
   // reader may stop as soon as it knows the rank of a file that is not
   // (RankTrace::left_out).
   std::function<bool(int64_t rank)> rank_wanted;
+
+  static ReadHints with_spare_core(bool spare) {
+    ReadHints h;
+    h.spare_core = spare;
+    return h;
+  }
 };
 
 class RunReader {

@@ -167,8 +167,8 @@ std::pair<uint32_t, uint32_t> row_window(const Profile& p, const Row& row, const
   const Item* items = p.items.data();
   const Item* first = std::partition_point(items + row.begin, items + row.end,
                                            [&](const Item& it) { return it.stop() <= w.from; });
-  const Item* last = std::partition_point(first, items + row.end,
-                                          [&](const Item& it) { return it.start < w.to; });
+  const Item* last =
+      std::partition_point(first, items + row.end, [&](const Item& it) { return it.start < w.to; });
   return {static_cast<uint32_t>(first - items), static_cast<uint32_t>(last - items)};
 }
 
@@ -345,7 +345,10 @@ UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank, con
 }
 
 UtilizationBins::UtilizationBins(Time t0, Time t1, int n)
-    : t0_(t0), t1_(std::max(t0, t1)), n_(std::max(n, 1)), d_(static_cast<size_t>(n_) + 2, 0),
+    : t0_(t0),
+      t1_(std::max(t0, t1)),
+      n_(std::max(n, 1)),
+      d_(static_cast<size_t>(n_) + 2, 0),
       m_(static_cast<size_t>(n_) + 2, 0) {
   for (int k = 0; k <= n_; ++k)
     edges_.push_back(t0_ + static_cast<Time>(static_cast<__int128>(t1_ - t0_) * k / n_));

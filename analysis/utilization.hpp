@@ -82,7 +82,7 @@ class UtilizationBins {
   Time t0_, t1_;
   int n_;
   std::vector<Time> edges_;
-  double per_ns_;  // slices per ns
+  double per_ns_;                // slices per ns
   std::vector<__int128> d_, m_;  // per bin: changes, and changes x (time - t0)
 };
 UtilizationBins utilization_bins(const Profile& p, LaneKind kind, uint32_t rank, Time t0, Time t1,

@@ -14,7 +14,7 @@ namespace legato::base {
 class Progress {
  public:
   struct State {
-    std::string what;  // "reading 4 files (1.2 GB)"
+    std::string what;              // "reading 4 files (1.2 GB)"
     uint64_t done = 0, total = 0;  // total 0: not measured
   };
   // Starts a phase; what it had done is forgotten.

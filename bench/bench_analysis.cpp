@@ -9,7 +9,8 @@
 // the model (the format decoder alone), so load_over_read says what the
 // model's merge, sort and index steps add.
 //
-//   bench_analysis [--large RECORDS] [--no-browser]
+//   bench_analysis [--large RECORDS] [--ranks N] [--no-browser]   (the large run: 10 M
+//   records over 4 ranks by default)
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include <thread>
 
 #include "analysis/findings.hpp"
+#include "analysis/stats.hpp"
 #include "browser/chromium.hpp"
 #include "html_export/report.hpp"
 #include "load/load.hpp"
@@ -66,6 +68,12 @@ void load_case(const std::string& dir, const std::string& label, uint64_t record
   result("read_records_per_s_1thread_" + label, n / read_s, "records/s");
   result("load_over_read_" + label, load1_s / read_s, "x");
   result("bytes_per_record_in_memory_" + label, static_cast<double>(p.memory_bytes()) / n, "B");
+  // What legate_prof stats computes after the load.
+  const double stats_s = best_of(3, [&] {
+    (void)analysis::utilization_summary(p);
+    (void)analysis::kind_stats(p);
+  });
+  result("stats_ms_" + label, stats_s * 1e3, "ms");
   size_t found = 0;
   const double find_s = best_of(3, [&] { found = analysis::find(p).findings.size(); });
   std::printf("# %s: %zu findings\n", label.c_str(), found);
@@ -107,14 +115,17 @@ void report_case(const std::string& dir, bool browser) {
 
 int main(int argc, char** argv) {
   uint64_t large = 10'000'000;
+  int ranks = 4;
   bool browser = true;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--large") == 0 && i + 1 < argc) {
       large = std::strtoull(argv[++i], nullptr, 10);
+    } else if (std::strcmp(argv[i], "--ranks") == 0 && i + 1 < argc && std::atoi(argv[i + 1]) > 0) {
+      ranks = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--no-browser") == 0) {
       browser = false;
     } else {
-      std::fprintf(stderr, "usage: bench_analysis [--large RECORDS] [--no-browser]\n");
+      std::fprintf(stderr, "usage: bench_analysis [--large RECORDS] [--ranks N] [--no-browser]\n");
       return 2;
     }
   }
@@ -123,7 +134,7 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(dir);
   std::printf("# %u hardware threads\n", std::thread::hardware_concurrency());
   load_case(dir, "1m", 1'000'000, 1);
-  load_case(dir, "10m", large, 4);
+  load_case(dir, "10m", large, ranks);
   report_case(dir, browser);
   std::filesystem::remove_all(dir);
   return 0;

@@ -259,7 +259,8 @@ void synthetic_run(uint64_t records, uint32_t nodes) {
   // load after a slow one finds its pages cold: the best of the first two,
   // this benchmark's figure before 2026-11-25, is printed beside it.
   analysis::Profile p;
-  const double one = best_of(3, [&] { p = load::load_profile(files, {.threads = 1}); });
+  const double one = best_of(
+      3, [&] { p = load::load_profile(files, legato::load::LoadOptions::with_threads(1)); });
   result("legion_load_records_per_s_1thread", static_cast<double>(written) / one, "records/s");
   // The reference in the same run: a Legato trace of as many records over
   // as many ranks, its loads taken in turn with the Legion log's so that

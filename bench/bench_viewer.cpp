@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
   // The whole process at its peak (writing the run's files took less), per record.
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  result("peak_bytes_per_record", static_cast<double>(usage.ru_maxrss) * 1024 /
-                                      static_cast<double>(run.records), "B");
+  result("peak_bytes_per_record",
+         static_cast<double>(usage.ru_maxrss) * 1024 / static_cast<double>(run.records), "B");
   std::printf("# loaded after %.0f ms; the first frame drew %zu boxes\n", loaded, first_boxes);
 
   const analysis::Profile& p = *app.profile();

@@ -22,6 +22,12 @@ struct LoadOptions {
   // others are left out as soon as their rank is known, the profile says
   // which (Profile::ranks_left_out).
   std::optional<RankFilter> nodes;
+
+  static LoadOptions with_threads(unsigned n) {
+    LoadOptions o;
+    o.threads = n;
+    return o;
+  }
 };
 
 // Problems with single files are warnings in Profile::warnings;

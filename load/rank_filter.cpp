@@ -26,8 +26,8 @@ std::optional<RankFilter> RankFilter::parse(const std::string& text, std::string
   size_t from = 0;
   while (true) {
     const size_t comma = text.find(',', from);
-    std::string part = text.substr(from, comma == std::string::npos ? std::string::npos
-                                                                     : comma - from);
+    std::string part =
+        text.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
     part.erase(0, part.find_first_not_of(' '));
     part.erase(part.find_last_not_of(' ') + 1);
     const size_t dash = part.find('-');

@@ -16,9 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/details.hpp"
-#include "load/rank_filter.hpp"
 #include "analysis/findings.hpp"
 #include "analysis/profile.hpp"
+#include "load/rank_filter.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/findings_job.hpp"
 #include "viewer/layout.hpp"

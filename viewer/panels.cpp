@@ -94,14 +94,13 @@ void App::header() {
       p.ranks_left_out.empty()
           ? std::to_string(p.ranks.size()) + " rank(s)"
           : "nodes " + (options_.nodes ? options_.nodes->text() : std::string()) + " of " +
-                std::to_string(p.ranks_expected) + " (--nodes: " +
-                std::to_string(p.ranks_left_out.size()) + " left out)";
-  ImGui::TextDisabled("run %s | %s | %s records | %s | view %s to %s",
-                      p.run_id.substr(0, 8).c_str(), ranks.c_str(),
-                      analysis::grouped(p.records).c_str(),
-                      short_ns(static_cast<double>(p.stop - p.start)).c_str(),
-                      view_time(camera_.t0() - camera_.run_start()).c_str(),
-                      view_time(camera_.t1() - camera_.run_start()).c_str());
+                std::to_string(p.ranks_expected) +
+                " (--nodes: " + std::to_string(p.ranks_left_out.size()) + " left out)";
+  ImGui::TextDisabled(
+      "run %s | %s | %s records | %s | view %s to %s", p.run_id.substr(0, 8).c_str(), ranks.c_str(),
+      analysis::grouped(p.records).c_str(), short_ns(static_cast<double>(p.stop - p.start)).c_str(),
+      view_time(camera_.t0() - camera_.run_start()).c_str(),
+      view_time(camera_.t1() - camera_.run_start()).c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "run %s ns, view %s to %s ns",

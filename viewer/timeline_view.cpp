@@ -276,7 +276,8 @@ void TimelineView::draw_folded(ImDrawList* dl, const Profile& p, const analysis:
   float run_a = 0, run_e = 0, run_bar = 0;
   ImU32 run_color = 0;
   const auto flush = [&] {
-    if (run_e > run_a) dl->AddRectFilled(ImVec2(run_a, y + h - run_bar), ImVec2(run_e, y + h), run_color);
+    if (run_e > run_a)
+      dl->AddRectFilled(ImVec2(run_a, y + h - run_bar), ImVec2(run_e, y + h), run_color);
   };
   for (const analysis::FoldColumn& c : columns_) {
     const float a = std::max(x0, x_of(c.start, cam));

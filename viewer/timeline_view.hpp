@@ -98,7 +98,7 @@ class TimelineView {
 
   ImVec2 origin_{0, 0}, size_{1, 1};
   float label_width_ = kMinLabelWidth;
-  std::vector<analysis::DrawBox> boxes_;  // scratch
+  std::vector<analysis::DrawBox> boxes_;       // scratch
   std::vector<analysis::FoldColumn> columns_;  // scratch
   std::vector<HitBox> hits_;
   size_t outlined_drawn_ = 0;

@@ -23,7 +23,7 @@ namespace {
 template <class Items, class Weight>
 uint32_t heaviest(const Profile& p, const Items& items, Weight weight) {
   std::map<uint32_t, std::pair<Time, size_t>> by_key;  // key -> weight, order seen
-  std::vector<uint32_t> first;                          // per order: its first item
+  std::vector<uint32_t> first;                         // per order: its first item
   for (const uint32_t i : items) {
     const uint32_t key = lead_key(p.items[i]);
     auto [at, fresh] = by_key.try_emplace(key, 0, first.size());
@@ -58,7 +58,9 @@ Profile phased_run(TempDir& dir) {
   return load::load_profile({dir.file("legate_0.prof")});
 }
 
-std::string name_of(const Profile& p, uint32_t item) { return p.str(p.items[item].name); }
+std::string name_of(const Profile& p, uint32_t item) {
+  return p.str(p.items[item].name);
+}
 
 }  // namespace
 
@@ -90,7 +92,8 @@ TEST_CASE("the lead tables name each block's heaviest name and kind", "[analysis
   const auto weight = [&](uint32_t i) { return lead_weight(p.items[i]); };
   for (uint32_t b = 0; b < p.lead_blocks.size(); ++b) {
     std::vector<uint32_t> block;
-    for (uint32_t i = b * kFoldBlock; i < std::min<size_t>(p.items.size(), (b + 1) * kFoldBlock); ++i)
+    for (uint32_t i = b * kFoldBlock; i < std::min<size_t>(p.items.size(), (b + 1) * kFoldBlock);
+         ++i)
       block.push_back(i);
     REQUIRE(b * kFoldBlock + p.lead_blocks[b] == heaviest(p, block, weight));
   }
@@ -101,7 +104,8 @@ TEST_CASE("the lead tables name each block's heaviest name and kind", "[analysis
          b < std::min<size_t>(p.lead_blocks.size(), (g + 1) * kLeadGroup / kFoldBlock); ++b) {
       const uint32_t lead = b * kFoldBlock + p.lead_blocks[b];
       leads.push_back(lead);
-      for (uint32_t i = b * kFoldBlock; i < std::min<size_t>(p.items.size(), (b + 1) * kFoldBlock); ++i)
+      for (uint32_t i = b * kFoldBlock; i < std::min<size_t>(p.items.size(), (b + 1) * kFoldBlock);
+           ++i)
         block_weight[lead] += weight(i);
     }
     REQUIRE(g * kLeadGroup + p.lead_groups[g] ==
@@ -177,7 +181,8 @@ TEST_CASE("a folded box's columns hold its items, their busy time and what led",
         } else {
           CHECK(c.lead - c.first < c.count);
           const uint32_t in_block = c.lead % kFoldBlock, in_group = c.lead % kLeadGroup;
-          CHECK((c.lead == c.first + c.count / 2 || in_block == p.lead_blocks[c.lead / kFoldBlock] ||
+          CHECK((c.lead == c.first + c.count / 2 ||
+                 in_block == p.lead_blocks[c.lead / kFoldBlock] ||
                  in_group == p.lead_groups[c.lead / kLeadGroup]));
         }
         ++columns_checked;

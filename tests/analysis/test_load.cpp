@@ -54,7 +54,7 @@ TEST_CASE("ranks load in parallel into one run with a node each", "[analysis][ra
   const Profile p =
       legato::load::load_profile({dir.file("legate_2.prof"), dir.file("legate_0.prof"),
                                   dir.file("legate_3.prof"), dir.file("legate_1.prof")},
-                                 legato::load::LoadOptions{3});
+                                 legato::load::LoadOptions::with_threads(3));
   CHECK(p.warnings.empty());
   REQUIRE(p.nodes.size() == 4);
   REQUIRE(p.ranks.size() == 4);
@@ -167,7 +167,8 @@ TEST_CASE("a big rank file reads the same with a core to spare, its tables reser
     }
     t.finish();
   }
-  RankTrace spare = legato::load::read_file(path, {.spare_core = true});
+  RankTrace spare =
+      legato::load::read_file(path, legato::analysis::ReadHints::with_spare_core(true));
   RankTrace alone = legato::load::read_file(path);
   CHECK(spare.records == alone.records);
   CHECK(spare.problems == alone.problems);

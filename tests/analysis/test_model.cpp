@@ -377,9 +377,12 @@ TEST_CASE("a model built on several threads: staging in pieces, busy sums, fold 
     }
     t.finish();
   }
-  const Profile one = legato::load::load_profile({dir.file("legate_0.prof")}, {.threads = 1});
+  using legato::load::LoadOptions;
+  const Profile one =
+      legato::load::load_profile({dir.file("legate_0.prof")}, LoadOptions::with_threads(1));
   for (const unsigned threads : {1u, 3u}) {
-    const Profile p = legato::load::load_profile({dir.file("legate_0.prof")}, {.threads = threads});
+    const Profile p =
+        legato::load::load_profile({dir.file("legate_0.prof")}, LoadOptions::with_threads(threads));
     INFO(threads << " threads");
     REQUIRE(p.items.size() == 1'050'000);
     // Each lane holds its tasks row by row, each row as written.

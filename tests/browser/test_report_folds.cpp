@@ -99,7 +99,8 @@ TEST_CASE("the report folds and summarises items as the model does", "[browser][
   size_t boxes = 0, columns = 0;
   // The whole run, then windows ever deeper in (the last ones: few items folded).
   for (const double part : {1.0, 0.3, 0.05, 0.01, 0.002, 0.0004}) {
-    const double t0 = static_cast<double>(p.start) + span * (1 - part) * 0.37, t1 = t0 + span * part;
+    const double t0 = static_cast<double>(p.start) + span * (1 - part) * 0.37,
+                 t1 = t0 + span * part;
     INFO("window " << t0 << " .. " << t1);
     chrome.eval("(() => { const t = legatoReport.timeline; t.t0 = " + std::to_string(t0) +
                 "; t.t1 = " + std::to_string(t1) + "; t.paint(); return 0; })()");

@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (legion::is_legion_log(path)) {
     // With a core to spare or not (a gzip input inflated on a thread of
     // its own, a plain one's tables prefaulted by one), by the input's length.
-    const analysis::ReadHints spare{.spare_core = size % 2 == 1};
+    const auto spare = analysis::ReadHints::with_spare_core(size % 2 == 1);
     std::vector<analysis::RankTrace> traces{
         legion::import_log(path, legion::Links::FileAlone, spare)};
     try {

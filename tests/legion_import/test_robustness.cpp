@@ -138,7 +138,8 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
     const auto load = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
       const std::string path = dir.file(name);
       write_file(path, bytes);
-      return legion::import_log(path, legion::Links::FileAlone, {.spare_core = ahead});
+      return legion::import_log(path, legion::Links::FileAlone,
+                                analysis::ReadHints::with_spare_core(ahead));
     };
     // Two members, cut inside a record (as `cat a.gz b.gz` joins them).
     const size_t half = plain.size() / 2 + 3;
@@ -185,7 +186,8 @@ TEST_CASE("gzip members in a row are one stream, and a bad trailer is a warning"
   const std::string cut = dir.file("cut.gz");
   for (size_t at : {size_t{10}, gz.size() / 3, gz.size() - 4}) {
     write_file(cut, std::vector<uint8_t>(gz.begin(), gz.begin() + static_cast<long>(at)));
-    const RankTrace ahead = legion::import_log(cut, legion::Links::FileAlone, {.spare_core = true});
+    const RankTrace ahead = legion::import_log(cut, legion::Links::FileAlone,
+                                               analysis::ReadHints::with_spare_core(true));
     const RankTrace inline_t = legion::import_log(cut);
     CHECK(ahead.readable == inline_t.readable);
     CHECK(ahead.records == inline_t.records);
@@ -203,7 +205,8 @@ TEST_CASE("a plain log loaded with a core to spare imports as one loaded without
   for (const size_t size : {bytes.size(), bytes.size() * 2 / 3}) {
     INFO("file of " << size << " bytes");
     write_file(cut, prefix(bytes, size));
-    RankTrace spare = legion::import_log(cut, legion::Links::FileAlone, {.spare_core = true});
+    RankTrace spare = legion::import_log(cut, legion::Links::FileAlone,
+                                         analysis::ReadHints::with_spare_core(true));
     RankTrace alone = legion::import_log(cut);
     CHECK(spare.records == alone.records);
     CHECK(spare.problems == alone.problems);

@@ -456,7 +456,7 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   write_synthetic_run(dir.path().string(), 3, 3000, false);
   std::vector<std::string> files;
   for (int n = 0; n < 3; ++n) files.push_back(dir.file("prof_" + std::to_string(n) + ".prof"));
-  const Profile one = legato::load::load_profile(files, {.threads = 1});
+  const Profile one = legato::load::load_profile(files, legato::load::LoadOptions::with_threads(1));
   const auto wait = [](const Wait& w) {
     return std::tie(w.item, w.event, w.start, w.ready, w.end);
   };
@@ -467,7 +467,8 @@ TEST_CASE("a run merges into the same profile on one thread or several", "[legio
   REQUIRE(one.pre.size() > 1000);
   for (const unsigned threads : {2u, 5u}) {
     INFO(threads << " threads");
-    const Profile many = legato::load::load_profile(files, {.threads = threads});
+    const Profile many =
+        legato::load::load_profile(files, legato::load::LoadOptions::with_threads(threads));
     CHECK(many.warnings == one.warnings);
     REQUIRE(many.items.size() == one.items.size());
     size_t items_differ = 0;

@@ -29,8 +29,8 @@ load::RankFilter filter(const std::string& text) {
 }
 
 // Every item of the lanes of `ranks`: (rank, lane, start, stop, name).
-using Shown = std::vector<std::tuple<uint32_t, std::string, analysis::Time, analysis::Time,
-                                     std::string>>;
+using Shown =
+    std::vector<std::tuple<uint32_t, std::string, analysis::Time, analysis::Time, std::string>>;
 Shown shown(const analysis::Profile& p, const std::set<uint32_t>& ranks) {
   Shown out;
   for (const auto& lane : p.lanes) {
@@ -116,7 +116,8 @@ TEST_CASE("a Legato run loaded in part shows its nodes as the whole run does", "
     (void)load::load_profile(files, options);
     FAIL("loaded nodes no file holds");
   } catch (const analysis::LoadError& e) {
-    CHECK(std::string(e.what()) == "no file given holds node(s) 9-12; the files hold node(s) 0, 1, 2, 3");
+    CHECK(std::string(e.what()) ==
+          "no file given holds node(s) 9-12; the files hold node(s) 0, 1, 2, 3");
   }
 }
 

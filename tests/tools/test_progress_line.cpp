@@ -25,7 +25,7 @@ TEST_CASE("the progress line says the phase, how far it is and for how long", "[
   CHECK(tools::ProgressLine::text("legate_prof stats", s, 12.0, 20) == "legate_prof stats: b");
 }
 
-TEST_CASE("a short job shows no line; a long one's is rewritten, then erased", "[tools]") {
+TEST_CASE("a short job shows no line, a long one rewrites its line and erases it", "[tools]") {
   base::Progress progress;
   progress.phase("reading 1 file (10 B)", 10);
   std::mutex m;

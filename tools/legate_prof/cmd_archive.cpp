@@ -8,8 +8,8 @@
 #include "html_export/report.hpp"
 #include "load/load.hpp"
 #include "output_paths.hpp"
-#include "trace_files.hpp"
 #include "progress_line.hpp"
+#include "trace_files.hpp"
 
 namespace legato::tools {
 
@@ -37,8 +37,7 @@ Command add_archive_command(CLI::App& app) {
             try {
               base::Progress progress;
               auto line = progress_line("archive", progress);
-              const analysis::Profile p =
-                  load::load_profile(given.readable, watched(progress));
+              const analysis::Profile p = load::load_profile(given.readable, watched(progress));
               progress.phase("writing the report");
               const html::ReportInfo r = html::write_report(p, *dir);
               line.reset();  // erased before anything is printed

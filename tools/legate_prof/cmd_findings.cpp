@@ -6,8 +6,8 @@
 #include "commands.hpp"
 #include "load/load.hpp"
 #include "output_paths.hpp"
-#include "trace_files.hpp"
 #include "progress_line.hpp"
+#include "trace_files.hpp"
 
 namespace legato::tools {
 namespace {
