@@ -73,27 +73,39 @@ TEST_CASE("overlapping items and their waits count each busy nanosecond once", "
   }
 }
 
+namespace {
+
+// One rank's file of `tasks` tasks of up to max_d ns at random times over
+// [0, span) on two CPUs, so they overlap (several rows); some with waits;
+// an instance in sysmem (1 MiB) for every fifth, a copy for every fourth.
+void write_busy_rank(const std::string& path, uint32_t rank, uint32_t ranks, int tasks, Time span,
+                     Time max_d, std::mt19937_64& rng) {
+  SyntheticTrace t(path, rank, ranks);
+  const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+  const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
+  const auto mem = t.memory(trace::MemKind::System, 1 << 20, "sysmem");
+  const auto ch = t.channel(mem, mem, "sysmem to sysmem");
+  const auto k = t.task_kind("work");
+  for (int i = 0; i < tasks; ++i) {
+    const Time a = static_cast<Time>(rng() % static_cast<uint64_t>(span));
+    const Time d = 1 + static_cast<Time>(rng() % static_cast<uint64_t>(max_d));
+    const auto task = t.task(i % 3 ? c0 : c1, k, a, a + d);
+    if (i % 7 == 0 && d > 10) t.wait(task, a + d / 4, a + d / 2, a + d / 2 + d / 8);
+    if (i % 5 == 0) t.instance(mem, 1 + rng() % 4096, "x", a, a + d / 3, a + 3 * d);
+    if (i % 4 == 0) t.copy(ch, 64, a, a + d / 2);
+  }
+  t.finish();
+}
+
+}  // namespace
+
 TEST_CASE("the utilization summary bins items exactly as the curves integrate them",
           "[analysis][utilization]") {
   TempDir dir;
   std::mt19937_64 rng(23);
-  for (uint32_t rank = 0; rank < 2; ++rank) {
-    SyntheticTrace t(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2);
-    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
-    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
-    const auto mem = t.memory(trace::MemKind::System, 1 << 20, "sysmem");
-    const auto ch = t.channel(mem, mem, "sysmem to sysmem");
-    const auto k = t.task_kind("work");
-    for (int i = 0; i < 3000; ++i) {
-      // Overlapping tasks (several rows), some with waits; instances; copies.
-      const Time a = static_cast<Time>(rng() % 2'000'000), d = 1 + static_cast<Time>(rng() % 9000);
-      const auto task = t.task(i % 3 ? c0 : c1, k, a, a + d);
-      if (i % 7 == 0 && d > 10) t.wait(task, a + d / 4, a + d / 2, a + d / 2 + d / 8);
-      if (i % 5 == 0) t.instance(mem, 1 + rng() % 4096, "x", a, a + d / 3, a + 3 * d);
-      if (i % 4 == 0) t.copy(ch, 64, a, a + d / 2);
-    }
-    t.finish();
-  }
+  for (uint32_t rank = 0; rank < 2; ++rank)
+    write_busy_rank(dir.file("legate_" + std::to_string(rank) + ".prof"), rank, 2, 3000, 2'000'000,
+                    9000, rng);
   const Profile p = load::load_profile({dir.file("legate_0.prof"), dir.file("legate_1.prof")});
   REQUIRE(p.nodes.size() == 2);
   const auto summary = utilization_summary(p);
@@ -115,21 +127,7 @@ TEST_CASE("an avg line reads its grid where wide and the items where fine, as th
           "[analysis][utilization]") {
   TempDir dir;
   std::mt19937_64 rng(29);
-  {
-    SyntheticTrace t(dir.file("legate_0.prof"));
-    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
-    const auto c1 = t.processor(trace::ProcKind::Cpu, 1, "c1");
-    const auto mem = t.memory(trace::MemKind::System, 1 << 24, "sysmem");
-    const auto k = t.task_kind("work");
-    for (int i = 0; i < 20000; ++i) {
-      // Overlapping tasks (several rows), some with waits, and instances.
-      const Time a = static_cast<Time>(rng() % 5'000'000), d = 1 + static_cast<Time>(rng() % 3000);
-      const auto task = t.task(i % 3 ? c0 : c1, k, a, a + d);
-      if (i % 7 == 0 && d > 10) t.wait(task, a + d / 4, a + d / 2, a + d / 2 + d / 8);
-      if (i % 5 == 0) t.instance(mem, 1 + rng() % 4096, "x", a, a + d / 3, a + 3 * d);
-    }
-    t.finish();
-  }
+  write_busy_rank(dir.file("legate_0.prof"), 0, 1, 20000, 5'000'000, 3000, rng);
   const Profile p = load::load_profile({dir.file("legate_0.prof")});
   for (const LaneKind kind : {LaneKind::Cpu, LaneKind::SystemMemory}) {
     INFO(to_string(kind));
