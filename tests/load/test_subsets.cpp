@@ -91,6 +91,9 @@ TEST_CASE("a Legato run loaded in part shows its nodes as the whole run does", "
   const analysis::Profile part = load::load_profile(files, options);
   CHECK(part.ranks.size() == 2);
   CHECK(part.ranks_left_out == std::vector<int64_t>{0, 2});
+  std::vector<uint32_t> nodes;
+  for (const auto& n : part.nodes) nodes.push_back(n.rank);
+  CHECK(nodes == std::vector<uint32_t>{1, 3});
   CHECK(part.ranks_expected == 4);
   // Left out on purpose: not reported missing, as the whole run's lack of
   // clock alignment is (SyntheticTrace records none).
@@ -132,6 +135,9 @@ TEST_CASE("a Legion run loaded in part shows its nodes as the whole run does", "
   const analysis::Profile part = load::load_profile(files, options);
   CHECK(part.ranks.size() == 2);
   CHECK(part.ranks_left_out == std::vector<int64_t>{1});
+  std::vector<uint32_t> nodes;
+  for (const auto& n : part.nodes) nodes.push_back(n.rank);
+  CHECK(nodes == std::vector<uint32_t>{0, 2});
   const Shown mine = shown(part, {0, 1, 2});
   CHECK(mine == shown(whole, {0, 2}));
   CHECK(mine.size() > 3000);
