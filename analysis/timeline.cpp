@@ -61,14 +61,14 @@ void visible_boxes(const Profile& p, uint32_t lane, const Window& w, std::vector
   for (uint32_t r = 0; r < rows.size(); ++r) row_boxes(p, rows[r], r, w, out);
 }
 
-std::vector<Segment> states(const Profile& p, uint32_t item) {
+std::vector<Segment> states(const Profile& p, uint32_t item, Time from, Time to) {
   const Item& it = p.items[item];
   std::vector<Segment> out;
   Time at = it.start;
   const auto push = [&](Time a, Time b, State s) {
     a = std::clamp<Time>(a, it.start, it.stop());
     b = std::clamp(b, a, it.stop());
-    if (b > a) out.push_back(Segment{a, b, s});
+    if (b > a && b > from && a < to) out.push_back(Segment{a, b, s});
   };
   const auto [w, wend] = p.waits_of(item);
   for (const Wait* x = w; x != wend; ++x) {
@@ -79,6 +79,7 @@ std::vector<Segment> states(const Profile& p, uint32_t item) {
     push(start, ready, State::Blocked);
     push(ready, end, State::Ready);
     at = std::max(at, end);
+    if (at >= to) break;  // what follows starts past the window
   }
   push(at, it.stop(), State::Running);
   return out;

@@ -3,6 +3,7 @@
 // blocked segments. Cost follows what is visible, not the trace size.
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "analysis/profile.hpp"
@@ -32,7 +33,11 @@ struct Segment {
   Time start = 0, stop = 0;
   State state = State::Running;
 };
-// An item's span cut into running, ready-to-resume and blocked segments.
-std::vector<Segment> states(const Profile& p, uint32_t item);
+// An item's span cut into running, ready-to-resume and blocked segments;
+// only those that overlap [from, to) (a view: an item running through the
+// whole run may wait a million times, and only a few of them show).
+std::vector<Segment> states(const Profile& p, uint32_t item,
+                            Time from = std::numeric_limits<Time>::min(),
+                            Time to = std::numeric_limits<Time>::max());
 
 }  // namespace legato::analysis

@@ -248,7 +248,11 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
   const float text_x = std::max(x0, lanes_origin().x) + 3;  // where box_text starts
   ImU32 under_text = colors_.get(p, i, analysis::State::Running);
   if (it.flags & analysis::kItemHasWaits) {
-    for (const analysis::Segment& s : analysis::states(p, i)) {
+    // Only the segments in view: a task running through the whole run may
+    // wait a million times.
+    for (const analysis::Segment& s :
+         analysis::states(p, i, static_cast<Time>(std::floor(cam.t0())),
+                          static_cast<Time>(std::ceil(cam.t1())))) {
       const float a = screen_x(s.start, cam), b = screen_x(s.stop, cam);
       const ImU32 color = colors_.get(p, i, s.state);
       dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(b, a + 1), y + h), color);

@@ -447,6 +447,13 @@ TEST_CASE("tasks split into running, blocked and ready segments", "[analysis]") 
   CHECK((segs[3].start == 60 && segs[3].stop == 70 && segs[3].state == State::Running));
   CHECK((segs[4].start == 70 && segs[4].stop == 75 && segs[4].state == State::Ready));
   CHECK((segs[5].start == 75 && segs[5].stop == 100 && segs[5].state == State::Running));
+  // In a window, the segments that overlap it, whole.
+  const auto in_view = states(p, p.lanes[lane_named(p, "io0")].begin, 55, 71);
+  REQUIRE(in_view.size() == 3);
+  CHECK((in_view[0].start == 50 && in_view[0].stop == 60 && in_view[0].state == State::Ready));
+  CHECK((in_view[1].start == 60 && in_view[1].stop == 70 && in_view[1].state == State::Running));
+  CHECK((in_view[2].start == 70 && in_view[2].stop == 75 && in_view[2].state == State::Ready));
+  CHECK(states(p, p.lanes[lane_named(p, "io0")].begin, 100, 200).empty());
   const auto d = details(p, p.lanes[lane_named(p, "io0")].begin);
   CHECK(d.blocked == 30);
   CHECK(d.resuming == 15);
