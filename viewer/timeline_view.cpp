@@ -390,16 +390,27 @@ Pick TimelineView::pick(ImVec2 m, const Profile& p, const Layout& layout, const 
     out.type = out.row >= 0 ? Pick::Type::Label : Pick::Type::None;
     return out;
   }
+  // An item under the mouse wins over a box of folded items widened to
+  // kMinBoxPx beside it; a pixel's slack only when nothing is right under it.
+  const HitBox* under = nullptr;
   for (const HitBox& h : hits_) {
-    if (m.x >= h.x0 - 1 && m.x <= h.x1 + 1 && m.y >= h.y0 && m.y <= h.y1) {
-      out.type = h.count == 1 ? Pick::Type::Item : Pick::Type::Merged;
-      out.item = h.first;
-      out.count = h.count;
-      out.start = h.start;
-      out.stop = h.stop;
-      out.busy = h.busy;
-      return out;
+    if (m.x >= h.x0 && m.x <= h.x1 && m.y >= h.y0 && m.y <= h.y1 && (!under || h.count == 1)) {
+      under = &h;
+      if (h.count == 1) break;
     }
+  }
+  for (const HitBox& h : hits_) {
+    if (under) break;
+    if (m.x >= h.x0 - 1 && m.x <= h.x1 + 1 && m.y >= h.y0 && m.y <= h.y1) under = &h;
+  }
+  if (under) {
+    out.type = under->count == 1 ? Pick::Type::Item : Pick::Type::Merged;
+    out.item = under->first;
+    out.count = under->count;
+    out.start = under->start;
+    out.stop = under->stop;
+    out.busy = under->busy;
+    return out;
   }
   if (out.row >= 0 && layout.rows()[static_cast<size_t>(out.row)].type == RowType::Avg) {
     const LayoutRow& row = layout.rows()[static_cast<size_t>(out.row)];
