@@ -254,3 +254,30 @@ TEST_CASE("a failed run opens on its error, and a missing file on the open box",
   CHECK(s.app.profile() == nullptr);
   CHECK(s.app.control("paths").has_value());
 }
+
+TEST_CASE("a click on a narrow task beside a box of folded items selects the task", "[viewer]") {
+  TempDir dir;
+  {
+    // c0: two 1 ns tasks that fold into a box widened to 3 px, then a task
+    // of about 4 px starting 2 ns after them, half of which that box covers.
+    analysis::testing::SyntheticTrace t(dir.file("legate_0.prof"));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto tiny = t.task_kind("tiny"), narrow = t.task_kind("narrow");
+    t.task(c0, tiny, 0, 10);  // the run's start
+    t.task(c0, tiny, 9'900, 9'901);
+    t.task(c0, tiny, 9'902, 9'903);
+    t.task(c0, narrow, 9'905, 9'965);
+    t.task(c0, tiny, 15'990, 16'000);
+    t.finish();
+  }
+  Session s(dir.file("legate_0.prof"));
+  json st = s.run("range 0ns 16000ns\nwait 1\n");
+  const double ns_per_px = 16'000 / st["lanes_area"][2].get<double>();
+  REQUIRE(9'900 + 3 * ns_per_px > 9'936);  // the folded box reaches past the task's middle
+  REQUIRE(3 * ns_per_px <= 60);            // the narrow task is drawn on its own
+  st = s.run("click " + s.xy(9'935, "c0") + "\nwait 1\n");
+  REQUIRE(st.contains("selected"));
+  CHECK(st["selected"]["name"] == "narrow");
+  CHECK(st["window"]["t1"].get<double>() - st["window"]["t0"].get<double>() ==
+        Approx(16'000).epsilon(0.01));  // not zoomed into the box
+}
