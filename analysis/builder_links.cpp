@@ -356,7 +356,6 @@ void Builder::tree() {
   p_.fold_blocks.assign((n + kFoldBlock - 1) / kFoldBlock, 0.f);
   p_.lead_blocks.assign((n + kFoldBlock - 1) / kFoldBlock, 0);
   p_.lead_groups.assign((n + kLeadGroup - 1) / kLeadGroup, 0);
-  p_.block_starts.assign((n + kFoldBlock - 1) / kFoldBlock, 0);
   base::parallel_for(parts.size(), threads_, [&](unsigned, size_t c) {
     Part part;
     for (size_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {

@@ -82,6 +82,12 @@ uint32_t first_at_or_after(uint32_t from, uint32_t end, Before before) {
   return lo;
 }
 
+// The lead of unit u: an item (size 1), a fold block or a lead group.
+uint32_t unit_lead(const Profile& p, uint32_t u, uint32_t size) {
+  if (size == 1) return u;
+  return u * size + (size == kFoldBlock ? uint32_t{p.lead_blocks[u]} : uint32_t{p.lead_groups[u]});
+}
+
 // The tally of items [begin, end) as leading() describes it.
 Tally tally(const Profile& p, uint32_t begin, uint32_t end) {
   Tally t;
@@ -92,9 +98,7 @@ Tally tally(const Profile& p, uint32_t begin, uint32_t end) {
   const uint32_t first = (begin + size - 1) / size, last = end / size;
   const uint32_t stride = (last - first + kLeadSamples - 1) / kLeadSamples;
   for (uint32_t u = first; u < last; u += stride) {
-    const uint32_t lead = size == 1            ? u
-                          : size == kFoldBlock ? u * size + p.lead_blocks[u]
-                                               : u * size + p.lead_groups[u];
+    const uint32_t lead = unit_lead(p, u, size);
     const Time weight =
         size == 1 ? lead_weight(p.items[u]) : weight_between(p, u * size, (u + 1) * size);
     t.add(lead_key(p.items[lead]), weight, lead);
@@ -109,9 +113,8 @@ Tally tally(const Profile& p, uint32_t begin, uint32_t end) {
 uint32_t column_lead(const Profile& p, uint32_t begin, uint32_t end) {
   if (end - begin <= 4) return tally(p, begin, end).top();
   const uint32_t middle = begin + (end - begin) / 2;
-  const uint32_t lead = end - begin >= 2 * kLeadGroup
-                            ? middle / kLeadGroup * kLeadGroup + p.lead_groups[middle / kLeadGroup]
-                            : middle / kFoldBlock * kFoldBlock + p.lead_blocks[middle / kFoldBlock];
+  const uint32_t size = end - begin >= 2 * kLeadGroup ? kLeadGroup : kFoldBlock;
+  const uint32_t lead = unit_lead(p, middle / size, size);
   return lead >= begin && lead < end ? lead : middle;
 }
 
@@ -119,7 +122,6 @@ uint32_t column_lead(const Profile& p, uint32_t begin, uint32_t end) {
 
 void fill_lead_tables(Profile& p, size_t begin, size_t end) {
   const Item* items = p.items.data();
-  for (size_t i = begin; i < end; i += kFoldBlock) p.block_starts[i / kFoldBlock] = items[i].start;
   for (size_t g = begin / kLeadGroup; g * kLeadGroup < end; ++g) {
     Tally blocks;
     const size_t group_end = std::min(g * kLeadGroup + kLeadGroup, end);
@@ -127,8 +129,9 @@ void fill_lead_tables(Profile& p, size_t begin, size_t end) {
       Tally t;
       Time weight = 0;
       for (size_t i = lo; i < std::min(lo + kFoldBlock, group_end); ++i) {
-        t.add(lead_key(items[i]), lead_weight(items[i]), static_cast<uint32_t>(i));
-        weight += lead_weight(items[i]);
+        const Time w = lead_weight(items[i]);
+        t.add(lead_key(items[i]), w, static_cast<uint32_t>(i));
+        weight += w;
       }
       const uint32_t lead = t.top();
       p.lead_blocks[lo / kFoldBlock] = static_cast<uint8_t>(lead - lo);
@@ -157,13 +160,11 @@ void fold_columns(const Profile& p, const DrawBox& box, double origin, double wi
     const double k = std::floor((start_of(a) - origin) / width);
     const double c0 = origin + k * width, c1 = origin + (k + 1) * width;
     const uint32_t b =
-        by_block
-            ? std::min(end, kFoldBlock * first_at_or_after(
-                                             a / kFoldBlock + 1, (end - 1) / kFoldBlock + 1,
-                                             [&](uint32_t j) {
-                                               return static_cast<double>(p.block_starts[j]) < c1;
-                                             }))
-            : first_at_or_after(a + 1, end, [&](uint32_t i) { return start_of(i) < c1; });
+        by_block ? std::min(end, kFoldBlock *
+                                     first_at_or_after(
+                                         a / kFoldBlock + 1, (end - 1) / kFoldBlock + 1,
+                                         [&](uint32_t j) { return start_of(j * kFoldBlock) < c1; }))
+                 : first_at_or_after(a + 1, end, [&](uint32_t i) { return start_of(i) < c1; });
     out.push_back(FoldColumn{c0, c1, a, b - a, p.busy_between(a, b), column_lead(p, a, b)});
     a = b;
   }

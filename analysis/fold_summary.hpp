@@ -61,7 +61,7 @@ struct FoldColumn {
 // the items that start in it; in a box of kDenseColumn items or more per
 // column on average (folds_by_block) a column ends at a fold block's
 // boundary instead, so it may also hold up to kFoldBlock - 1 items that
-// start in the next ones, and the search reads block_starts, not items.
+// start in the next ones, and the search reads one item per block.
 inline constexpr double kDenseColumn = 64;
 bool folds_by_block(const DrawBox& box, double width);
 void fold_columns(const Profile& p, const DrawBox& box, double origin, double width,

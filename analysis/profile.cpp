@@ -162,8 +162,7 @@ size_t Profile::memory_bytes() const {
              pre.capacity() * sizeof(Precondition) + pre_block.capacity() * sizeof(uint32_t) +
              busy_blocks.capacity() * sizeof(Time) + fold_blocks.capacity() * sizeof(float) +
              lead_blocks.capacity() + lead_groups.capacity() * sizeof(uint16_t) +
-             block_starts.capacity() * sizeof(Time) + errors.capacity() * sizeof(ErrorMark) +
-             wait_notes.capacity() * sizeof(wait_notes[0]) +
+             errors.capacity() * sizeof(ErrorMark) + wait_notes.capacity() * sizeof(wait_notes[0]) +
              kernel_signatures.capacity() * sizeof(kernel_signatures[0]) +
              timing_overflow.size() * (sizeof(uint32_t) + 2 * sizeof(Time) + 16);
   for (const auto& s : strings) n += sizeof(std::string) + s.capacity();

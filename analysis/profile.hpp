@@ -390,7 +390,7 @@ struct Profile {
   std::vector<Time> busy_blocks;    // busy_blocks[k]: total duration of items [0, 16 k)
   // fold_blocks[k]: over items [32 k, 32 k + 32), the largest of each item's
   // duration and gap after the item before it, rounded up; lets drawing skip
-  // runs of tiny items that fold into one gray box without reading them.
+  // runs of tiny items that fold into one box without reading them.
   std::vector<float> fold_blocks;
   // What folded items ran (fold_summary.hpp): lead_blocks[k] is the offset
   // in items [32 k, 32 k + 32) of the first item of the name and kind that
@@ -398,9 +398,6 @@ struct Profile {
   // 1024) of the lead of its blocks' leads, each weighing its block's weight.
   std::vector<uint8_t> lead_blocks;
   std::vector<uint16_t> lead_groups;
-  // block_starts[k]: the start of item 32 k, so that drawing can step over
-  // dense folded items block by block in a table 32 times smaller.
-  std::vector<Time> block_starts;
   std::unordered_map<uint32_t, std::pair<Time, Time>> timing_overflow;  // item -> ready, create
 };
 

@@ -131,7 +131,7 @@ std::vector<UtilizationSummary> utilization_summary(const Profile& p) {
     UtilizationSummary& u = out[k];
     u.known = bins[k].capacity > 0;
     u.average = bins[k].average();
-    for (int s = 0; s < kSlices; ++s) u.peak = std::max(u.peak, bins[k].slice(s));
+    for (const double s : bins[k].slice_averages()) u.peak = std::max(u.peak, s);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // What to draw for a time window: boxes per row with tiny items folded into
-// gray boxes (count and total time), and each task's running / ready /
-// blocked segments. Cost follows what is visible, not the trace size.
+// boxes (count and total time; fold_summary.hpp says what they ran), and
+// each task's running / ready / blocked segments. Cost follows what is
+// visible, not the trace size.
 #pragma once
 
 #include <limits>
@@ -22,7 +23,7 @@ struct DrawBox {
 struct Window {
   Time t0 = 0, t1 = 0;
   double ns_per_px = 1;  // time one pixel shows
-  double min_px = 3;     // items narrower than this fold into gray boxes
+  double min_px = 3;     // items narrower than this fold into boxes
 };
 
 // Appends the boxes of one lane visible in the window, row by row.

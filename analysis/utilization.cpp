@@ -333,10 +333,6 @@ double for_each_change(const Profile& p, LaneKind kind, uint32_t rank, const Tim
 
 }  // namespace
 
-UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank) {
-  return utilization(p, kind, rank, TimeWindow{});
-}
-
 UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank, const TimeWindow& w) {
   std::vector<std::pair<Time, int64_t>> changes;
   const double capacity =
@@ -379,15 +375,8 @@ void UtilizationBins::merge(const UtilizationBins& other) {
   capacity += other.capacity;
 }
 
-double UtilizationBins::integral(int k) const {
-  // Every change before edge(k) (bins 0..k) held its level from its time on.
-  __int128 area = 0;
-  const Time at = edge(k) - t0_;
-  for (int b = 0; b <= k; ++b) area += d_[static_cast<size_t>(b)] * at - m_[static_cast<size_t>(b)];
-  return static_cast<double>(area);
-}
-
 std::vector<double> UtilizationBins::integrals() const {
+  // Every change before edge(k) (bins 0..k) held its level from its time on.
   std::vector<double> out(static_cast<size_t>(n_) + 1);
   __int128 d = d_[0], m = m_[0];  // changes before each edge
   for (int k = 0; k <= n_; ++k) {
@@ -398,15 +387,22 @@ std::vector<double> UtilizationBins::integrals() const {
   return out;
 }
 
-double UtilizationBins::slice(int k) const {
-  const Time width = edge(k + 1) - edge(k);
-  if (capacity <= 0 || width <= 0) return 0;
-  return (integral(k + 1) - integral(k)) / static_cast<double>(width) / capacity;
+std::vector<double> UtilizationBins::slice_averages() const {
+  std::vector<double> out(static_cast<size_t>(n_), 0.0);
+  if (capacity <= 0) return out;
+  const std::vector<double> at = integrals();
+  for (int k = 0; k < n_; ++k) {
+    const Time width = edge(k + 1) - edge(k);
+    if (width > 0)
+      out[static_cast<size_t>(k)] = (at[static_cast<size_t>(k) + 1] - at[static_cast<size_t>(k)]) /
+                                    static_cast<double>(width) / capacity;
+  }
+  return out;
 }
 
 double UtilizationBins::average() const {
   if (capacity <= 0 || t1_ <= t0_) return 0;
-  return integral(n_) / static_cast<double>(t1_ - t0_) / capacity;
+  return integrals().back() / static_cast<double>(t1_ - t0_) / capacity;
 }
 
 UtilizationBins utilization_bins(const Profile& p, LaneKind kind, uint32_t rank, Time t0, Time t1,

@@ -48,16 +48,15 @@ class UtilizationCurve {
   bool known_ = true;
 };
 
-// rank: a node's lanes, or kAllNodes for every node.
-inline constexpr uint32_t kAllNodes = 0xffffffff;
-UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes);
-
 // [from, to): a window of time; by default all of it.
 struct TimeWindow {
   Time from = std::numeric_limits<Time>::min(), to = std::numeric_limits<Time>::max();
 };
-// The curve of the items that overlap the window only: exact over it.
-UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank, const TimeWindow& w);
+// rank: a node's lanes, or kAllNodes for every node. With a window: the
+// curve of the items that overlap it only, exact over it.
+inline constexpr uint32_t kAllNodes = 0xffffffff;
+UtilizationCurve utilization(const Profile& p, LaneKind kind, uint32_t rank = kAllNodes,
+                             const TimeWindow& w = {});
 
 // How much was in use over n equal slices of [t0, t1) (edge k at t0 +
 // floor((t1 - t0) k / n)), gathered straight from the changes: per slice the
@@ -68,9 +67,8 @@ class UtilizationBins {
   UtilizationBins(Time t0, Time t1, int n);
   void add(Time t, int64_t change);
   void merge(const UtilizationBins& other);  // same t0, t1 and n; capacities add
-  int slices() const { return n_; }
-  // Average fraction in use over slice k, and over [t0, t1); 0 when unknown.
-  double slice(int k) const;
+  // Average fraction in use over each slice, and over [t0, t1); 0 when unknown.
+  std::vector<double> slice_averages() const;
   double average() const;
   // The in-use amount integrated from t0 to each edge (n + 1 of them), in O(n).
   std::vector<double> integrals() const;
@@ -78,7 +76,6 @@ class UtilizationBins {
 
  private:
   Time edge(int k) const { return edges_[static_cast<size_t>(k)]; }
-  double integral(int k) const;  // in-use amount integrated up to edge(k)
   Time t0_, t1_;
   int n_;
   std::vector<Time> edges_;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/details.hpp"
+#include "analysis/fold_summary.hpp"
 
 namespace legato::html {
 
@@ -143,7 +144,13 @@ nlohmann::json header(const Profile& p, const nlohmann::json& findings) {
               {"ops", std::move(ops)},
               {"wait_notes", p.wait_notes},
               {"kernel_signatures", p.kernel_signatures},
-              {"errors", errors}};
+              {"errors", errors},
+              // How folded items are summarised (analysis/fold_summary.hpp).
+              {"fold",
+               {{"block", analysis::kFoldBlock},
+                {"group", analysis::kLeadGroup},
+                {"samples", analysis::kLeadSamples},
+                {"dense_column", analysis::kDenseColumn}}}};
   if (!findings.is_null()) out["findings"] = findings;
   return out;
 }

@@ -4,7 +4,8 @@
 //
 //   u32 little-endian  length of the JSON header
 //   JSON header        run, strings, nodes, lanes (rows), operations, errors, warnings,
-//                      findings (report_findings.hpp; absent when not given)
+//                      findings (report_findings.hpp; absent when not given), fold
+//                      (the sizes fold_summary.hpp summarises folded items by)
 //   varint             number of columns (19), then each column's byte length,
 //                      then the columns one after the other
 //

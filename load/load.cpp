@@ -18,15 +18,15 @@ analysis::Profile build_run(std::vector<analysis::RankTrace> traces, unsigned th
 
 namespace {
 
-// The files of ranks the filter does not want, taken out of traces (a
-// Legion log's rank is known only once it is read; a Legato trace's reader
-// stopped at its rank). Throws when none of the readable files is wanted.
+// The files left out (RankTrace::left_out: of ranks `nodes` does not
+// want), taken out of traces. Throws when none of the readable files is
+// wanted.
 void leave_out(std::vector<analysis::RankTrace>& traces, const RankFilter& nodes) {
   std::vector<analysis::RankTrace> kept;
   std::set<int64_t> other;
   bool readable = false;
   for (auto& t : traces) {
-    if (t.readable && (t.left_out || !nodes.contains(t.run.rank))) {
+    if (t.left_out) {
       other.insert(t.run.rank);
       continue;
     }

@@ -399,9 +399,13 @@ Pick TimelineView::pick(ImVec2 m, const Profile& p, const Layout& layout, const 
       if (h.count == 1) break;
     }
   }
-  for (const HitBox& h : hits_) {
-    if (under) break;
-    if (m.x >= h.x0 - 1 && m.x <= h.x1 + 1 && m.y >= h.y0 && m.y <= h.y1) under = &h;
+  if (!under) {
+    for (const HitBox& h : hits_) {
+      if (m.x >= h.x0 - 1 && m.x <= h.x1 + 1 && m.y >= h.y0 && m.y <= h.y1) {
+        under = &h;
+        break;
+      }
+    }
   }
   if (under) {
     out.type = under->count == 1 ? Pick::Type::Item : Pick::Type::Merged;

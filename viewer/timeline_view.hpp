@@ -1,7 +1,8 @@
 // Draws the timeline into an ImGui draw list: the time ruler, the label
-// column, node headers, avg lines, lanes of boxes (state shading, tiny items
-// folded into bars of what ran, labels), error lines, highlights and the critical-path chain; and
-// answers what lies under the mouse. Only what is visible is queried.
+// column, node headers, avg lines, lanes of boxes (state shading, tiny
+// items folded into bars of what ran, labels), error lines, highlights and
+// the critical-path chain; and answers what lies under the mouse. Only what
+// is visible is queried.
 #pragma once
 
 #include <optional>

@@ -40,8 +40,6 @@ class ByteReader {
 
 const KIND_META = 1, KIND_COPY = 2, KIND_FILL = 3, KIND_INSTANCE = 4;
 const FLAG_WAITS = 1;
-// analysis/profile.hpp and fold_summary.hpp.
-const FOLD_BLOCK = 32, LEAD_GROUP = 1024, LEAD_SAMPLES = 16, DENSE_COLUMN = 64;
 
 // Weights per name and kind, as analysis/fold_summary.cpp's Tally: the
 // first item seen of each stands for it; the heaviest wins, the first seen
@@ -70,7 +68,7 @@ class Profile {
     const h = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + n)));
     Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds, copyKinds: h.copy_kinds || [],
                          edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes, ops: h.ops,
-                         errors: h.errors, findings: h.findings || null,
+                         errors: h.errors, findings: h.findings || null, fold: h.fold,
                          kernelSignatures: new Map(h.kernel_signatures || [])});  // short name -> signature
     let count = 0;
     for (const lane of this.lanes) {
@@ -126,13 +124,10 @@ class Profile {
       if (!this.waits.has(item)) this.waits.set(item, []);
       this.waits.get(item).push([s, ready, end, notes.get(k) || 0]);
     }
-    // The lead tables (Profile::lead_blocks, lead_groups) and each fold block's start.
-    this.leadBlocks = new Uint8Array(Math.ceil(count / FOLD_BLOCK));
-    this.blockStarts = new Float64Array(this.leadBlocks.length);
-    for (let b = 0; b < this.leadBlocks.length; ++b) {
-      this.leadBlocks[b] = leadBlock.u8(); this.blockStarts[b] = this.start[b * FOLD_BLOCK];
-    }
-    this.leadGroups = new Uint16Array(Math.ceil(count / LEAD_GROUP));
+    // The lead tables (Profile::lead_blocks, lead_groups).
+    this.leadBlocks = new Uint8Array(Math.ceil(count / this.fold.block));
+    for (let b = 0; b < this.leadBlocks.length; ++b) this.leadBlocks[b] = leadBlock.u8();
+    this.leadGroups = new Uint16Array(Math.ceil(count / this.fold.group));
     for (let g = 0; g < this.leadGroups.length; ++g) this.leadGroups[g] = leadGroup.varint();
     this.busyPrefix = new Float64Array(count + 1);  // total duration of items [0, i)
     for (let i = 0; i < count; ++i) this.busyPrefix[i + 1] = this.busyPrefix[i] + this.stop[i] - this.start[i];
@@ -289,13 +284,18 @@ class Profile {
   // parity test holds the two together).
   leadKey(i) { return this.name[i] + this.kind[i] * 67108864; }  // name | kind << 26
   leadWeight(i) { return this.stop[i] - this.start[i] + 1; }
+  // The lead of unit u (size 1: items, else fold blocks or lead groups).
+  unitLead(u, size) {
+    if (size === 1) return u;
+    return u * size + (size === this.fold.block ? this.leadBlocks[u] : this.leadGroups[u]);
+  }
   tally(a, b) {
-    const t = new Tally(), n = b - a;
-    const size = n >= 2 * LEAD_GROUP ? LEAD_GROUP : n >= 2 * FOLD_BLOCK ? FOLD_BLOCK : 1;
+    const {block, group, samples} = this.fold, t = new Tally(), n = b - a;
+    const size = n >= 2 * group ? group : n >= 2 * block ? block : 1;
     const first = Math.ceil(a / size), last = Math.floor(b / size);
-    const stride = Math.ceil((last - first) / LEAD_SAMPLES);
+    const stride = Math.ceil((last - first) / samples);
     for (let u = first; u < last; u += stride) {
-      const lead = size === 1 ? u : u * size + (size === FOLD_BLOCK ? this.leadBlocks[u] : this.leadGroups[u]);
+      const lead = this.unitLead(u, size);
       const weight = size === 1 ? this.leadWeight(u)
         : this.busyPrefix[(u + 1) * size] - this.busyPrefix[u * size] + size;
       t.add(this.leadKey(lead), weight, lead);
@@ -308,24 +308,22 @@ class Profile {
   columnLead(a, b) {
     if (b - a <= 4) return this.tally(a, b).top();
     const middle = a + Math.floor((b - a) / 2);
-    const lead = b - a >= 2 * LEAD_GROUP
-      ? Math.floor(middle / LEAD_GROUP) * LEAD_GROUP + this.leadGroups[Math.floor(middle / LEAD_GROUP)]
-      : Math.floor(middle / FOLD_BLOCK) * FOLD_BLOCK + this.leadBlocks[Math.floor(middle / FOLD_BLOCK)];
+    const size = b - a >= 2 * this.fold.group ? this.fold.group : this.fold.block;
+    const lead = this.unitLead(Math.floor(middle / size), size);
     return lead >= a && lead < b ? lead : middle;
   }
   // A box of folded items [first, first + count) ending at stop cut into
   // columns of `width` ns on a grid from `origin`: [{start, stop, first,
   // count, busy, lead}] (fold_columns).
   foldColumns(first, count, stop, origin, width) {
-    const end = first + count, out = [];
-    const byBlock = count >= DENSE_COLUMN * Math.max(1, (stop - this.start[first]) / width);
+    const {block, dense_column: dense} = this.fold, end = first + count, out = [];
+    const byBlock = count >= dense * Math.max(1, (stop - this.start[first]) / width);
     for (let a = first; a < end;) {
       const k = Math.floor((this.start[a] - origin) / width);
       const c0 = origin + k * width, c1 = origin + (k + 1) * width;
       const b = byBlock
-        ? Math.min(end, FOLD_BLOCK * firstAtOrAfter(Math.floor(a / FOLD_BLOCK) + 1,
-                                                    Math.floor((end - 1) / FOLD_BLOCK) + 1,
-                                                    (j) => this.blockStarts[j] < c1))
+        ? Math.min(end, block * firstAtOrAfter(Math.floor(a / block) + 1, Math.floor((end - 1) / block) + 1,
+                                               (j) => this.start[j * block] < c1))
         : firstAtOrAfter(a + 1, end, (i) => this.start[i] < c1);
       out.push({start: c0, stop: c1, first: a, count: b - a,
                 busy: this.busyPrefix[b] - this.busyPrefix[a], lead: this.columnLead(a, b)});

@@ -221,7 +221,7 @@ class Timeline {
       let i = p.firstEndingAfter(b, e, this.t0);
       while (i < e && p.start[i] < this.t1) {
         if (p.stop[i] - p.start[i] >= minNs) { this.paintItem(g, i, y, h); ++i; continue; }
-        // Tiny items within MIN_PX of each other merge into one gray box.
+        // Tiny items within MIN_PX of each other fold into one box.
         let j = i + 1, stop = p.stop[i];
         while (j < e && p.start[j] < this.t1 && p.start[j] < stop + minNs &&
                p.stop[j] - p.start[j] < minNs) {
