@@ -11,7 +11,7 @@ packages=(
   libimgui-dev libglfw3-dev
   libopenmpi-dev openmpi-bin
   libopen-trace-format2-dev
-  xvfb xauth libgl1-mesa-dri chromium
+  xvfb xauth libgl1-mesa-dri chromium firefox-esr
   python3-dev pybind11-dev python3-numpy fonts-dejavu-core
 )
 if [ "${1:-}" = "--fuzz" ]; then
