@@ -2,25 +2,34 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <mutex>
+#include <random>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "base/file_create.hpp"
 #include "html_export/gzip.hpp"
 #include "html_export/report_assets.hpp"
 #include "html_export/report_data.hpp"
 #include "html_export/report_findings.hpp"
+#include "html_export/report_tables.hpp"
 
 namespace legato::html {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 // Appends in as base64.
 void append_base64(std::string& out, std::string_view in) {
@@ -49,8 +58,8 @@ void append_base64(std::string& out, std::string_view in) {
 
 // The page: its template with each marker replaced, in their order, in one
 // pass into a string of its final size (a replace per marker moved the data,
-// tens of MB, twice more: 0.4 s of a 10 M-record run's report). The data
-// (gz, as base64) holds no '<', so it cannot end its script element.
+// tens of MB, twice more). The data (gz, as base64) holds no '<', so it
+// cannot end its script element.
 std::string fill_page(const std::string& gz) {
   const std::string_view page = kReportHtml, css = kReportCss, js = kReportJs;
   std::string out;
@@ -72,6 +81,18 @@ std::string fill_page(const std::string& gz) {
   return out;
 }
 
+// A detail file: a script handing the page chunk k of a kind ('c': items,
+// 'o': operations), compressed and as base64 (no quote, no backslash).
+std::string chunk_script(char kind, uint32_t k, const std::string& packed) {
+  const std::string gz = gzip(packed);
+  std::string out = "legatoChunk(\"";
+  out += kind;
+  out += "\"," + std::to_string(k) + ",\"";
+  append_base64(out, gz);
+  out += "\");\n";
+  return out;
+}
+
 // Every rule with default thresholds; a rule that fails costs the report its
 // findings, never the timeline.
 nlohmann::json findings_of(const analysis::Profile& p) {
@@ -85,16 +106,63 @@ nlohmann::json findings_of(const analysis::Profile& p) {
   }
 }
 
-}  // namespace
-
-std::string render_report(const analysis::Profile& p, size_t* data_bytes) {
-  const std::string packed = pack_profile(p, findings_of(p));
-  if (data_bytes) *data_bytes = packed.size();
-  return fill_page(gzip(packed));
+std::string write_error(int err) {
+  const char* hint = err == ENOSPC || err == EDQUOT ? " (is the disk full?)"
+                     : err == EACCES || err == EROFS || err == EPERM
+                         ? " (is the directory writable?)"
+                         : "";
+  return std::strerror(err) + std::string(hint);
 }
 
-ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
-  namespace fs = std::filesystem;
+// A fresh name for the detail folder, so a report written over an older one
+// never mixes their files.
+std::string fresh_data_dir() {
+  std::random_device random;
+  char name[32];
+  std::snprintf(name, sizeof name, "data-%08x%08x", random(), random());
+  return name;
+}
+
+// Packs and writes every chunk on `threads` threads; returns the bytes
+// written. The first failure stops the others and is thrown.
+size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs::path& data,
+                    unsigned threads) {
+  const auto item_chunks = static_cast<uint32_t>(t.chunk_labels.size());
+  const auto op_chunks = static_cast<uint32_t>((p.operations.size() + kChunkOps - 1) / kChunkOps);
+  const uint32_t jobs = item_chunks + op_chunks;
+  std::atomic<uint32_t> next{0};
+  std::atomic<size_t> written{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::string error;
+  const auto work = [&] {
+    try {
+      for (uint32_t j = next++; j < jobs && !failed; j = next++) {
+        const bool items = j < item_chunks;
+        const uint32_t k = items ? j : j - item_chunks;
+        const std::string script = items ? chunk_script('c', k, pack_item_chunk(p, t, k))
+                                         : chunk_script('o', k, pack_op_chunk(p, t, k));
+        const fs::path path = data / ((items ? "c" : "o") + std::to_string(k) + ".js");
+        if (const int err = base::write_replacing(path.string(), script); err != 0)
+          throw ReportError("cannot write " + path.string() + ": " + write_error(err));
+        written += script.size();
+      }
+    } catch (const std::exception& e) {
+      const std::lock_guard<std::mutex> lock(error_mutex);
+      if (!failed.exchange(true)) error = e.what();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < threads; ++k) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  if (failed) throw ReportError(error);
+  return written;
+}
+
+}  // namespace
+
+ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsigned threads) {
   std::error_code ec;
   const bool created = fs::create_directories(dir, ec);
   if (ec) {
@@ -102,27 +170,63 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir) {
                       " (choose another with -o DIR)");
   }
   ReportInfo info;
-  const std::string page = render_report(p, &info.data_bytes);
   info.path = (fs::path(dir) / "index.html").string();
-  // A report that could not be written leaves no empty directory behind.
+  const std::string data_name = fresh_data_dir();
+  const fs::path data = fs::path(dir) / data_name;
+  info.data_dir = data.string();
+  // A report that could not be written leaves nothing of its own behind.
   const auto fail = [&](const std::string& why) {
+    fs::remove_all(data, ec);
     if (created) fs::remove(dir, ec);
-    return ReportError("cannot write " + info.path + ": " + why);
+    return ReportError(why);
   };
   // A FIFO at the path would block the write until someone reads it (a run
   // that never ends): what is not a regular file is refused, unopened.
   if (const std::string kind = base::special_file(info.path); !kind.empty())
-    throw fail(base::not_a_file_reason(kind) + "; remove it or choose another directory with -o");
+    throw fail("cannot write " + info.path + ": " + base::not_a_file_reason(kind) +
+               "; remove it or choose another directory with -o");
+  if (!fs::create_directory(data, ec) || ec)
+    throw fail("cannot create " + data.string() + ": " + ec.message());
+  const ReportTables tables(p);
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  std::string page;
+  try {
+    // The index on this thread while the others pack chunks.
+    std::exception_ptr chunk_error;
+    std::thread chunks([&] {
+      try {
+        info.total_bytes = write_chunks(p, tables, data, std::max(1u, threads - 1));
+      } catch (...) {
+        chunk_error = std::current_exception();
+      }
+    });
+    std::string packed;
+    try {
+      packed = pack_index(p, tables, findings_of(p), data_name);
+      info.data_bytes = packed.size();
+      page = fill_page(gzip(packed));
+    } catch (...) {
+      chunks.join();
+      throw;
+    }
+    chunks.join();
+    if (chunk_error) std::rethrow_exception(chunk_error);
+  } catch (const ReportError& e) {
+    throw fail(e.what());
+  }
+  info.files = tables.chunk_labels.size() + (p.operations.size() + kChunkOps - 1) / kChunkOps;
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
-  if (const int err = base::write_replacing(info.path, page); err != 0) {
-    const char* hint = err == ENOSPC || err == EDQUOT ? " (is the disk full?)"
-                       : err == EACCES || err == EROFS || err == EPERM
-                           ? " (is the directory writable?)"
-                           : "";
-    throw fail(std::strerror(err) + std::string(hint));
-  }
+  if (const int err = base::write_replacing(info.path, page); err != 0)
+    throw fail("cannot write " + info.path + ": " + write_error(err));
   info.bytes = page.size();
+  info.total_bytes += page.size();
+  // The detail files of the reports this one replaced.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("data-", 0) == 0 && name != data_name && entry.is_directory(ec))
+      fs::remove_all(entry.path(), ec);
+  }
   return info;
 }
 

@@ -1,9 +1,13 @@
-// The self-contained HTML report: one index.html with inline script and
-// style, the profile packed, gzip-compressed and base64-embedded, decoded in
-// the browser with standard APIs. Opens from file:// with no network access
-// (a Content-Security-Policy forbids any).
+// The offline HTML report: a folder holding index.html (inline script and
+// style, the report's index packed, gzip-compressed and base64-embedded)
+// and, beside it, a folder of detail files (data-<id>/: each a script that
+// hands the page one chunk of items or operations, report_data.hpp) that
+// the page loads with <script> elements where the user looks. Opens from
+// file:// with no server and no network access (a Content-Security-Policy
+// allows scripts inline and from the report's own folder only).
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -18,16 +22,19 @@ class ReportError : public std::runtime_error {
 };
 
 struct ReportInfo {
-  std::string path;       // DIR/index.html
-  size_t bytes = 0;       // its size
-  size_t data_bytes = 0;  // packed profile before compression
+  std::string path;        // DIR/index.html
+  std::string data_dir;    // DIR/data-<id>, the detail files
+  size_t bytes = 0;        // index.html's size
+  size_t total_bytes = 0;  // index.html and the detail files
+  size_t files = 0;        // detail files
+  size_t data_bytes = 0;   // the packed index before compression
 };
 
-// Writes dir/index.html (creating dir). The file appears complete or not at
-// all: it is written under a temporary name and renamed.
-ReportInfo write_report(const analysis::Profile& p, const std::string& dir);
-
-// The whole page as a string (for tests and benchmarks).
-std::string render_report(const analysis::Profile& p, size_t* data_bytes = nullptr);
+// Writes dir/index.html and its detail files (creating dir). index.html
+// appears complete or not at all, after every file it names: each file is
+// written under a temporary name and renamed. The detail files of an
+// earlier report in dir are removed once the new index.html is in place.
+// threads: how many chunks are packed at once (0: one per core, up to 8).
+ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsigned threads = 0);
 
 }  // namespace legato::html

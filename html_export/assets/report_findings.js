@@ -131,8 +131,9 @@ class FindingsPanel {
     const f = this.list[k], p = this.p;
     this.selected = k;
     for (const r of this.box.querySelectorAll('.finding')) r.classList.toggle('selected', Number(r.dataset.index) === k);
-    const lanes = [...new Set([...f.lanes.map((l) => l.lane), ...f.items.map((x) => p.laneOf[x.item])])];
-    this.t.marked = [...f.itemSet].sort((a, b) => a - b);
+    const lanes = [...new Set([...f.lanes.map((l) => l.lane), ...f.items.map((x) => p.laneOf(x.item))])];
+    this.t.marked = f.items.map((x) => ({item: x.item, start: x.start_ns, stop: x.stop_ns}))
+      .sort((a, b) => a.item - b.item);
     this.t.focus(f.start_ns, f.stop_ns, lanes);
     document.getElementById('findings-clear').hidden = false;
   }
@@ -153,10 +154,10 @@ class FindingsPanel {
   belongs(f, i) {
     const p = this.p;
     if (f.itemSet.has(i)) return true;
-    if (!f.kindSet.has(p.kind[i])) return false;
-    if (p.stop[i] < f.start_ns || p.start[i] > f.stop_ns) return false;
+    if (!f.kindSet.has(p.kind(i))) return false;
+    if (p.stop(i) < f.start_ns || p.start(i) > f.stop_ns) return false;
     if (f.provSet.size && !f.provSet.has(p.provenanceId(i))) return false;
-    return f.laneSet.has(p.laneOf[i]);
+    return f.laneSet.has(p.laneOf(i));
   }
   of(i) { return this.list.map((f, k) => (this.belongs(f, i) ? k : -1)).filter((k) => k >= 0); }
 

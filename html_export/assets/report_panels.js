@@ -2,6 +2,9 @@
 // popup with the critical path, search, mouse and keys. Strings from the
 // trace only ever go into the page as text.
 
+// Steps of an item's critical path the popup walks back at most.
+const CRITICAL_PATH_STEPS = 1000;
+
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -87,7 +90,7 @@ class Panels {
         t.setWindow(t.time(Math.min(x, drag.x)), t.time(Math.max(x, drag.x)));
       } else if (!drag.moved && e.target === c) {
         const hit = t.pick(x, y);
-        if (hit && hit.box) this.open(hit.box);
+        if (hit && hit.box) this.open(hit.box, x);
         if (hit && hit.error) this.openError(hit.error);
       }
       t.selecting = null; drag = null; t.draw();
@@ -121,10 +124,7 @@ class Panels {
     const row = (k, v) => { const tr = el('tr'); tr.append(el('td', k), el('td', v)); table.append(tr); };
     row('time', formatNs(e.time - p.run.start));
     if (e.lane >= 0) row('lane', p.lanes[e.lane].name);
-    if (e.op > 0) {
-      const op = p.ops[e.op - 1];
-      row('operation', `${p.strings[op[0]]} ${p.strings[op[1]]}`.trim());
-    }
+    if (e.op) row('operation', `${p.strings[e.op.name]} ${p.strings[e.op.provenance]}`.trim());
     pop.append(table, el('pre', p.strings[e.text], 'message'));
     pop.hidden = false;
     delete pop.dataset.item;
@@ -145,16 +145,26 @@ class Panels {
                                    !p.lanes[l].capacity_given && p.lanes[l].capacity > 0)) {
         text += '\n(of the bytes of all their instances: the trace gives no capacity)';
       }
+    } else if (hit.box.overview) {
+      // What ran around the mouse: 11 columns of the box.
+      const o = this.t.overviewAt(hit.box, x, 5), total = o.keys.reduce((sum, [, w]) => sum + w, 0);
+      text = `about ${Math.round(o.items).toLocaleString('en-US')} items folded, ${formatNs(o.busy)} busy in ` +
+             `${formatNs(o.stop - o.start)}`;
+      for (const [k, w] of o.keys.slice(0, 3)) {
+        const [, kind, label] = p.leadKeys[k];
+        text += `\n${Math.round(100 * w / total)}%  ${p.strings[label] || p.itemKinds[kind]} (${p.itemKinds[kind]})`;
+      }
+      text += `\n(click to zoom in${this.t.loading ? '; loading the detail' : ''})`;
     } else if (hit.box.count > 1) {
-      const b = hit.box, busy = p.busyPrefix[b.first + b.count] - p.busyPrefix[b.first];
+      const b = hit.box, busy = p.busyBetween(b.first, b.first + b.count);
       text = `${b.count.toLocaleString('en-US')} items folded, ${formatNs(busy)} busy in ` +
-             `${formatNs(b.stop - p.start[b.first])}`;
+             `${formatNs(b.stop - p.start(b.first))}`;
       for (const s of p.leading(b.first, b.first + b.count, 3))
         text += `\n${Math.round(100 * s.share)}%  ${p.label(s.item)} (${p.kindName(s.item)})`;
       text += '\n(click to zoom in)';
     } else {
       const i = hit.box.first, prov = p.provenance(i);
-      text = `${p.label(i)} (${p.kindName(i)})\n${formatNs(p.stop[i] - p.start[i])}` +
+      text = `${p.label(i)} (${p.kindName(i)})\n${formatNs(p.stop(i) - p.start(i))}` +
              `${prov ? '\n' + prov : ''}`;
     }
     this.tooltip.textContent = text;
@@ -164,20 +174,42 @@ class Panels {
   }
 
   link(i, text) {
-    const a = el('a', text || `${this.p.label(i)} on ${this.p.lanes[this.p.laneOf[i]].name}`);
+    const a = el('a', text || `${this.p.label(i)} on ${this.p.lanes[this.p.laneOf(i)].name}`);
     a.dataset.item = i;
     a.addEventListener('click', () => this.follow(i));
     return a;
   }
-  follow(i) { this.t.reveal(i); this.openItem(i); }
+  follow(i) { this.t.reveal(i); return this.openItem(i); }
 
-  open(box) {
+  open(box, x) {
+    if (box.overview) { const o = this.t.overviewAt(box, x, 16); this.t.setWindow(o.start, o.stop); return; }
     if (box.count === 1) { this.openItem(box.first); return; }
-    this.t.setWindow(this.p.start[box.first], box.stop);
+    this.t.setWindow(this.p.start(box.first), box.stop);
   }
 
-  openItem(i) {
+  // The popup of item i, once what it shows is loaded (its chunk, its
+  // operation's, its preconditions' and the critical path's).
+  async openItem(i) {
     const p = this.p, pop = this.popup, rel = (t) => formatNs(t - p.run.start);
+    this.opening = i;
+    let op = null, parent = null, prev = -1, path = null;
+    try {
+      await p.ensure([i]);
+      if (p.op(i) >= 0) {
+        op = await p.operation(p.op(i));
+        if (op.parent >= 0) parent = await p.operation(op.parent);
+      }
+      path = await p.criticalPath(i, CRITICAL_PATH_STEPS);
+      // What the popup reads of the item itself, loaded again should the
+      // walk back have pushed it out.
+      await p.ensure([i]);
+      await p.ensure(p.preconditions(i).map(([q]) => q));
+      prev = await this.previousOnLane(i);
+    } catch (e) {
+      pop.replaceChildren(el('p', e.message)); pop.hidden = false;
+      return;
+    }
+    if (this.opening !== i) return;  // another item was opened meanwhile
     pop.replaceChildren();
     const close = el('button', '×', 'close');
     close.onclick = () => { pop.hidden = true; };
@@ -190,45 +222,44 @@ class Panels {
       tr.append(td); table.append(tr);
     };
     const time = (k, t) => row(k, rel(t), t - p.run.start), span = (k, ns) => row(k, formatNs(ns), ns);
-    const lane = p.lanes[p.laneOf[i]];
+    const lane = p.lanes[p.laneOf(i)], bytes = p.bytes(i), k = p.kind(i);
     row('kind', p.kindName(i));
-    const signature = p.kernelSignatures.get(p.name[i]);
+    const signature = p.kernelSignatures.get(p.name(i));
     if (signature) row('signature', p.strings[signature]);
     row('lane', `${lane.name} (node ${lane.rank})`);
-    if (p.op[i] >= 0) {
-      const op = p.ops[p.op[i]];
-      row('operation', p.strings[op[0]]);
-      row('op id', String(op[3]));
-      if (p.strings[op[1]]) row('provenance', p.strings[op[1]]);
-      if (op[2] > 0) row('created by', `${p.strings[p.ops[op[2] - 1][0]]} ${p.strings[p.ops[op[2] - 1][1]]}`.trim());
+    if (op) {
+      row('operation', p.strings[op.name]);
+      row('op id', String(op.uid));
+      if (p.strings[op.provenance]) row('provenance', p.strings[op.provenance]);
+      if (parent) row('created by', `${p.strings[parent.name]} ${p.strings[parent.provenance]}`.trim());
     }
-    if (p.kind[i] === KIND_INSTANCE && p.provenanceId(i)) row('array allocated at', p.strings[p.provenanceId(i)]);
-    if (p.bytes[i]) row('bytes', `${p.bytes[i].toLocaleString()} (${formatBytes(p.bytes[i])})`);
-    const kind = p.itemKinds[p.kind[i]], dur = p.stop[i] - p.start[i];
-    if ((kind === 'copy' || kind === 'fill') && p.bytes[i] && dur > 0)
-      row('bandwidth', `${formatBytes(p.bytes[i] * 1e9 / dur)}/s`);
-    time('created', p.create[i]);
-    time('ready', p.ready[i]);
-    time('started', p.start[i]);
-    time('stopped', p.stop[i]);
+    if (k === p.KIND_INSTANCE && p.provenanceId(i)) row('array allocated at', p.strings[p.provenanceId(i)]);
+    if (bytes) row('bytes', `${bytes.toLocaleString()} (${formatBytes(bytes)})`);
+    const dur = p.stop(i) - p.start(i);
+    if ((k === p.KIND_COPY || k === p.KIND_FILL) && bytes && dur > 0)
+      row('bandwidth', `${formatBytes(bytes * 1e9 / dur)}/s`);
+    time('created', p.create(i));
+    time('ready', p.ready(i));
+    time('started', p.start(i));
+    time('stopped', p.stop(i));
     span('duration', dur);
-    span('waiting for preconditions', p.ready[i] - p.create[i]);
-    span('waiting for a processor', p.start[i] - p.ready[i]);
-    const runtime = p.runtimeOf(i);
-    if (runtime && runtime.total > 0) {
-      row('runtime work for its operation', `${formatNs(runtime.total)}` +
-          (runtime.items > 1 ? ` (${formatNs(runtime.total / runtime.items)} per item, ${runtime.items} items)` : ''),
-          runtime.total);
+    span('waiting for preconditions', p.ready(i) - p.create(i));
+    span('waiting for a processor', p.start(i) - p.ready(i));
+    // The runtime work (meta-tasks) done for its operation, shared by the
+    // operation's other items (ItemDetails' operation_runtime).
+    if (op && op.runtime > 0 && k !== p.KIND_META && k !== p.KIND_INSTANCE) {
+      row('runtime work for its operation', `${formatNs(op.runtime)}` +
+          (op.items > 1 ? ` (${formatNs(op.runtime / op.items)} per item, ${op.items} items)` : ''),
+          op.runtime);
     }
     let blocked = 0, resuming = 0;
     for (const [a, b, s] of p.states(i)) { if (s === 2) blocked += b - a; if (s === 1) resuming += b - a; }
-    span('running', p.stop[i] - p.start[i] - blocked - resuming);
+    span('running', dur - blocked - resuming);
     if (blocked || resuming) { span('blocked', blocked); span('ready to resume', resuming); }
-    const prev = this.previousOnLane(i);
     if (prev >= 0) row('before it on the lane', this.link(prev));
     pop.append(table);
     if (this.findings) this.findings.appendTo(pop, i);
-    this.appendPreconditions(i);
+    this.appendPreconditions(i, path);
     this.appendWaitNotes(i);
     pop.hidden = false;
     pop.dataset.item = i;
@@ -236,7 +267,7 @@ class Panels {
 
   // Waits that carry a note (a Legion log's backtrace), each folded.
   appendWaitNotes(i) {
-    const p = this.p, noted = (p.waits.get(i) || []).filter((w) => w[3]).slice(0, 20);
+    const p = this.p, noted = p.waitsOf(i).filter((w) => w[3]).slice(0, 20);
     if (!noted.length) return;
     const list = el('ul', undefined, 'wait-notes');
     for (const [s, ready, , note] of noted) {
@@ -248,37 +279,43 @@ class Panels {
     this.popup.append(el('b', `Where it waited (${noted.length})`), list);
   }
 
-  previousOnLane(i) {
-    const p = this.p, lane = p.lanes[p.laneOf[i]];
-    let best = -1;
+  // The item that ended last before i started on i's lane (any row), once
+  // loaded; -1 for none.
+  async previousOnLane(i) {
+    const p = this.p, lane = p.lanes[p.laneOf(i)], t = p.start(i);
+    let best = -1, bestStop = 0;
     for (const [b, e] of lane.rowRanges) {
-      const k = p.firstEndingAfter(b, e, p.start[i]) - 1;
-      if (k >= b && k !== i && (best < 0 || p.stop[k] > p.stop[best])) best = k;
+      if (e <= b) continue;
+      const [a, z] = p.rowWindow(b, e, t, t + 1);
+      const from = Math.max(b, a - 1);
+      await p.request(from, Math.min(e, z + 1));
+      const k = p.firstEndingAfter(from, Math.min(e, z + 1), t) - 1;
+      if (k >= b && k !== i && (best < 0 || p.stop(k) > bestStop)) { best = k; bestStop = p.stop(k); }
     }
     return best;
   }
 
-  appendPreconditions(i) {
-    const p = this.p, pop = this.popup;
-    const n = p.preBegin[i + 1] - p.preBegin[i];
-    const last = p.lastPrecondition(i);
-    let lastKind = 0;
-    for (let k = p.preBegin[i]; k < p.preBegin[i + 1]; ++k) if (p.pre[k] === last) lastKind = p.preKind[k];
+  // Why item i started when it did: its preconditions, the one that
+  // finished last, and the chain of those back (`path`, loaded).
+  appendPreconditions(i, path) {
+    const p = this.p, pop = this.popup, pre = p.preconditions(i), n = pre.length;
     if (n === 0) { pop.append(el('p', 'No recorded preconditions: it could start as soon as it was issued.')); return; }
+    const last = p.lastPrecondition(i), lastKind = pre.find(([q]) => q === last)[1];
     const why = el('p', 'Why it did not start earlier: it waited for ');
-    why.append(this.link(last), ` (${p.edgeKinds[lastKind]}, finished at ${formatNs(p.stop[last] - p.run.start)}).`);
+    why.append(this.link(last), ` (${p.edgeKinds[lastKind]}, finished at ${formatNs(p.stop(last) - p.run.start)}).`);
     why.className = 'why';
     pop.append(why);
     const list = el('ol');
-    for (let k = p.preBegin[i]; k < p.preBegin[i + 1] && k < p.preBegin[i] + 50; ++k) {
+    for (const [q, kind] of pre.slice(0, 50)) {
       const li = el('li');
-      li.append(this.link(p.pre[k]), ` ${p.edgeKinds[p.preKind[k]]}, finished ${formatNs(p.stop[p.pre[k]] - p.run.start)}`);
+      li.append(this.link(q), ` ${p.edgeKinds[kind]}, finished ${formatNs(p.stop(q) - p.run.start)}`);
       list.append(li);
     }
     pop.append(el('b', `Preconditions (${n})`), list);
-    const chain = p.criticalPath(i);
+    const chain = path.chain, back = formatNs(path.from - p.run.start);
     const head = el('div');
-    head.append(el('b', `Critical path (${chain.length} items back to ${formatNs(p.start[chain[chain.length - 1]] - p.run.start)}) `));
+    head.append(el('b', path.cut ? `Critical path (its last ${chain.length.toLocaleString('en-US')} items, back to ${back}; it goes on) `
+                                 : `Critical path (${chain.length} items back to ${back}) `));
     const show = el('button', this.t.chain.has(i) ? 'Hide on timeline' : 'Highlight on timeline', 'chain');
     show.onclick = () => {
       this.t.chain = this.t.chain.has(i) ? new Set() : new Set(chain);
@@ -287,12 +324,25 @@ class Panels {
     };
     head.append(show);
     const steps = el('ol', undefined, 'path');
-    for (const c of chain.slice(1, 200)) {
+    chain.slice(1, 200).forEach((c, k) => {
       const li = el('li');
-      li.append(this.link(c), ` ended ${formatNs(p.stop[c] - p.run.start)}`);
+      li.append(this.link(c), ` ended ${formatNs(path.stops[k + 1] - p.run.start)}`);
       steps.append(li);
-    }
+    });
     pop.append(head, steps);
+  }
+
+  // Opens the search's next hit (loading its chunk): hits in item order.
+  async nextHit() {
+    const s = this.t.search, out = document.getElementById('hits');
+    if (!s || !s.total) return;
+    this.hitIndex = (this.hitIndex + 1) % s.total;
+    let n = this.hitIndex, c = 0;
+    while (n >= s.counts[c]) n -= s.counts[c++];
+    await this.p.store.get('c', s.chunks[c]);
+    if (this.t.search !== s) return;
+    out.textContent = `${(this.hitIndex + 1).toLocaleString()} of ${s.total.toLocaleString()}`;
+    await this.follow(this.p.hitsIn(s, s.chunks[c])[n]);
   }
 
   bindSearch() {
@@ -301,18 +351,14 @@ class Panels {
     box.addEventListener('input', () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        this.t.hits = box.value.trim() ? this.p.search(box.value.trim()) : new Int32Array(0);
+        this.t.search = box.value.trim() ? this.p.search(box.value.trim()) : null;
         this.hitIndex = -1;
-        out.textContent = box.value.trim() ? `${this.t.hits.length.toLocaleString()} hits` : '';
+        out.textContent = this.t.search ? `${this.t.search.total.toLocaleString()} hits` : '';
         this.t.draw();
       }, 150);
     });
     box.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && this.t.hits.length) {
-        this.hitIndex = (this.hitIndex + 1) % this.t.hits.length;
-        out.textContent = `${this.hitIndex + 1} of ${this.t.hits.length.toLocaleString()}`;
-        this.follow(this.t.hits[this.hitIndex]);
-      }
+      if (e.key === 'Enter') this.nextHit();
       if (e.key === 'Escape') box.blur();
     });
   }
@@ -336,11 +382,19 @@ class Panels {
   }
 }
 
+// The status line: what is loading, or what could not be read.
+function showLoading(p, t) {
+  const status = document.getElementById('status');
+  const waiting = p.store.waiting.size;
+  if (p.store.failed) status.textContent = `Some detail could not be shown: ${p.store.failed.message}`;
+  else status.textContent = waiting ? `Loading detail (${waiting} part${waiting === 1 ? '' : 's'})…` : '';
+  status.classList.toggle('error', !!p.store.failed);
+}
+
 (async function main() {
   const status = document.getElementById('status');
   try {
-    const bytes = await decodeEmbedded(document.getElementById('legato-data').textContent);
-    const p = new Profile(bytes);
+    const p = new Profile(await inflateBase64(document.getElementById('legato-data').textContent));
     showHeader(p);
     const t = new Timeline(p);
     const panels = new Panels(t);
@@ -348,9 +402,20 @@ class Panels {
     panels.findings = findings;
     status.textContent = '';
     t.paint();
-    // For scripted use (the browser tests and bench_analysis): the model, the
-    // controls, and milliseconds from navigation to the first timeline paint.
-    window.legatoReport = {profile: p, timeline: t, panels, findings, firstPaintMs: performance.now()};
+    showLoading(p, t);
+    p.store.listeners.push(() => { t.draw(); showLoading(p, t); });
+    // For scripted use (the browser tests and the benchmarks): the model,
+    // the controls, milliseconds from navigation to the first timeline
+    // paint, and settled(): resolves once nothing is loading and the
+    // timeline has been drawn with what arrived.
+    const settled = async () => {
+      for (;;) {
+        await p.store.idle();
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        if (!p.store.waiting.size) return true;
+      }
+    };
+    window.legatoReport = {profile: p, timeline: t, panels, findings, settled, firstPaintMs: performance.now()};
     document.body.dataset.state = 'ready';
   } catch (e) {
     status.textContent = `This report could not be read: ${e.message}`;

@@ -5,15 +5,24 @@ const STATE_MIX = [0, 0.45, 0.75];  // running, ready, blocked: share of white
 const FOLDED_FILL = 'rgb(226,229,234)';  // behind folded items' bars
 
 function hueOf(k) { return (k * 137.508) % 360; }
-function fillOf(p, i, state) {
-  const kind = p.kind[i];
-  let h = hueOf(p.name[i] + 7 * kind), s = 55, l = 48;
-  if (kind === KIND_COPY) { h = 190; s = 60; }
-  if (kind === KIND_FILL) { h = 28; s = 70; }
-  if (kind === KIND_INSTANCE) { l = 62; }
+// The colour of a name and kind (of an item: fillOf) in a state, made
+// once per name, kind and state.
+const FILLS = new Map();
+function fillFor(p, name, kind, state) {
+  const key = (name * 16 + kind) * 4 + state;
+  let fill = FILLS.get(key);
+  if (!fill) { fill = makeFill(p, name, kind, state); FILLS.set(key, fill); }
+  return fill;
+}
+function makeFill(p, name, kind, state) {
+  let h = hueOf(name + 7 * kind), s = 55, l = 48;
+  if (kind === p.KIND_COPY) { h = 190; s = 60; }
+  if (kind === p.KIND_FILL) { h = 28; s = 70; }
+  if (kind === p.KIND_INSTANCE) { l = 62; }
   l += (100 - l) * STATE_MIX[state];
   return `hsl(${h},${s}%,${l}%)`;
 }
+function fillOf(p, i, state) { return fillFor(p, p.name(i), p.kind(i), state); }
 
 const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
                     warning: 'warning'};
@@ -59,8 +68,10 @@ class Timeline {
     // Memories open folded: their avg line tells the story, their instance
     // rows would push the channels off the first screen.
     for (const n of p.nodes) for (const g of n.kinds) if (p.isMemory(g.kind)) this.collapsed.add(`${n.rank}:${g.kind}`);
-    this.hits = new Int32Array(0); this.chain = new Set(); this.flash = -1;
-    this.marked = [];  // a finding's items, outlined until cleared
+    this.search = null;  // Profile.search's answer, its hits outlined
+    this.chain = new Set(); this.flash = -1;
+    this.marked = [];  // a finding's items ({item, start, stop}), outlined until cleared
+    this.loading = false;  // some row waits for its detail
     this.groups = new Map();  // "rank:kind" -> Utilization, built on first draw
     this.buildRows();
   }
@@ -80,7 +91,7 @@ class Timeline {
           byKind.get(g.kind).push(...g.lanes);
         }
         for (const [kind, lanes] of [...byKind].sort((a, b) => a[0] - b[0])) {
-          push({type: 'avg', key: `all:${kind}`, kind, lanes, h: AVG_H,
+          push({type: 'avg', key: `all:${kind}`, rank: -1, kind, lanes, h: AVG_H,
                 text: `${p.kinds[kind]} avg (${lanes.length})`});
         }
       }
@@ -92,7 +103,7 @@ class Timeline {
       if (this.collapsed.has(nodeKey)) continue;
       for (const g of n.kinds) {
         const key = `${n.rank}:${g.kind}`;
-        push({type: 'avg', key, kind: g.kind, lanes: g.lanes, h: AVG_H,
+        push({type: 'avg', key, rank: n.rank, kind: g.kind, lanes: g.lanes, h: AVG_H,
               text: `${this.collapsed.has(key) ? '▸' : '▾'} ${p.kinds[g.kind]} avg (${g.lanes.length})`});
         if (this.collapsed.has(key)) continue;
         for (const l of g.lanes) {
@@ -129,7 +140,7 @@ class Timeline {
   }
 
   utilization(r) {
-    if (!this.groups.has(r.key)) this.groups.set(r.key, new Utilization(this.p, r.lanes));
+    if (!this.groups.has(r.key)) this.groups.set(r.key, new Utilization(this.p, r));
     return this.groups.get(r.key);
   }
 
@@ -176,6 +187,8 @@ class Timeline {
     g.clearRect(0, 0, this.w, this.h);
     g.font = '10px system-ui, sans-serif'; g.textBaseline = 'middle';
     this.hitBoxes = []; this.avgLines = []; this.outlined = [];
+    this.p.frame += 1; this.loading = false;
+    this.drawnBy = new Map();  // lane -> 'items', or 'blocks' when a row was drawn from its fold blocks
     for (const r of this.rows) {
       const top = AXIS_H + r.y - this.scroll;
       if (top + r.h < AXIS_H || top > this.h) continue;
@@ -195,7 +208,7 @@ class Timeline {
 
   paintAvg(g, r, top) {
     const n = Math.max(1, Math.floor(this.w / 2));
-    const u = this.utilization(r), values = u.sample(this.t0, this.t1, n);
+    const u = this.utilization(r), values = u.sample(this.t0, this.t1, n, this.loadLimit());
     const h = r.h - 4, base = top + r.h - 2;
     this.avgLines.push({top, h: r.h, values, row: r});  // values NaN when unknown
     if (!u.known) {
@@ -213,39 +226,95 @@ class Timeline {
     g.strokeStyle = 'rgb(45,110,200)'; g.lineWidth = 1; g.stroke();
   }
 
+  // The most items of a row's window worth loading to draw them one by one.
+  loadLimit() { return ITEMS_PER_COLUMN_LOADED * Math.ceil(this.w / MIN_PX); }
+
+  // Each row from its items where they are loaded (or few enough to load:
+  // they are asked for, and the row redrawn when they arrive), else from
+  // its fold blocks.
   paintLane(g, l, top) {
-    const p = this.p, lane = p.lanes[l];
-    const ns = (this.t1 - this.t0) / this.w, minNs = Math.max(1, MIN_PX * ns);
-    lane.rowRanges.forEach(([b, e], row) => {
-      const y = top + 1 + row * ROW_H, h = ROW_H - 2;
-      let i = p.firstEndingAfter(b, e, this.t0);
-      while (i < e && p.start[i] < this.t1) {
-        if (p.stop[i] - p.start[i] >= minNs) { this.paintItem(g, i, y, h); ++i; continue; }
-        // Tiny items within MIN_PX of each other fold into one box.
-        let j = i + 1, stop = p.stop[i];
-        while (j < e && p.start[j] < this.t1 && p.start[j] < stop + minNs &&
-               p.stop[j] - p.start[j] < minNs) {
-          const limit = stop + minNs;
-          let lo = j, hi = e;  // items ending before limit fold as a block
-          while (lo < hi) { const m = (lo + hi) >> 1; if (p.stop[m] < limit) lo = m + 1; else hi = m; }
-          if (lo > j) { stop = p.stop[lo - 1]; j = lo; } else { stop = p.stop[j]; ++j; }
-        }
-        if (j === i + 1) this.paintItem(g, i, y, h);
-        else this.paintMerged(g, i, j, stop, y, h);
-        i = j;
+    const p = this.p, lane = p.lanes[l], limit = this.loadLimit();
+    if (!this.drawnBy.has(l)) this.drawnBy.set(l, 'items');
+    lane.rowRanges.forEach((row, r) => {
+      const y = top + 1 + r * ROW_H, h = ROW_H - 2;
+      const [a, z] = row[1] > row[0] ? p.rowWindow(row[0], row[1], this.t0, this.t1) : [0, 0];
+      if (a >= z) return;
+      if (z - a <= limit) {
+        if (p.has(a, z)) { p.touch(a, z); this.paintItems(g, a, z, y, h); return; }
+        this.loading = true;
+        p.request(a, z).catch(() => {});
       }
+      this.drawnBy.set(l, 'blocks');
+      this.paintOverview(g, row, y, h);
     });
+  }
+
+  // Items [a, z) of a row (loaded): each one wide enough on its own, tiny
+  // ones within MIN_PX of each other folded into one box.
+  paintItems(g, a, z, y, h) {
+    const p = this.p, ns = (this.t1 - this.t0) / this.w, minNs = Math.max(1, MIN_PX * ns);
+    let i = p.firstEndingAfter(a, z, this.t0);
+    while (i < z && p.start(i) < this.t1) {
+      if (p.stop(i) - p.start(i) >= minNs) { this.paintItem(g, i, y, h); ++i; continue; }
+      let j = i + 1, stop = p.stop(i);
+      while (j < z && p.start(j) < this.t1 && p.start(j) < stop + minNs && p.stop(j) - p.start(j) < minNs) {
+        const limit = stop + minNs;
+        let lo = j, hi = z;  // items ending before limit fold as a block
+        while (lo < hi) { const m = (lo + hi) >> 1; if (p.stop(m) < limit) lo = m + 1; else hi = m; }
+        if (lo > j) { stop = p.stop(lo - 1); j = lo; } else { stop = p.stop(j); ++j; }
+      }
+      if (j === i + 1) this.paintItem(g, i, y, h);
+      else this.paintMerged(g, i, j, stop, y, h);
+      i = j;
+    }
+  }
+
+  // A row drawn from its fold blocks (Profile.overview): where items ran, a
+  // light box with a bar per column of MIN_PX pixels, as tall as the share
+  // of the column's time they ran, in the colour of what ran most there.
+  paintOverview(g, row, y, h) {
+    const p = this.p, width = MIN_PX * (this.t1 - this.t0) / this.w, ncol = Math.ceil(this.w / MIN_PX) + 1;
+    const o = p.overview(row, this.t0, this.t1, this.t0, width, ncol);
+    let box = null, run = null;
+    const flushRun = () => { if (run) { g.fillStyle = run.color; g.fillRect(run.a, y + h - run.bar, run.e - run.a, run.bar); run = null; } };
+    const flushBox = () => {
+      if (!box) return;
+      flushRun();
+      this.hitBoxes.push(box);
+      for (const m of this.marked) {
+        if (m.item >= row[0] && m.item < row[1] && m.stop >= box.start && m.start < box.stop)
+          this.outlineMarked(g, m, y, h);
+      }
+      box = null;
+    };
+    // The boxes' backdrops first, then their bars.
+    g.fillStyle = FOLDED_FILL;
+    for (let c = 0; c < ncol;) {
+      if (o.items[c] <= 0) { ++c; continue; }
+      let d = c + 1;
+      while (d < ncol && o.items[d] > 0) ++d;
+      g.fillRect(c * MIN_PX, y, (d - c) * MIN_PX, h);
+      c = d;
+    }
+    for (let c = 0; c < ncol; ++c) {
+      if (o.items[c] <= 0) { flushBox(); continue; }
+      const x0 = c * MIN_PX, x1 = x0 + MIN_PX, t0 = this.t0 + c * width;
+      if (!box) box = {x0, x1, y, h, count: 0, overview: {columns: o, first: c, last: c, width}, start: t0, stop: t0};
+      box.x1 = x1; box.stop = t0 + width; box.overview.last = c;
+      const bar = Math.max(2, Math.round(Math.min(1, o.busy[c] / width) * h));
+      const k = o.key[c] >= 0 ? p.leadKeys[o.key[c]] : [0, 0, 0], color = fillFor(p, k[0], k[1], 0);
+      if (run && run.color === color && run.bar === bar) { run.e = x1; continue; }
+      flushRun();
+      run = {a: x0, e: x1, bar, color};
+    }
+    flushBox();
   }
 
   paintItem(g, i, y, h) {
     const p = this.p;
-    const x0 = this.x(p.start[i]), x1 = Math.max(this.x(p.stop[i]), x0 + 1);
-    if (p.flags[i] & FLAG_WAITS) {
-      for (const [a, b, s] of p.states(i)) {
-        g.fillStyle = fillOf(p, i, s);
-        const sa = this.x(a);
-        g.fillRect(sa, y, Math.max(this.x(b) - sa, 1), h);
-      }
+    const x0 = this.x(p.start(i)), x1 = Math.max(this.x(p.stop(i)), x0 + 1);
+    if (p.flags(i) & FLAG_WAITS) {
+      this.paintStates(g, i, p.states(i, this.t0, this.t1), y, h);
     } else {
       g.fillStyle = fillOf(p, i, 0);
       g.fillRect(x0, y, x1 - x0, h);
@@ -259,12 +328,42 @@ class Timeline {
     this.hitBoxes.push({x0, x1, y, h, first: i, count: 1});
   }
 
+  // An item's states in view: each one, or where there are more than
+  // pixels, per pixel the state it spent most of that pixel's time in.
+  paintStates(g, i, states, y, h) {
+    const p = this.p;
+    if (states.length <= this.w) {
+      for (const [a, b, s] of states) {
+        g.fillStyle = fillOf(p, i, s);
+        const sa = this.x(a);
+        g.fillRect(sa, y, Math.max(this.x(b) - sa, 1), h);
+      }
+      return;
+    }
+    const n = Math.ceil(this.w), time = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    const ns = (this.t1 - this.t0) / this.w;
+    for (const [a, b, s] of states) {
+      for (let k = Math.max(0, Math.floor(this.x(a))), end = Math.min(n - 1, Math.floor(this.x(b))); k <= end; ++k) {
+        const lo = Math.max(a, this.t0 + k * ns), hi = Math.min(b, this.t0 + (k + 1) * ns);
+        if (hi > lo) time[s][k] += hi - lo;
+      }
+    }
+    let run = -1, from = 0;
+    const flush = (k) => { if (run >= 0) { g.fillStyle = fillOf(p, i, run); g.fillRect(from, y, k - from, h); } };
+    for (let k = 0; k <= n; ++k) {
+      let s = -1;
+      if (k < n && time[0][k] + time[1][k] + time[2][k] > 0)
+        s = time[2][k] >= time[1][k] && time[2][k] >= time[0][k] ? 2 : time[1][k] >= time[0][k] ? 1 : 0;
+      if (s !== run) { flush(k); run = s; from = k; }
+    }
+  }
+
   // Folded items: a light box where they lie, in it a bar per column of
   // MIN_PX pixels, as tall as the share of the column's time they ran, in
   // the colour of what ran longest there (as the viewer draws them).
   paintMerged(g, i, j, stop, y, h) {
     const p = this.p;
-    const x0 = this.x(p.start[i]), x1 = Math.max(this.x(stop), x0 + MIN_PX);
+    const x0 = this.x(p.start(i)), x1 = Math.max(this.x(stop), x0 + MIN_PX);
     g.fillStyle = FOLDED_FILL;
     g.fillRect(x0, y, x1 - x0, h);
     const width = MIN_PX * (this.t1 - this.t0) / this.w;
@@ -287,14 +386,7 @@ class Timeline {
   // outline, its own even inside a merged box, at least 8 px across.
   outline(g, i, j, x0, x1, y, h) {
     let color = null;
-    for (const m of this.marked) {
-      if (m < i || m >= j) continue;
-      const a = this.x(this.p.start[m]), b = Math.max(this.x(this.p.stop[m]), a + 1);
-      const c = (a + b) / 2, half = Math.max((b - a) / 2, 4) + 2;
-      g.strokeStyle = '#ff8a00'; g.lineWidth = 3;
-      g.strokeRect(c - half, y - 2, 2 * half, h + 4);
-      this.outlined.push({item: m, x0: c - half, x1: c + half, y});
-    }
+    for (const m of this.marked) if (m.item >= i && m.item < j) this.outlineMarked(g, m, y, h);
     if (this.flash >= i && this.flash < j) color = '#ff2d55';
     else if (this.chainHas(i, j)) color = '#111';
     else if (this.hitIn(i, j)) color = '#d000d0';
@@ -302,18 +394,30 @@ class Timeline {
     g.strokeStyle = color; g.lineWidth = 2;
     g.strokeRect(x0 - 1, y - 1, x1 - x0 + 2, h + 2);
   }
+  outlineMarked(g, m, y, h) {
+    const a = this.x(m.start), b = Math.max(this.x(m.stop), a + 1);
+    const c = (a + b) / 2, half = Math.max((b - a) / 2, 4) + 2;
+    g.strokeStyle = '#ff8a00'; g.lineWidth = 3;
+    g.strokeRect(c - half, y - 2, 2 * half, h + 4);
+    this.outlined.push({item: m.item, x0: c - half, x1: c + half, y});
+  }
   chainHas(i, j) {
     if (this.chain.size === 0) return false;
     if (j - i === 1) return this.chain.has(i);
     for (const c of this.chain) if (c >= i && c < j) return true;
     return false;
   }
+  // Whether a search hit lies in items [i, j) (loaded).
   hitIn(i, j) {
-    const h = this.hits;
-    if (h.length === 0) return false;
-    let lo = 0, hi = h.length;
-    while (lo < hi) { const m = (lo + hi) >> 1; if (h[m] < i) lo = m + 1; else hi = m; }
-    return lo < h.length && h[lo] < j;
+    const s = this.search, p = this.p;
+    if (!s || s.total === 0) return false;
+    for (let k = Math.floor(i / p.chunkItems); k * p.chunkItems < j; ++k) {
+      if (!s.chunks.includes(k)) continue;
+      const h = p.hitsIn(s, k);
+      const lo = firstAtOrAfter(0, h.length, (x) => h[x] < i);
+      if (lo < h.length && h[lo] < j) return true;
+    }
+    return false;
   }
 
   // A red line through every lane at each error, flagged on the axis.
@@ -344,6 +448,22 @@ class Timeline {
       g.fillRect(x, AXIS_H - 6, 1, 6);
       g.fillText(tickLabel(t - origin, step), x + 3, AXIS_H / 2 - 2);
     }
+  }
+
+  // What a box drawn from fold blocks held around x (its columns within
+  // `reach` of x's): {start, stop, items, busy, keys: [[lead key, weight]...]
+  // heaviest first}.
+  overviewAt(box, x, reach) {
+    const o = box.overview, c = Math.floor(x / MIN_PX);
+    const a = Math.max(o.first, c - reach), b = Math.min(o.last, c + reach), keys = new Map();
+    let items = 0, busy = 0;
+    for (let k = a; k <= b; ++k) {
+      items += o.columns.items[k]; busy += o.columns.busy[k];
+      const key = o.columns.key[k];
+      if (key >= 0) keys.set(key, (keys.get(key) || 0) + o.columns.busy[k] + o.columns.items[k]);
+    }
+    return {start: this.t0 + a * o.width, stop: this.t0 + (b + 1) * o.width, items, busy,
+            keys: [...keys].sort((x1, x2) => x2[1] - x1[1])};
   }
 
   // What is under (x, y): {error} for an error line, {box} for an item or
@@ -396,17 +516,18 @@ class Timeline {
 
   // Brings item i into view: its lane unfolded and scrolled to, the window
   // moved (and zoomed if needed) so the item is visible.
-  reveal(i) {
-    const p = this.p, lane = p.lanes[p.laneOf[i]];
+  async reveal(i) {
+    const p = this.p, lane = p.lanes[p.laneOf(i)];
+    await p.ensure([i]);
     const nodeKey = `n${lane.rank}`, kindKey = `${lane.rank}:${lane.kind}`;
     if (this.collapsed.delete(nodeKey) | this.collapsed.delete(kindKey)) this.buildRows();
-    const span = this.t1 - this.t0, d = p.stop[i] - p.start[i];
-    if (p.start[i] < this.t0 || p.stop[i] > this.t1 || d * this.w / span < MIN_PX) {
+    const span = this.t1 - this.t0, d = p.stop(i) - p.start(i);
+    if (p.start(i) < this.t0 || p.stop(i) > this.t1 || d * this.w / span < MIN_PX) {
       const w = d * 4 > span || d * this.w / span < MIN_PX ? Math.max(d * 4, 1000) : span;
-      const c = (p.start[i] + p.stop[i]) / 2;
+      const c = (p.start(i) + p.stop(i)) / 2;
       this.setWindow(c - w / 2, c + w / 2);
     }
-    const r = this.rows.find((row) => row.type === 'lane' && row.lane === p.laneOf[i]);
+    const r = this.rows.find((row) => row.type === 'lane' && row.lane === p.laneOf(i));
     if (r) {
       const y = r.y + p.rowOf(i) * ROW_H, visible = this.h - AXIS_H;
       if (y < this.scroll || y > this.scroll + visible - ROW_H) this.setScroll(y - visible / 3);

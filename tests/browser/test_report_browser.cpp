@@ -13,6 +13,7 @@
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
 #include "browser/chromium.hpp"
+#include "browser/report_page.hpp"
 #include "html_export/report.hpp"
 #include "load/load.hpp"
 #include "tools/run_command.hpp"
@@ -27,7 +28,8 @@ namespace {
 // Centre of item i on the screen after revealing it, as [x, y].
 nlohmann::json reveal(Chromium& c, int i) {
   c.eval("legatoReport.timeline.reveal(" + std::to_string(i) +
-         "); legatoReport.timeline.paint(); 0");
+         ").then(() => legatoReport.settled()).then(() => { legatoReport.timeline.paint(); return "
+         "0; })");
   return c.eval(
       "(() => { const t = legatoReport.timeline, r = t.canvas.getBoundingClientRect();"
       "const b = t.hitBoxes.find((h) => h.count === 1 && h.first === " +
@@ -53,8 +55,7 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   // The run wrote its report at the end, as the seeds promise.
   const auto profile = load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
-  chrome.open_file(dir.file("legate_prof/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, dir.file("legate_prof/index.html")));
   INFO([&] {
     std::string log;
     for (const auto& l : chrome.console()) log += l + "\n";
@@ -78,8 +79,8 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   CHECK(chrome.eval("[tickLabel(2e8, 1e8), tickLabel(1.5e6, 5e5), tickLabel(5000, 5000), "
                     "tickLabel(2.5e9, 5e8), tickLabel(250, 50)]") ==
         nlohmann::json({"200 ms", "1.5 ms", "5 us", "2.5 s", "250 ns"}));
-  // The page derives the mapped-by edges as the model does: every item's
-  // preconditions and critical step agree.
+  // The page's preconditions (the mapped-by edges the model derives
+  // included) and critical steps are the model's.
   nlohmann::json expected = nlohmann::json::array();
   for (uint32_t i = 0; i < profile.items.size(); ++i) {
     size_t n = 0;
@@ -88,7 +89,7 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
     expected.push_back({n, last == analysis::kNone ? -1 : static_cast<int64_t>(last)});
   }
   CHECK(chrome.eval("(() => { const p = legatoReport.profile, e = " + expected.dump() +
-                    "; return e.findIndex(([n, last], i) => p.preBegin[i + 1] - p.preBegin[i] !== n"
+                    "; return e.findIndex(([n, last], i) => p.preconditions(i).length !== n"
                     " || p.lastPrecondition(i) !== last); })()") == -1);
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_report.png");
 
@@ -103,8 +104,8 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   // A task whose last precondition is another task: click it, follow the link.
   const int item = chrome.eval(
       "(() => { const p = legatoReport.profile; for (let i = 0; i < p.count; ++i) {"
-      "const l = p.lastPrecondition(i); if (p.kind[i] === 0 && l >= 0 && p.kind[l] === 0 &&"
-      "p.laneOf[l] !== p.laneOf[i]) return i; } return -1; })()");
+      "const l = p.lastPrecondition(i); if (p.kind(i) === 0 && l >= 0 && p.kind(l) === 0 &&"
+      "p.laneOf(l) !== p.laneOf(i)) return i; } return -1; })()");
   REQUIRE(item >= 0);
   const auto at = reveal(chrome, item);
   REQUIRE(at.is_array());
@@ -114,9 +115,10 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   // The runtime work for its operation, as the model's details give it.
   const analysis::ItemDetails d = analysis::details(profile, static_cast<uint32_t>(item));
   REQUIRE(d.operation_runtime > 0);
-  const auto runtime = chrome.eval("legatoReport.profile.runtimeOf(" + std::to_string(item) + ")");
-  CHECK(runtime["total"].get<double>() == static_cast<double>(d.operation_runtime));
-  CHECK(runtime["total"].get<double>() / runtime["items"].get<double>() ==
+  const auto runtime = chrome.eval("legatoReport.profile.operation(legatoReport.profile.op(" +
+                                   std::to_string(item) + "))");
+  CHECK(runtime["runtime"].get<double>() == static_cast<double>(d.operation_runtime));
+  CHECK(runtime["runtime"].get<double>() / runtime["items"].get<double>() ==
         Approx(static_cast<double>(d.runtime_overhead)).margin(1));
   CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
              Catch::Contains("runtime work for its operation"));
@@ -132,11 +134,13 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
       "(() => { const r = document.querySelector('#popup .why a').getBoundingClientRect();"
       "return [r.left + 3, r.top + r.height / 2]; })()");
   chrome.click(link[0].get<double>(), link[1].get<double>());
-  CHECK(chrome.eval("document.getElementById('popup').dataset.item") == std::to_string(pre));
+  CHECK(chrome.wait_for(
+      "document.getElementById('popup').dataset.item === '" + std::to_string(pre) + "'", 3000));
+  chrome.eval("legatoReport.settled()");
   CHECK(chrome.eval("(() => { const t = legatoReport.timeline, p = legatoReport.profile;"
-                    "return t.t0 <= p.start[" +
-                    std::to_string(pre) + "] && p.stop[" + std::to_string(pre) +
-                    "] <= t.t1; })()") == true);
+                    "return t.t0 <= p.start(" +
+                    std::to_string(pre) + ") && p.stop(" + std::to_string(pre) +
+                    ") <= t.t1; })()") == true);
   // The chain highlights on the timeline.
   chrome.eval("document.querySelector('#popup button.chain').click(); 0");
   CHECK(chrome.eval("legatoReport.timeline.chain.size > 0") == true);
@@ -145,11 +149,11 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
   chrome.eval(
       "(() => { const s = document.getElementById('search'); s.value = 'cg.cpp:';"
       "s.dispatchEvent(new Event('input')); })()");
-  REQUIRE(chrome.wait_for("legatoReport.timeline.hits.length > 0", 3000));
+  REQUIRE(chrome.wait_for("legatoReport.timeline.search && legatoReport.timeline.search.total > 0",
+                          3000));
   chrome.eval("document.getElementById('search').focus(); 0");
   chrome.key("Enter");
-  CHECK_THAT(chrome.eval("document.getElementById('hits').textContent").get<std::string>(),
-             Catch::StartsWith("1 of "));
+  REQUIRE(chrome.wait_for("document.getElementById('hits').textContent.startsWith('1 of ')", 3000));
   // Keyboard zoom, then undo.
   chrome.eval("document.getElementById('search').blur(); 0");
   const double before = chrome.eval("legatoReport.timeline.t1 - legatoReport.timeline.t0");
@@ -175,8 +179,7 @@ TEST_CASE("a seed workload's report tells its story on the first screen", "[brow
   const auto profile = load::load_profile({dir.file("legate_0.prof")});
   const auto found = analysis::find(profile);
   REQUIRE(!found.findings.empty());
-  chrome.open_file(dir.file("legate_prof/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, dir.file("legate_prof/index.html")));
   INFO([&] {
     std::string log;
     for (const auto& l : chrome.console()) log += l + "\n";
@@ -221,8 +224,7 @@ TEST_CASE("a run that ran out of memory opens on its error", "[browser][oom]") {
   INFO(run.err);
   REQUIRE(run.status == 1);
   REQUIRE(std::filesystem::exists(dir.file("legate_prof/index.html")));
-  chrome.open_file(dir.file("legate_prof/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, dir.file("legate_prof/index.html")));
   // The banner names the error; its link opens the whole seed-style message.
   CHECK_THAT(
       chrome.eval("document.querySelector('#warnings .error').textContent").get<std::string>(),
@@ -264,13 +266,12 @@ TEST_CASE("markup in trace strings is shown as text and never runs", "[browser][
   }
   const auto profile = load::load_profile({dir.file("legate_0.prof")});
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open_file(report.path);
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, report.path));
   CHECK(chrome.eval("document.querySelectorAll('img').length") == 0);
   CHECK(chrome.eval("[...document.querySelectorAll('b')].some((b) => b.textContent === 'bold')") ==
         false);
   CHECK(chrome.eval("document.querySelector('.lane-label').textContent") == evil);
-  chrome.eval("legatoReport.panels.openItem(0); 0");
+  chrome.eval("legatoReport.panels.openItem(0).then(() => 0)");
   CHECK(chrome.eval("document.querySelector('#popup h3').textContent") == evil);
   CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
              Catch::Contains(evil_prov));
@@ -300,8 +301,7 @@ TEST_CASE("a truncated trace gives a report of what it holds, with a visible war
   INFO(r.err);
   REQUIRE(r.status == 1);  // cut inside a frame: written, but data was lost
   CHECK_THAT(r.err, Catch::Contains("was not finished"));
-  chrome.open_file(dir.file("report/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, dir.file("report/index.html")));
   CHECK(chrome.eval("document.getElementById('warnings').hidden") == false);
   CHECK_THAT(chrome.eval("document.getElementById('warnings').textContent").get<std::string>(),
              Catch::Contains("the file was not finished"));
@@ -323,8 +323,7 @@ MemoryHover hover_memory_avg(Chromium& chrome, const TempDir& dir) {
                                       dir.file("legate_0.prof") + " -o " + dir.file("report"));
   INFO(r.err);
   REQUIRE(r.status == 0);
-  chrome.open_file(dir.file("report/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, dir.file("report/index.html")));
   const std::string find =
       "legatoReport.timeline.avgLines.find((a) => a.row.text.includes('System Memory'))";
   REQUIRE(chrome.eval(find + " !== undefined") == true);
@@ -398,9 +397,8 @@ TEST_CASE("a GPU kernel is shown by its short name, its signature in its details
     if (profile.items[i].kind == analysis::ItemKind::GpuKernel) kernel = i;
   REQUIRE(kernel != analysis::kNone);
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open_file(report.path);
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
-  chrome.eval("legatoReport.panels.openItem(" + std::to_string(kernel) + "); 0");
+  REQUIRE(legato::testing::open_report(chrome, report.path));
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(kernel) + ").then(() => 0)");
   CHECK(chrome.eval("document.querySelector('#popup h3').textContent") ==
         "dot_kernel<double, double>");
   CHECK(chrome.eval("[...document.querySelectorAll('#popup tr')].filter((r) => "

@@ -10,6 +10,7 @@
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/findings.hpp"
 #include "browser/chromium.hpp"
+#include "browser/report_page.hpp"
 #include "html_export/report.hpp"
 #include "load/load.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -64,8 +65,7 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
   const auto found = analysis::find(profile);
   REQUIRE(!found.findings.empty());
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open_file(report.path);
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, report.path));
   INFO(log_of(chrome));
 
   // One row per finding, in the analysis' order, the tiny tasks among them.
@@ -116,9 +116,9 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
                     "return " +
                     items.dump() +
                     ".filter((i) => { const r = t.rows.find((row) => row.type === 'lane' &&"
-                    "row.lane === p.laneOf[i]); const y = AXIS_H + r.y - t.scroll + 1 + "
+                    "row.lane === p.laneOf(i)); const y = AXIS_H + r.y - t.scroll + 1 + "
                     "p.rowOf(i) * ROW_H; return !t.outlined.some((b) => b.item === i && b.y === y"
-                    "&& b.x0 <= t.x(p.start[i]) && b.x1 >= t.x(p.stop[i])); }); })()") ==
+                    "&& b.x0 <= t.x(p.start(i)) && b.x1 >= t.x(p.stop(i))); }); })()") ==
         nlohmann::json::array());
   CHECK(chrome.eval("document.getElementById('findings-clear').hidden") == false);
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_findings_after.png");
@@ -133,7 +133,7 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
                   "F.list.forEach((f, k) => { for (let i = 0; i < legatoReport.profile.count; ++i)"
                   "if (F.belongs(f, i)) out.push([k, i]); }); return out; })()") == expected);
   // An item's popup lists the findings it belongs to; the link selects one.
-  chrome.eval("legatoReport.panels.openItem(" + std::to_string(f.items[0]) + "); 0");
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(f.items[0]) + ").then(() => 0)");
   CHECK(chrome.eval("document.querySelector('#popup .item-findings a').textContent") == f.title);
   // Durations read short; the exact value is in the cell's title.
   CHECK(chrome.eval("[formatNs(2e8), formatNs(140145904), formatNs(2820), formatNs(999.7e3), "
@@ -148,7 +148,7 @@ TEST_CASE("clicking a finding shows it on the timeline", "[browser][findings]") 
   REQUIRE(temporaries >= 0);
   // The page knows where each instance's array was allocated.
   CHECK(chrome.eval("(() => { const p = legatoReport.profile, out = [];"
-                    "for (let i = 0; i < p.count; ++i) if (p.kind[i] === KIND_INSTANCE)"
+                    "for (let i = 0; i < p.count; ++i) if (p.kind(i) === p.KIND_INSTANCE)"
                     "out.push(p.strings[p.provenanceId(i)]); return out; })()") ==
         nlohmann::json({"prog.cc:1", "tiny.py:8", "tiny.py:8", "tiny.py:8", "tiny.py:8"}));
   chrome.eval("document.querySelectorAll('#findings .finding-row')[" + std::to_string(temporaries) +
@@ -187,8 +187,7 @@ TEST_CASE("a run with nothing to find says so in one line", "[browser][findings]
   const auto profile = load::load_profile({dir.file("legate_0.prof")});
   REQUIRE(analysis::find(profile).findings.empty());
   const auto report = html::write_report(profile, dir.file("out"));
-  chrome.open_file(report.path);
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, report.path));
   CHECK(chrome.eval("document.getElementById('findings').hidden") == false);
   CHECK(chrome.eval("document.querySelectorAll('#findings .finding-row').length") == 0);
   CHECK_THAT(chrome.eval("document.getElementById('findings-head').textContent").get<std::string>(),

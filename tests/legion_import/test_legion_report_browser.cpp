@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "browser/chromium.hpp"
+#include "browser/report_page.hpp"
 #include "gpu_run_fixture.hpp"
 #include "load/load.hpp"
 #include "log_editor.hpp"
@@ -32,8 +33,7 @@ analysis::Profile open_report(Chromium& chrome, const TempDir& dir,
                                       dir.file("report"));
   REQUIRE(r.status == 0);
   analysis::Profile p = load::load_profile(files);
-  chrome.open_file(dir.file("report/index.html"));
-  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  REQUIRE(legato::testing::open_report(chrome, dir.file("report/index.html")));
   INFO([&] {
     std::string text;
     for (const auto& l : chrome.console()) text += l + "\n";
@@ -89,7 +89,8 @@ TEST_CASE("the report of a Legion log works in a browser", "[browser][legion]") 
   }
   REQUIRE(toplevel != analysis::kNone);
   chrome.eval("legatoReport.panels.openItem(" + std::to_string(toplevel) +
-              "); document.querySelector('#popup .wait-notes details').open = true; 0");
+              ").then(() => { document.querySelector('#popup .wait-notes details').open = true; "
+              "return 0; })");
   CHECK_THAT(chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
              Catch::Contains("Where it waited (2)"));
   CHECK(chrome.eval("document.querySelectorAll('#popup .wait-notes pre').length") == 2);
@@ -135,7 +136,7 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   }
   REQUIRE(gpu_task != analysis::kNone);
   REQUIRE(p.items[gpu_task].op != analysis::kNone);
-  chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + ").then(() => 0)");
   const std::string popup = chrome.eval("document.getElementById('popup').textContent");
   CHECK_THAT(popup,
              Catch::Contains("op id" + std::to_string(p.operations[p.items[gpu_task].op].uid)));
@@ -148,7 +149,7 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
       copy = i;
   }
   REQUIRE(copy != analysis::kNone);
-  chrome.eval("legatoReport.panels.openItem(" + std::to_string(copy) + "); 0");
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(copy) + ").then(() => 0)");
   CHECK_THAT(
       chrome.eval("document.getElementById('popup').textContent").get<std::string>(),
       Catch::Contains("bytes1,048,576 (1.0 MiB)") && Catch::Contains("bandwidth976.6 GiB/s"));
@@ -162,6 +163,6 @@ TEST_CASE("the report of a synthetic Legion GPU run works in a browser", "[brows
   CHECK(chrome.eval("" + kinds.dump() + ".map((i) => legatoReport.profile.kindName(i))") == names);
   CHECK_THAT(names.dump(), Catch::Contains("\"gather copy\"") &&
                                Catch::Contains("\"scatter copy\"") && Catch::Contains("\"copy\""));
-  chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + "); 0");
+  chrome.eval("legatoReport.panels.openItem(" + std::to_string(gpu_task) + ").then(() => 0)");
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../legion_gpu_report.png");
 }

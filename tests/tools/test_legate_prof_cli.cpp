@@ -1,5 +1,6 @@
 // legate_prof info / dump as a user runs them: output, exit status, and the
 // one-line reasons for files that cannot be read.
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -196,9 +197,22 @@ TEST_CASE("legate_prof archive replaces a link planted at index.html, never its 
   CHECK(read_bytes(victim) == std::vector<uint8_t>{'k', 'e', 'e', 'p'});
   CHECK(std::filesystem::is_regular_file(std::filesystem::symlink_status(page)));
   CHECK(read_bytes(page).size() > 1000);
-  // Only the page is left in the directory: no temporary beside it.
-  using It = std::filesystem::directory_iterator;
-  CHECK(std::distance(It(dir.file("report")), It()) == 1);
+  // Only the page and its data folder are left in the directory: no
+  // temporary beside them, and the data folder holds only detail files.
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("report")))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() == 2);
+  CHECK(names[0].rfind("data-", 0) == 0);
+  CHECK(names[1] == "index.html");
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("report/" + names[0]))) {
+    const std::string name = e.path().filename().string();
+    INFO(name);
+    CHECK(e.is_regular_file());
+    CHECK(name.size() > 3);
+    CHECK(name.substr(name.size() - 3) == ".js");
+  }
 }
 
 TEST_CASE("legate_prof findings: text, JSON, thresholds and their errors", "[cli][findings]") {

@@ -45,9 +45,9 @@ Command add_archive_command(CLI::App& app) {
                 std::cerr << "legate_prof archive: warning: " << w << "\n";
               }
               std::cout << "wrote " << r.path << " ("
-                        << analysis::human_bytes(static_cast<double>(r.bytes)) << ", "
-                        << analysis::grouped(p.records) << " records from " << p.ranks.size()
-                        << " rank(s))\n";
+                        << analysis::human_bytes(static_cast<double>(r.total_bytes)) << " with its "
+                        << r.files << " detail files, " << analysis::grouped(p.records)
+                        << " records from " << p.ranks.size() << " rank(s))\n";
               return exit_status(given, p);
             } catch (const analysis::LoadError& e) {
               std::cerr << "legate_prof archive: " << e.what() << "\n";
