@@ -140,7 +140,7 @@ size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs:
       for (uint32_t j = next++; j < jobs && !failed; j = next++) {
         const bool items = j < item_chunks;
         const uint32_t k = items ? j : j - item_chunks;
-        const std::string script = items ? chunk_script('c', k, pack_item_chunk(p, t, k))
+        const std::string script = items ? chunk_script('c', k, pack_item_chunk(p, k))
                                          : chunk_script('o', k, pack_op_chunk(p, t, k));
         const fs::path path = data / ((items ? "c" : "o") + std::to_string(k) + ".js");
         if (const int err = base::write_replacing(path.string(), script); err != 0)

@@ -19,7 +19,7 @@ using analysis::Profile;
 enum Column {
   kGap,
   kDuration,
-  kLabel,
+  kName,
   kOp,
   kKind,
   kToReady,
@@ -39,12 +39,12 @@ enum Column {
   kColumns
 };
 
-void pack_item(const Profile& p, const ReportTables& t, uint32_t i, analysis::Time prev_stop,
-               uint32_t prev_op, Bytes* col) {
+void pack_item(const Profile& p, uint32_t i, analysis::Time prev_stop, uint32_t prev_op,
+               Bytes* col) {
   const analysis::Item& it = p.items[i];
   col[kGap].svarint(it.start - prev_stop);
   col[kDuration].varint(static_cast<uint64_t>(it.duration()));
-  col[kLabel].varint(t.label_of(i));
+  col[kName].varint(it.name);
   const uint32_t op = it.op == kNone ? 0 : it.op + 1;
   col[kOp].svarint(int64_t{op} - int64_t{prev_op});
   // The report reads two flags (kItemLongSpan is the model's own).
@@ -74,18 +74,19 @@ void pack_item(const Profile& p, const ReportTables& t, uint32_t i, analysis::Ti
     default:
       break;
   }
-  uint64_t edges = 0;
-  p.for_each_precondition(i, [&](const analysis::Precondition&) { ++edges; });
-  col[kPreCount].varint(edges);
-  p.for_each_precondition(i, [&](const analysis::Precondition& c) {
-    col[kPreItem].svarint(static_cast<int64_t>(uint32_t{c.item}) - static_cast<int64_t>(i));
-    col[kPreKind].byte(static_cast<char>(c.kind));
-  });
+  // Recorded edges only: the page derives the mapped-by edge as the model
+  // does, from the operation's last_meta (its chunk's).
+  const auto [first, last] = p.recorded_preconditions(i);
+  col[kPreCount].varint(static_cast<uint64_t>(last - first));
+  for (const analysis::Precondition* c = first; c != last; ++c) {
+    col[kPreItem].svarint(static_cast<int64_t>(uint32_t{c->item}) - static_cast<int64_t>(i));
+    col[kPreKind].byte(static_cast<char>(c->kind));
+  }
 }
 
 }  // namespace
 
-std::string pack_item_chunk(const Profile& p, const ReportTables& t, uint32_t k) {
+std::string pack_item_chunk(const Profile& p, uint32_t k) {
   const auto count = static_cast<uint32_t>(p.items.size());
   const uint32_t first = k * kChunkItems, end = std::min(count, first + kChunkItems);
   Bytes col[kColumns];
@@ -105,7 +106,7 @@ std::string pack_item_chunk(const Profile& p, const ReportTables& t, uint32_t k)
       row_start |= row_starts[next_row] == i;
       ++next_row;
     }
-    pack_item(p, t, i, row_start ? p.start : p.items[i - 1].stop(), prev_op, col);
+    pack_item(p, i, row_start ? p.start : p.items[i - 1].stop(), prev_op, col);
     prev_op = p.items[i].op == kNone ? 0 : p.items[i].op + 1;
   }
   // The chunk's waits: those of its items (waits are sorted by item).
@@ -138,16 +139,26 @@ std::string pack_item_chunk(const Profile& p, const ReportTables& t, uint32_t k)
 std::string pack_op_chunk(const Profile& p, const ReportTables& t, uint32_t k) {
   const auto count = static_cast<uint32_t>(p.operations.size());
   const uint32_t first = k * kChunkOps, end = std::min(count, first + kChunkOps);
-  enum { kName, kProvenance, kParent, kUid, kRuntime, kItems, kN };
+  enum { kName, kProvenance, kParent, kUid, kRuntime, kItems, kLastMeta, kN };
   Bytes col[kN];
+  int64_t prev_uid = 0;
   for (uint32_t o = first; o < end; ++o) {
     const analysis::Operation& op = p.operations[o];
     col[kName].varint(op.name);
     col[kProvenance].varint(op.provenance);
-    col[kParent].varint(op.parent == kNone ? 0 : uint64_t{op.parent} + 1);
-    col[kUid].varint(op.uid & ((uint64_t{1} << 48) - 1));
+    // The parent is most often a little before it, the uid the one before's
+    // plus one: both as differences.
+    const int64_t back = int64_t{o} - int64_t{op.parent};
+    col[kParent].varint(
+        op.parent == kNone
+            ? 0
+            : ((static_cast<uint64_t>(back) << 1) ^ static_cast<uint64_t>(back >> 63)) + 1);
+    const auto uid = static_cast<int64_t>(op.uid & ((uint64_t{1} << 48) - 1));
+    col[kUid].svarint(uid - prev_uid);
+    prev_uid = uid;
     col[kRuntime].varint(static_cast<uint64_t>(t.op_runtime[o]));
     col[kItems].varint(t.op_items[o]);
+    col[kLastMeta].varint(op.last_meta == kNone ? 0 : uint64_t{op.last_meta} + 1);
   }
   const nlohmann::json header = {{"chunk", k}, {"first", first}, {"count", end - first}};
   return pack_part(header.dump(), col);

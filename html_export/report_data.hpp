@@ -41,7 +41,7 @@
 //    0 gap          svarint start - the previous item's stop if it is in
 //                   the same row and chunk, else - the run's start
 //    1 duration
-//    2 label        label index
+//    2 name         string id
 //    3 op           svarint (operation index + 1, 0: none) - the previous
 //                   item's in the chunk
 //    4 kind         kind | flags << 4 | a gather, scatter or reduction
@@ -50,7 +50,8 @@
 //    6 to_create    svarint ready - create
 //    7 bytes        copies, fills and instances only
 //    8 allocated    ready - start, instances only
-//    9 pre_count    the item's preconditions (the mapped-by edge included)
+//    9 pre_count    the item's recorded preconditions (the page derives
+//                   the mapped-by edge from its operation's last_meta)
 //   10 pre_item     svarint precondition - item, per edge
 //   11 pre_kind     u8 edge kind, per edge
 //   12 wait_item    the number of waits first, then per wait its item's
@@ -64,8 +65,13 @@
 //
 // An operation chunk: operations [k kChunkOps, ...). Header: chunk, first,
 // count. Columns, one entry per operation: 0 name, 1 provenance (string
-// ids), 2 parent (index + 1, 0: none), 3 uid (low 48 bits), 4 runtime (its
-// meta-tasks' total duration), 5 items (its other items, not instances).
+// ids), 2 parent (0: none, else zigzag(index - the parent's index) + 1),
+// 3 uid (svarint: its low 48 bits - the previous operation's), 4 runtime
+// (its meta-tasks' total duration), 5 items (its other items, not
+// instances), 6 last_meta (Operation::last_meta + 1, 0: none). The page
+// loads the operation chunks a detail chunk's items belong to with it (an
+// item's label falls back to its operation's name; search and the findings
+// read its provenance).
 //
 // One column per field lets deflate see runs of alike values (durations with
 // durations, kinds with kinds), which interleaved fields hide.
@@ -89,7 +95,7 @@ inline constexpr int kUtilizationSlices = 4096;
 std::string pack_index(const analysis::Profile& p, const ReportTables& t,
                        const nlohmann::json& findings, const std::string& data_dir);
 // Detail chunk k and operation chunk k (uncompressed).
-std::string pack_item_chunk(const analysis::Profile& p, const ReportTables& t, uint32_t k);
+std::string pack_item_chunk(const analysis::Profile& p, uint32_t k);
 std::string pack_op_chunk(const analysis::Profile& p, const ReportTables& t, uint32_t k);
 
 }  // namespace legato::html

@@ -66,6 +66,8 @@ json enum_names(const Profile&) {
           {"copy_kinds", copy_kinds},
           {"edge_kinds", edge_kinds},
           {"memory_kinds", memory_kinds},
+          // The kind of the mapped-by edges the page derives.
+          {"mapped_by_edge", analysis::kMappedBy},
           // The item kinds the page treats apart, by their numbers.
           {"item_kind_ids",
            {{"meta", static_cast<int>(analysis::ItemKind::MetaTask)},

@@ -61,12 +61,12 @@ const FLAG_WAITS = 1;
 class Chunk {
   constructor(p, bytes) {
     const {header: h, columns} = readPart(bytes, 19);
-    const [gap, dur, label, op, kf, toReady, toCreate, byteCol, alloc, preCount, preItem, preKindCol,
+    const [gap, dur, name, op, kf, toReady, toCreate, byteCol, alloc, preCount, preItem, preKindCol,
            waitItem, waitStart, waitReady, waitEnd, instProv, leadBlock, leadGroup] = columns;
     const n = h.count, first = h.first;
     Object.assign(this, {k: h.chunk, first, count: n});
     this.start = new Float64Array(n); this.stop = new Float64Array(n);
-    this.label = new Uint32Array(n); this.op = new Int32Array(n);
+    this.name = new Uint32Array(n); this.op = new Int32Array(n);
     this.kind = new Uint8Array(n); this.flags = new Uint8Array(n); this.copyKind = new Uint8Array(n);
     this.ready = new Float64Array(n); this.create = new Float64Array(n);
     this.extra = new Map();  // offset -> {bytes, allocated, provenance}: copies, fills, instances
@@ -79,7 +79,7 @@ class Chunk {
       const start = prevStop + gap.svarint(), stop = start + dur.varint();
       this.start[j] = start; this.stop[j] = stop; prevStop = stop;
       this.busy[j + 1] = this.busy[j] + stop - start;
-      this.label[j] = label.varint();
+      this.name[j] = name.varint();
       prevOp += op.svarint(); this.op[j] = prevOp - 1;
       const k = kf.varint(), kind = k & 15;
       this.kind[j] = kind; this.flags[j] = (k >> 4) & 15; this.copyKind[j] = k >> 8;
@@ -113,21 +113,31 @@ class Chunk {
     for (let b = 0; b < this.leadBlocks.length; ++b) this.leadBlocks[b] = leadBlock.u8();
     this.leadGroups = new Uint16Array(Math.ceil(n / group));
     for (let g = 0; g < this.leadGroups.length; ++g) this.leadGroups[g] = leadGroup.varint();
+    // The operation chunks its items belong to (loaded with it).
+    const opChunks = new Set();
+    for (let j = 0; j < n; ++j) if (this.op[j] >= 0) opChunks.add(Math.floor(this.op[j] / p.chunkOps));
+    this.opChunks = [...opChunks];
     this.used = p.frame;  // the frame that last drew from it (ChunkStore evicts the oldest)
   }
 }
 
 // Operations [first, first + count).
 class OpChunk {
-  constructor(bytes) {
-    const {header: h, columns} = readPart(bytes, 6);
-    Object.assign(this, {k: h.chunk, first: h.first, count: h.count});
-    const fields = ['name', 'provenance', 'parent', 'uid', 'runtime', 'items'];
-    fields.forEach((f, c) => {
-      const a = new Float64Array(h.count);
-      for (let o = 0; o < h.count; ++o) a[o] = columns[c].varint();
-      this[f] = a;
-    });
+  constructor(p, bytes) {
+    const {header: h, columns} = readPart(bytes, 7);
+    const [name, provenance, parent, uid, runtime, items, lastMeta] = columns, n = h.count;
+    Object.assign(this, {k: h.chunk, first: h.first, count: n, used: p.frame});
+    this.name = new Uint32Array(n); this.provenance = new Uint32Array(n); this.parent = new Int32Array(n);
+    this.uid = new Float64Array(n); this.runtime = new Float64Array(n); this.items = new Uint32Array(n);
+    this.lastMeta = new Int32Array(n);  // item, -1: none
+    for (let o = 0, u = 0; o < n; ++o) {
+      this.name[o] = name.varint(); this.provenance[o] = provenance.varint();
+      const z = parent.varint() - 1;  // zigzag(index - parent's), -1: none
+      this.parent[o] = z < 0 ? -1 : h.first + o - (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+      u += uid.svarint(); this.uid[o] = u;
+      this.runtime[o] = runtime.varint(); this.items[o] = items.varint();
+      this.lastMeta[o] = lastMeta.varint() - 1;
+    }
   }
 }
 
@@ -208,8 +218,10 @@ class ChunkStore {
     w.delivering = true;
     try {
       const bytes = await inflateBase64(base64);
-      const chunk = kind === 'c' ? new Chunk(this.p, bytes) : new OpChunk(bytes);
+      const chunk = kind === 'c' ? new Chunk(this.p, bytes) : new OpChunk(this.p, bytes);
       chunk.used = this.p.frame;
+      // A detail chunk is ready once the operations its items belong to are.
+      if (kind === 'c') await Promise.all(chunk.opChunks.map((o) => this.get('o', o)));
       if (kind === 'o') this.ops.set(k, chunk);
       else if (!this.items[k]) { this.items[k] = chunk; ++this.loaded; }
       if (kind === 'c') this.evict();
@@ -222,8 +234,14 @@ class ChunkStore {
   }
   // Chunks drawn in this frame or the one before stay, whatever their number.
   evict() {
-    if (this.loaded <= this.limit) return;
-    const old = this.items.filter((c) => c && c.used < this.p.frame - 1).sort((a, b) => a.used - b.used);
-    for (const c of old.slice(0, this.loaded - this.limit)) { delete this.items[c.k]; --this.loaded; }
+    if (this.loaded > this.limit) {
+      const old = this.items.filter((c) => c && c.used < this.p.frame - 1).sort((a, b) => a.used - b.used);
+      for (const c of old.slice(0, this.loaded - this.limit)) { delete this.items[c.k]; --this.loaded; }
+    }
+    if (this.ops.size > this.limit) {
+      const held = new Set();
+      for (const c of this.items) if (c) for (const o of c.opChunks) held.add(o);
+      for (const [k, o] of this.ops) if (!held.has(k) && o.used < this.p.frame - 1 && this.ops.size > this.limit) this.ops.delete(k);
+    }
   }
 }

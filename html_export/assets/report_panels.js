@@ -202,8 +202,7 @@ class Panels {
       path = await p.criticalPath(i, CRITICAL_PATH_STEPS);
       // What the popup reads of the item itself, loaded again should the
       // walk back have pushed it out.
-      await p.ensure([i]);
-      await p.ensure(p.preconditions(i).map(([q]) => q));
+      await p.loadPreconditions(i);
       prev = await this.previousOnLane(i);
     } catch (e) {
       pop.replaceChildren(el('p', e.message)); pop.hidden = false;

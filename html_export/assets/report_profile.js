@@ -36,7 +36,8 @@ class Profile {
                          leadKeys: h.lead_keys, memoryKinds: new Set(h.memory_kinds),
                          kernelSignatures: new Map(h.kernel_signatures)});  // short name -> signature
     const ids = h.item_kind_ids;
-    Object.assign(this, {KIND_META: ids.meta, KIND_COPY: ids.copy, KIND_FILL: ids.fill, KIND_INSTANCE: ids.instance});
+    Object.assign(this, {KIND_META: ids.meta, KIND_COPY: ids.copy, KIND_FILL: ids.fill, KIND_INSTANCE: ids.instance,
+                         MAPPED_BY: h.mapped_by_edge});
     const chunks = h.chunks;
     this.chunkItems = chunks.items; this.chunkOps = chunks.ops; this.chunkCount = chunks.count;
     this.frame = 0;  // the timeline's paint count: how recently a chunk was drawn
@@ -124,7 +125,7 @@ class Profile {
   // The operation's entry {name, provenance, parent, uid, runtime, items}.
   async operation(o) {
     const c = await this.store.get('o', Math.floor(o / this.chunkOps)), j = o - c.first;
-    return {name: c.name[j], provenance: c.provenance[j], parent: c.parent[j] - 1, uid: c.uid[j],
+    return {name: c.name[j], provenance: c.provenance[j], parent: c.parent[j], uid: c.uid[j],
             runtime: c.runtime[j], items: c.items[j]};
   }
 
@@ -137,17 +138,48 @@ class Profile {
   kind(i) { const c = this.c(i); return c.kind[i - c.first]; }
   flags(i) { const c = this.c(i); return c.flags[i - c.first]; }
   op(i) { const c = this.c(i); return c.op[i - c.first]; }
-  labelOf(i) { const c = this.c(i); return this.labels[c.label[i - c.first]]; }
-  name(i) { return this.labelOf(i)[0]; }
+  name(i) { const c = this.c(i); return c.name[i - c.first]; }
+  // [name, operation name, operation provenance] (string ids, 0: none).
+  labelOf(i) {
+    const c = this.c(i), j = i - c.first, o = c.op[j];
+    if (o < 0) return [c.name[j], 0, 0];
+    const oc = this.opChunk(o);
+    return [c.name[j], oc.name[o - oc.first], oc.provenance[o - oc.first]];
+  }
+  // The loaded chunk of operation o (loaded with its items').
+  opChunk(o) { return this.store.ops.get(Math.floor(o / this.chunkOps)); }
   extra(i) { const c = this.c(i); return c.extra.get(i - c.first); }
   bytes(i) { const x = this.extra(i); return x ? x.bytes : 0; }
   allocated(i) { const x = this.extra(i); return x && x.allocated !== undefined ? x.allocated : this.start(i); }
   waitsOf(i) { const c = this.c(i); return c.waits.get(i - c.first) || []; }
-  // Preconditions: [[item, edge kind], ...], the mapped-by edge last.
+  // Preconditions: [[item, edge kind], ...], the mapped-by edge last
+  // (loadPreconditions(i) loads what this reads).
   preconditions(i) {
     const c = this.c(i), j = i - c.first, out = [];
     for (let e = c.preBegin[j]; e < c.preBegin[j + 1]; ++e) out.push([c.pre[e], c.preKind[e]]);
+    const m = this.mappedBy(i);
+    if (m >= 0) out.push([m, this.MAPPED_BY]);
     return out;
+  }
+  // The meta-task of its operation that finished last, if that was before
+  // it started (Profile::mapped_by), -1 for none.
+  mappedBy(i) {
+    const o = this.op(i), k = this.kind(i);
+    if (o < 0 || k === this.KIND_META || k === this.KIND_INSTANCE) return -1;
+    const oc = this.opChunk(o), meta = oc.lastMeta[o - oc.first];
+    return meta >= 0 && this.stop(meta) <= this.start(i) ? meta : -1;
+  }
+  // Loads item i, its operation, and every item it may wait for.
+  async loadPreconditions(i) {
+    await this.ensure([i]);
+    const c = this.c(i), j = i - c.first, o = c.op[j], wanted = [];
+    for (let e = c.preBegin[j]; e < c.preBegin[j + 1]; ++e) wanted.push(c.pre[e]);
+    if (o >= 0) {
+      const oc = await this.store.get('o', Math.floor(o / this.chunkOps));
+      wanted.push(oc.lastMeta[o - oc.first]);
+    }
+    await this.ensure(wanted);
+    await this.ensure([i]);
   }
 
   label(i) {
@@ -205,8 +237,7 @@ class Profile {
   }
   // Loads what lastPrecondition(i) reads; resolves to it.
   async lastPreconditionLoaded(i) {
-    await this.ensure([i]);
-    await this.ensure(this.preconditions(i).map(([q]) => q));
+    await this.loadPreconditions(i);
     return this.lastPrecondition(i);
   }
   // The chain of last preconditions from i back, at most `limit` long:
@@ -389,7 +420,8 @@ class Profile {
   search(q) {
     q = q.toLowerCase();
     const hit = (s) => s > 0 && this.strings[s].toLowerCase().includes(q);
-    const labelHit = Uint8Array.from(this.labels, ([n, o, p]) => (hit(n) || hit(o) || hit(p) ? 1 : 0));
+    const stringHit = Uint8Array.from(this.strings, (str, k) => (hit(k) ? 1 : 0));
+    const labelHit = Uint8Array.from(this.labels, ([n, o, p]) => stringHit[n] | stringHit[o] | stringHit[p]);
     let total = 0;
     const chunks = [], counts = [];
     this.chunkLabels.forEach(({labels, items}, k) => {
@@ -397,14 +429,17 @@ class Profile {
       for (let x = 0; x < labels.length; ++x) if (labelHit[labels[x]]) n += items[x];
       if (n) { chunks.push(k); counts.push(n); total += n; }
     });
-    return {q, labelHit, total, chunks, counts, inChunk: new Map()};
+    return {q, stringHit, total, chunks, counts, inChunk: new Map()};
   }
   // A search's hits in loaded chunk k: global item indices, ascending.
   hitsIn(s, k) {
     let hits = s.inChunk.get(k);
     if (!hits) {
-      const c = this.store.items[k], out = [];
-      for (let j = 0; j < c.count; ++j) if (s.labelHit[c.label[j]]) out.push(c.first + j);
+      const c = this.store.items[k], out = [], hit = s.stringHit;
+      for (let j = 0; j < c.count; ++j) {
+        const o = c.op[j], oc = o >= 0 ? this.opChunk(o) : null;
+        if (hit[c.name[j]] || (oc && (hit[oc.name[o - oc.first]] || hit[oc.provenance[o - oc.first]]))) out.push(c.first + j);
+      }
       hits = Int32Array.from(out);
       s.inChunk.set(k, hits);
     }

@@ -88,8 +88,9 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
     const uint32_t last = analysis::last_precondition(profile, i);
     expected.push_back({n, last == analysis::kNone ? -1 : static_cast<int64_t>(last)});
   }
-  CHECK(chrome.eval("(() => { const p = legatoReport.profile, e = " + expected.dump() +
-                    "; return e.findIndex(([n, last], i) => p.preconditions(i).length !== n"
+  CHECK(chrome.eval("(async () => { const p = legatoReport.profile, e = " + expected.dump() +
+                    "; for (let i = 0; i < p.count; ++i) await p.loadPreconditions(i);"
+                    "return e.findIndex(([n, last], i) => p.preconditions(i).length !== n"
                     " || p.lastPrecondition(i) !== last); })()") == -1);
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_report.png");
 
