@@ -108,6 +108,7 @@ class Chunk {
       if (!this.waits.has(j)) this.waits.set(j, []);
       this.waits.get(j).push([s, ready, end, notes.get(w) || 0]);
     }
+    this.waited = Uint32Array.from(this.waits.keys()).sort();  // offsets of the items with waits
     const {block, group} = p.fold;
     this.leadBlocks = new Uint8Array(Math.ceil(n / block));
     for (let b = 0; b < this.leadBlocks.length; ++b) this.leadBlocks[b] = leadBlock.u8();

@@ -25,7 +25,7 @@ class Tally {
 
 // Items in a row's window that the page loads to draw them one by one, per
 // pixel column of the view: past that, the fold blocks draw it as well.
-const ITEMS_PER_COLUMN_LOADED = 64;
+const ITEMS_PER_COLUMN_LOADED = 32;
 
 class Profile {
   constructor(bytes) {
@@ -283,9 +283,9 @@ class Profile {
   busyBetween(a, b) { return this.busyBefore(b) - this.busyBefore(a); }
 
   // Adds each lane's in-use amount over [t0, t1) into n buckets, from the
-  // loaded items of `windows` ([[lane, a, z], ...]: rowWindow of each row):
-  // processors and channels count busy time (waits excluded, overlaps
-  // once), memories live bytes x time. Returns per-bucket sums.
+  // loaded items of `windows` ([[lane, [[a, z], ...]], ...]: rowWindow of
+  // each row): processors and channels count busy time (waits excluded,
+  // overlaps once), memories live bytes x time. Returns per-bucket sums.
   accumulate(windows, t0, t1, n) {
     const out = new Float64Array(n), w = (t1 - t0) / n, tmp = new Float64Array(n);
     const add = (buf, a, b, weight) => {
@@ -303,16 +303,55 @@ class Profile {
       const overlap = !memory && lane.rowRanges.length > 1;
       const buf = overlap ? tmp.fill(0) : out;
       for (const [a, z] of rows) {
-        for (let i = this.firstEndingAfter(a, z, t0); i < z && this.start(i) < t1; ++i) {
-          if (memory) { add(buf, this.allocated(i), this.stop(i), this.bytes(i)); continue; }
-          if (this.flags(i) & FLAG_WAITS) {
-            for (const [a2, b2, s] of this.states(i, t0, t1)) if (s === 0) add(buf, a2, b2, 1);
-          } else {
-            add(buf, this.start(i), this.stop(i), 1);
-          }
-        }
+        if (!memory) { this.accumulateBusy(buf, a, z, t0, w, n); continue; }
+        for (let i = this.firstEndingAfter(a, z, t0); i < z && this.start(i) < t1; ++i)
+          add(buf, this.allocated(i), this.stop(i), this.bytes(i));
       }
       if (overlap) for (let k = 0; k < n; ++k) out[k] += Math.min(tmp[k], w);
+    }
+    return out;
+  }
+  // Busy time of a processor row's items [a, z) (loaded) in each of n
+  // buckets of w ns from t0, added into buf: per bucket the items' busy time
+  // between its edges (busyBetween), less the parts of the edge items
+  // outside it and the waits of the items inside, so the cost grows with
+  // the buckets and the waits, not the items.
+  accumulateBusy(buf, a, z, t0, w, n) {
+    // Running time of item i within [lo, hi).
+    const running = (i, lo, hi) => {
+      if (!(this.flags(i) & FLAG_WAITS)) return Math.max(0, Math.min(hi, this.stop(i)) - Math.max(lo, this.start(i)));
+      let sum = 0;
+      for (const [s, e, state] of this.states(i, lo, hi)) if (state === 0) sum += Math.min(hi, e) - Math.max(lo, s);
+      return sum;
+    };
+    let i = this.firstEndingAfter(a, z, t0);
+    for (let k = 0; k < n && i < z; ++k) {
+      const lo = t0 + k * w, hi = lo + w;
+      if (this.start(i) >= hi) continue;
+      // Items [i, j) start before hi; those after i end after lo.
+      const j = firstAtOrAfter(i + 1, z, (x) => this.start(x) < hi);
+      let sum = running(i, lo, hi);
+      if (j - 1 > i) {
+        sum += running(j - 1, lo, hi);
+        if (j - 2 > i) {
+          sum += this.busyBetween(i + 1, j - 1);
+          for (const x of this.waitingIn(i + 1, j - 1)) sum -= this.stop(x) - this.start(x) - running(x, lo, hi);
+        }
+      }
+      buf[k] += sum;
+      // The next bucket starts with the last item here if it runs on.
+      i = j - 1 >= i && this.stop(j - 1) > hi ? j - 1 : j;
+    }
+  }
+  // The items in [a, b) (loaded) that have waits.
+  waitingIn(a, b) {
+    const out = [];
+    for (let k = Math.floor(a / this.chunkItems); k * this.chunkItems < b; ++k) {
+      const c = this.store.items[k];
+      for (const j of c.waited) {
+        const i = c.first + j;
+        if (i >= a && i < b) out.push(i);
+      }
     }
     return out;
   }

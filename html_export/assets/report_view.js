@@ -216,12 +216,18 @@ class Timeline {
       g.fillText('utilization unknown: the trace gives no size for these memories', 6, top + r.h / 2);
       return;
     }
+    // A step per change of value (a flat stretch is one segment).
     g.beginPath(); g.moveTo(0, base);
+    let prev = NaN;
     for (let k = 0; k < n; ++k) {
       const y = base - Math.min(1, values[k]) * h;
-      g.lineTo(k * this.w / n, y); g.lineTo((k + 1) * this.w / n, y);
+      if (y === prev) continue;
+      const x = k * this.w / n;
+      if (k > 0) g.lineTo(x, prev);
+      g.lineTo(x, y);
+      prev = y;
     }
-    g.lineTo(this.w, base); g.closePath();
+    g.lineTo(this.w, prev); g.lineTo(this.w, base); g.closePath();
     g.fillStyle = 'rgba(45,110,200,0.25)'; g.fill();
     g.strokeStyle = 'rgb(45,110,200)'; g.lineWidth = 1; g.stroke();
   }
