@@ -114,7 +114,7 @@ class Chunk {
     for (let b = 0; b < this.leadBlocks.length; ++b) this.leadBlocks[b] = leadBlock.u8();
     this.leadGroups = new Uint16Array(Math.ceil(n / group));
     for (let g = 0; g < this.leadGroups.length; ++g) this.leadGroups[g] = leadGroup.varint();
-    // The operation chunks its items belong to (loaded with it).
+    // The operation chunks its items belong to (Profile.loadOperations).
     const opChunks = new Set();
     for (let j = 0; j < n; ++j) if (this.op[j] >= 0) opChunks.add(Math.floor(this.op[j] / p.chunkOps));
     this.opChunks = [...opChunks];
@@ -221,14 +221,12 @@ class ChunkStore {
       const bytes = await inflateBase64(base64);
       const chunk = kind === 'c' ? new Chunk(this.p, bytes) : new OpChunk(this.p, bytes);
       chunk.used = this.p.frame;
-      // A detail chunk is ready once the operations its items belong to are.
-      if (kind === 'c') await Promise.all(chunk.opChunks.map((o) => this.get('o', o)));
       if (kind === 'o') this.ops.set(k, chunk);
       else if (!this.items[k]) { this.items[k] = chunk; ++this.loaded; }
-      if (kind === 'c') this.evict();
+      this.evict();
       w.resolve(chunk);
       this.done(key);
-      if (kind === 'c') for (const f of this.listeners) f(chunk);
+      for (const f of this.listeners) f(chunk);
     } catch (e) {
       this.fail(key, w, new Error(`${this.file(key)} could not be read: ${e.message}`));
     }
@@ -240,9 +238,8 @@ class ChunkStore {
       for (const c of old.slice(0, this.loaded - this.limit)) { delete this.items[c.k]; --this.loaded; }
     }
     if (this.ops.size > this.limit) {
-      const held = new Set();
-      for (const c of this.items) if (c) for (const o of c.opChunks) held.add(o);
-      for (const [k, o] of this.ops) if (!held.has(k) && o.used < this.p.frame - 1 && this.ops.size > this.limit) this.ops.delete(k);
+      const old = [...this.ops.values()].filter((o) => o.used < this.p.frame - 1).sort((a, b) => a.used - b.used);
+      for (const o of old.slice(0, this.ops.size - this.limit)) this.ops.delete(o.k);
     }
   }
 }

@@ -204,6 +204,10 @@ class Panels {
       // walk back have pushed it out.
       await p.loadPreconditions(i);
       prev = await this.previousOnLane(i);
+      // The popup names the item, its preconditions, the one before it and
+      // the path's first steps: their operations loaded too.
+      await p.loadOperations([i, prev, ...p.preconditions(i).map(([q]) => q), ...path.chain.slice(0, 200)]);
+      await p.loadPreconditions(i);
     } catch (e) {
       pop.replaceChildren(el('p', e.message)); pop.hidden = false;
       return;
@@ -338,10 +342,10 @@ class Panels {
     this.hitIndex = (this.hitIndex + 1) % s.total;
     let n = this.hitIndex, c = 0;
     while (n >= s.counts[c]) n -= s.counts[c++];
-    await this.p.store.get('c', s.chunks[c]);
+    const hits = await this.p.loadHits(s, s.chunks[c]);
     if (this.t.search !== s) return;
     out.textContent = `${(this.hitIndex + 1).toLocaleString()} of ${s.total.toLocaleString()}`;
-    await this.follow(this.p.hitsIn(s, s.chunks[c])[n]);
+    await this.follow(hits[n]);
   }
 
   bindSearch() {

@@ -23,6 +23,10 @@ class Tally {
   }
 }
 
+// Detail chunks an avg line loads at most to draw itself from items where
+// its grid is too coarse (the line of many lanes, zoomed in, keeps to its grid).
+const AVG_CHUNKS_LOADED = 16;
+
 // Items in a row's window that the page loads to draw them one by one, per
 // pixel column of the view: past that, the fold blocks draw it as well.
 const ITEMS_PER_COLUMN_LOADED = 32;
@@ -140,14 +144,30 @@ class Profile {
   op(i) { const c = this.c(i); return c.op[i - c.first]; }
   name(i) { const c = this.c(i); return c.name[i - c.first]; }
   // [name, operation name, operation provenance] (string ids, 0: none).
+  // Where its operation's chunk is not loaded yet, the operation's part is
+  // 0 and the chunk is asked for (the timeline redraws when it arrives).
   labelOf(i) {
     const c = this.c(i), j = i - c.first, o = c.op[j];
-    if (o < 0) return [c.name[j], 0, 0];
-    const oc = this.opChunk(o);
+    const oc = o >= 0 ? this.opChunk(o) : null;
+    if (!oc) {
+      if (o >= 0) this.store.get('o', Math.floor(o / this.chunkOps)).catch(() => {});
+      return [c.name[j], 0, 0];
+    }
+    oc.used = this.frame;
     return [c.name[j], oc.name[o - oc.first], oc.provenance[o - oc.first]];
   }
-  // The loaded chunk of operation o (loaded with its items').
+  // The loaded chunk of operation o, or undefined.
   opChunk(o) { return this.store.ops.get(Math.floor(o / this.chunkOps)); }
+  // Loads the given items and their operations.
+  async loadOperations(items) {
+    await this.ensure(items);
+    const ks = new Set();
+    for (const i of items) if (i >= 0 && this.op(i) >= 0) ks.add(Math.floor(this.op(i) / this.chunkOps));
+    await Promise.all([...ks].map((k) => this.store.get('o', k)));
+  }
+  // Loads the operations of a loaded chunk's items.
+  chunkOperations(c) { return Promise.all(c.opChunks.map((k) => this.store.get('o', k))); }
+  hasChunkOperations(c) { return c.opChunks.every((k) => this.store.ops.has(k)); }
   extra(i) { const c = this.c(i); return c.extra.get(i - c.first); }
   bytes(i) { const x = this.extra(i); return x ? x.bytes : 0; }
   allocated(i) { const x = this.extra(i); return x && x.allocated !== undefined ? x.allocated : this.start(i); }
@@ -166,7 +186,9 @@ class Profile {
   mappedBy(i) {
     const o = this.op(i), k = this.kind(i);
     if (o < 0 || k === this.KIND_META || k === this.KIND_INSTANCE) return -1;
-    const oc = this.opChunk(o), meta = oc.lastMeta[o - oc.first];
+    const oc = this.opChunk(o);
+    if (!oc) throw new Error(`the operation of item ${i} is not loaded`);
+    const meta = oc.lastMeta[o - oc.first];
     return meta >= 0 && this.stop(meta) <= this.start(i) ? meta : -1;
   }
   // Loads item i, its operation, and every item it may wait for.
@@ -470,7 +492,13 @@ class Profile {
     });
     return {q, stringHit, total, chunks, counts, inChunk: new Map()};
   }
-  // A search's hits in loaded chunk k: global item indices, ascending.
+  // A search's hits in loaded chunk k (its operations loaded: loadHits):
+  // global item indices, ascending.
+  async loadHits(s, k) {
+    const c = await this.store.get('c', k);
+    await this.chunkOperations(c);
+    return this.hitsIn(s, k);
+  }
   hitsIn(s, k) {
     let hits = s.inChunk.get(k);
     if (!hits) {
@@ -504,18 +532,22 @@ class Utilization {
     if (!this.known) return new Float64Array(n).fill(NaN);
     const w = (t1 - t0) / n;
     if (w < this.w) {
-      const windows = [];
-      let missing = 0, all = true;
+      const windows = [], chunks = new Set();
+      let missing = 0;
       for (const l of this.lanes) {
         const rows = this.p.lanes[l].rowRanges.map(([b, e]) => this.p.rowWindow(b, e, t0, t1));
-        for (const [a, z] of rows) if (!this.p.has(a, z)) { all = false; missing += z - a; }
+        for (const [a, z] of rows) {
+          if (a >= z || this.p.has(a, z)) continue;
+          missing += z - a;
+          for (let k = Math.floor(a / this.p.chunkItems); k * this.p.chunkItems < z; ++k) chunks.add(k);
+        }
         windows.push([l, rows]);
       }
-      if (all) {
-        for (const [, rows] of windows) for (const [a, z] of rows) this.p.touch(a, z);
-        return this.p.accumulate(windows, t0, t1, n).map((s) => s / (w * this.capacity));
-      }
-      if (missing <= limit) for (const [, rows] of windows) for (const [a, z] of rows) if (!this.p.has(a, z)) this.p.request(a, z).catch(() => {});
+      // What it has stays; what it lacks is asked for when that is little.
+      for (const [, rows] of windows) for (const [a, z] of rows) this.p.touch(a, z);
+      if (missing === 0) return this.p.accumulate(windows, t0, t1, n).map((s) => s / (w * this.capacity));
+      if (missing <= limit && chunks.size <= AVG_CHUNKS_LOADED)
+        for (const k of chunks) this.p.store.get('c', k).catch(() => {});
     }
     const out = new Float64Array(n);
     for (let k = 0; k < n; ++k) {

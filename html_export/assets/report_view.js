@@ -419,6 +419,8 @@ class Timeline {
     if (!s || s.total === 0) return false;
     for (let k = Math.floor(i / p.chunkItems); k * p.chunkItems < j; ++k) {
       if (!s.chunks.includes(k)) continue;
+      const c = p.store.items[k];
+      if (!s.inChunk.has(k) && !p.hasChunkOperations(c)) { p.chunkOperations(c).catch(() => {}); continue; }
       const h = p.hitsIn(s, k);
       const lo = firstAtOrAfter(0, h.length, (x) => h[x] < i);
       if (lo < h.length && h[lo] < j) return true;

@@ -13,39 +13,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "browser/browser_util.hpp"
+
 namespace legato::testing {
-
-namespace {
-
-std::string decode_base64(const std::string& in) {
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '+')
-      v = 62;
-    else if (c == '/')
-      v = 63;
-    else
-      continue;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 Chromium::Chromium(int width, int height) : width_(width), height_(height) {
   const char* env = std::getenv("CHROMIUM");
@@ -181,7 +151,7 @@ void Chromium::open_file(const std::string& path) {
   call("Runtime.enable");
   call("Emulation.setDeviceMetricsOverride",
        {{"width", width_}, {"height", height_}, {"deviceScaleFactor", 1}, {"mobile", false}});
-  call("Page.navigate", {{"url", "file://" + std::filesystem::absolute(path).string()}});
+  call("Page.navigate", {{"url", file_url(path)}});
   wait_for("document.readyState === 'complete'");
 }
 

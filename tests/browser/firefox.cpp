@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "browser/browser_util.hpp"
+
 namespace legato::testing {
 
 namespace {
@@ -36,50 +38,6 @@ int ms_left(Clock::time_point deadline) {
   const auto left =
       std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return left > 0 ? static_cast<int>(left) : 0;
-}
-
-std::string decode_base64(const std::string& in) {
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '+')
-      v = 62;
-    else if (c == '/')
-      v = 63;
-    else
-      continue;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  return out;
-}
-
-// file:// URL of path made absolute, bytes other than unreserved ones and '/'
-// percent-encoded (a '#', '?', '%' or space in a name would cut the URL).
-std::string file_url(const std::string& path) {
-  static const char hex[] = "0123456789ABCDEF";
-  std::string url = "file://";
-  for (unsigned char c : std::filesystem::absolute(path).string()) {
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~' || c == '/') {
-      url.push_back(static_cast<char>(c));
-    } else {
-      url += {'%', hex[c >> 4], hex[c & 15]};
-    }
-  }
-  return url;
 }
 
 // The port in the profile's MarionetteActivePort, 0 while there is none yet.
