@@ -1,7 +1,9 @@
 // The report's index (layout in report_data.hpp).
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -121,8 +123,8 @@ json errors_json(const Profile& p) {
 }
 
 // The avg lines the page draws, in its order: every kind over all nodes
-// (when there are several), then each node's kinds. Their grids go into
-// `out`, one slice after the other.
+// (when there are several: the nodes' bins merged), then each node's kinds.
+// Their grids go into `out`, one slice after the other.
 json utilization_grids(const Profile& p, Bytes& out) {
   json lines = json::array();
   const analysis::Time t1 = std::max(p.stop, p.start + 1);
@@ -131,19 +133,28 @@ json utilization_grids(const Profile& p, Bytes& out) {
     for (const double v : b.slice_averages())
       out.varint(static_cast<uint64_t>(std::llround(std::max(0.0, v) * 10000)));
   };
-  if (p.nodes.size() > 1) {
-    for (int k = 0; k < analysis::kLaneKinds; ++k) {
-      const auto kind = static_cast<analysis::LaneKind>(k);
-      if (!analysis::has_lanes(p, kind)) continue;
-      put(-1, kind,
-          analysis::utilization_bins(p, kind, analysis::kAllNodes, p.start, t1,
-                                     kUtilizationSlices));
+  std::vector<std::vector<analysis::UtilizationBins>> nodes;  // per node, per kind group
+  std::vector<std::optional<analysis::UtilizationBins>> all(analysis::kLaneKinds);
+  for (const auto& n : p.nodes) {
+    auto& bins = nodes.emplace_back();
+    for (const auto& g : n.kinds) {
+      bins.push_back(
+          analysis::utilization_bins(p, g.kind, n.rank, p.start, t1, kUtilizationSlices));
+      auto& sum = all[static_cast<size_t>(g.kind)];
+      if (!sum)
+        sum = bins.back();
+      else
+        sum->merge(bins.back());
     }
   }
-  for (const auto& n : p.nodes) {
-    for (const auto& g : n.kinds)
-      put(n.rank, g.kind,
-          analysis::utilization_bins(p, g.kind, n.rank, p.start, t1, kUtilizationSlices));
+  if (p.nodes.size() > 1) {
+    for (int k = 0; k < analysis::kLaneKinds; ++k) {
+      if (all[static_cast<size_t>(k)]) put(-1, static_cast<analysis::LaneKind>(k), *all[k]);
+    }
+  }
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    for (size_t g = 0; g < p.nodes[n].kinds.size(); ++g)
+      put(p.nodes[n].rank, p.nodes[n].kinds[g].kind, nodes[n][g]);
   }
   return {{"slices", kUtilizationSlices}, {"lines", std::move(lines)}};
 }
