@@ -16,7 +16,9 @@
 // (the sizes fold_summary.hpp summarises by), labels ([name, operation name,
 // operation provenance] string ids: what items are named and searched by),
 // lead_keys ([name, kind, label string] of the names and kinds folded items
-// are coloured by), chunks (items and operations per chunk, their numbers,
+// are coloured by), palette ([name * 16 + kind, and the CSS colours of its
+// items running, ready and blocked] for every name and kind items have:
+// analysis/palette.hpp), chunks (items and operations per chunk, their numbers,
 // the folder holding them), utilization (slices, and per avg line its node
 // (-1: all), kind and whether it is known). Columns:
 //    0 block_start   per fold block of kFoldBlock items (in item order, over

@@ -1,6 +1,7 @@
 // The report's index (layout in report_data.hpp).
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 
 #include "analysis/details.hpp"
 #include "analysis/fold_summary.hpp"
+#include "analysis/palette.hpp"
 #include "analysis/utilization.hpp"
 #include "html_export/packed_bytes.hpp"
 #include "html_export/report_data.hpp"
@@ -159,6 +161,28 @@ json utilization_grids(const Profile& p, Bytes& out) {
   return {{"slices", kUtilizationSlices}, {"lines", std::move(lines)}};
 }
 
+// The colours of every name and kind items have (analysis/palette.hpp):
+// [name * 16 + kind, running, ready, blocked] as CSS colours.
+json palette_json(const ReportTables& t) {
+  json out = json::array();
+  const auto css = [](analysis::Rgb c) {
+    char text[8];
+    std::snprintf(text, sizeof text, "#%02x%02x%02x", c.r, c.g, c.b);
+    return std::string(text);
+  };
+  for (uint32_t name = 0; name < t.name_kinds.size(); ++name) {
+    for (int k = 0; k < analysis::kItemKinds; ++k) {
+      if (!(t.name_kinds[name] >> k & 1)) continue;
+      const auto kind = static_cast<analysis::ItemKind>(k);
+      out.push_back({name * 16 + static_cast<uint32_t>(k),
+                     css(analysis::item_rgb(name, kind, analysis::State::Running)),
+                     css(analysis::item_rgb(name, kind, analysis::State::Ready)),
+                     css(analysis::item_rgb(name, kind, analysis::State::Blocked))});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string pack_index(const Profile& p, const ReportTables& t, const json& findings,
@@ -226,6 +250,7 @@ std::string pack_index(const Profile& p, const ReportTables& t, const json& find
                    {"dense_column", analysis::kDenseColumn}}},
                  {"labels", t.labels},
                  {"lead_keys", t.lead_keys},
+                 {"palette", palette_json(t)},
                  {"chunks",
                   {{"dir", data_dir},
                    {"items", kChunkItems},

@@ -38,6 +38,7 @@ ReportTables::ReportTables(const analysis::Profile& p) : p_(p) {
   op_runtime.assign(p.operations.size(), 0);
   op_items.assign(p.operations.size(), 0);
   chunk_labels.resize((count + kChunkItems - 1) / kChunkItems);
+  name_kinds.assign(p.strings.size(), 0);
   std::vector<uint32_t> in_chunk;  // per label: its items in the current chunk
   std::vector<uint32_t> seen;      // labels the current chunk has
   for (uint32_t c = 0; c < chunk_labels.size(); ++c) {
@@ -59,6 +60,7 @@ ReportTables::ReportTables(const analysis::Profile& p) : p_(p) {
         if (it.op != kNone) op_memo_[it.op] = {it.name, label};
       }
       if (in_chunk[label]++ == 0) seen.push_back(label);
+      name_kinds[it.name] |= static_cast<uint8_t>(1u << static_cast<unsigned>(it.kind));
       if (it.op != kNone && it.kind != analysis::ItemKind::Instance) {
         if (it.kind == analysis::ItemKind::MetaTask)
           op_runtime[it.op] += it.duration();

@@ -35,6 +35,10 @@ struct ReportTables {
   std::vector<std::array<uint32_t, 3>> lead_keys;  // name, kind, label string
   std::vector<uint32_t> block_lead, group_lead;
 
+  // Per name (string id), a bit per item kind its items have: the colours
+  // the report's palette holds.
+  std::vector<uint8_t> name_kinds;
+
   // Per operation: its runtime work (meta-tasks' time) and the number of its
   // other items (tasks, copies, fills) that share it.
   std::vector<analysis::Time> op_runtime;

@@ -1,46 +1,21 @@
 #include "viewer/palette.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "analysis/palette.hpp"
 
 namespace legato::viewer {
 
 ImU32 hsl(double hue, double sat, double light, double alpha) {
-  // CSS's hsl(): chroma from lightness and saturation, then the hue's sextant.
-  const double c = (1 - std::fabs(2 * light - 1)) * sat;
-  const double h = std::fmod(hue, 360.0) / 60.0;
-  const double x = c * (1 - std::fabs(std::fmod(h, 2.0) - 1));
-  double r = 0, g = 0, b = 0;
-  if (h < 1) {
-    r = c, g = x;
-  } else if (h < 2) {
-    r = x, g = c;
-  } else if (h < 3) {
-    g = c, b = x;
-  } else if (h < 4) {
-    g = x, b = c;
-  } else if (h < 5) {
-    r = x, b = c;
-  } else {
-    r = c, b = x;
-  }
-  const double m = light - c / 2;
-  const auto byte = [](double v) {
-    return static_cast<int>(std::lround(std::clamp(v, 0.0, 1.0) * 255));
-  };
-  return IM_COL32(byte(r + m), byte(g + m), byte(b + m), byte(alpha));
+  const analysis::Rgb c = analysis::hsl_to_rgb(hue, sat, light);
+  return IM_COL32(c.r, c.g, c.b, static_cast<int>(std::lround(std::clamp(alpha, 0.0, 1.0) * 255)));
 }
 
 ImU32 item_color(const analysis::Profile& p, uint32_t item, analysis::State state) {
-  using analysis::ItemKind;
-  static constexpr double kStateMix[] = {0, 0.45, 0.75};  // running, ready, blocked
   const analysis::Item& it = p.items[item];
-  const int kind = static_cast<int>(it.kind);
-  double h = std::fmod((it.name + 7.0 * kind) * 137.508, 360.0), s = 55, l = 48;
-  if (it.kind == ItemKind::Copy) h = 190, s = 60;
-  if (it.kind == ItemKind::Fill) h = 28, s = 70;
-  if (it.kind == ItemKind::Instance) l = 62;
-  l += (100 - l) * kStateMix[static_cast<int>(state)];
-  return hsl(h, s / 100, l / 100);
+  const analysis::Rgb c = analysis::item_rgb(it.name, it.kind, state);
+  return IM_COL32(c.r, c.g, c.b, 255);
 }
 
 }  // namespace legato::viewer

@@ -1,6 +1,5 @@
-// The viewer's colors, the same as the HTML report's: a hue per item name,
-// copies cyan, fills orange, instances lighter; ready and blocked segments
-// are the running color mixed with white (intermediate, lightest).
+// The viewer's colors: items in analysis/palette.hpp's (the HTML report's
+// too), and the frame's own.
 #pragma once
 
 #include <imgui.h>

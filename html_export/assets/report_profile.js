@@ -38,6 +38,7 @@ class Profile {
                          copyKinds: h.copy_kinds, edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes,
                          errors: h.errors, findings: h.findings || null, fold: h.fold, labels: h.labels,
                          leadKeys: h.lead_keys, memoryKinds: new Set(h.memory_kinds),
+                         palette: new Map(h.palette.map(([key, ...colors]) => [key, colors])),
                          kernelSignatures: new Map(h.kernel_signatures)});  // short name -> signature
     const ids = h.item_kind_ids;
     Object.assign(this, {KIND_META: ids.meta, KIND_COPY: ids.copy, KIND_FILL: ids.fill, KIND_INSTANCE: ids.instance,

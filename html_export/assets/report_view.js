@@ -1,26 +1,13 @@
 // The timeline: lane layout, drawing on one canvas, zoom and pan.
 
 const AXIS_H = 22, ROW_H = 14, AVG_H = 26, HEAD_H = 18, MIN_PX = 3;
-const STATE_MIX = [0, 0.45, 0.75];  // running, ready, blocked: share of white
 const FOLDED_FILL = 'rgb(226,229,234)';  // behind folded items' bars
 
-function hueOf(k) { return (k * 137.508) % 360; }
-// The colour of a name and kind (of an item: fillOf) in a state, made
-// once per name, kind and state.
-const FILLS = new Map();
+// The colour of a name and kind (of an item: fillOf) in a state (0
+// running, 1 ready, 2 blocked), from the report's palette.
 function fillFor(p, name, kind, state) {
-  const key = (name * 16 + kind) * 4 + state;
-  let fill = FILLS.get(key);
-  if (!fill) { fill = makeFill(p, name, kind, state); FILLS.set(key, fill); }
-  return fill;
-}
-function makeFill(p, name, kind, state) {
-  let h = hueOf(name + 7 * kind), s = 55, l = 48;
-  if (kind === p.KIND_COPY) { h = 190; s = 60; }
-  if (kind === p.KIND_FILL) { h = 28; s = 70; }
-  if (kind === p.KIND_INSTANCE) { l = 62; }
-  l += (100 - l) * STATE_MIX[state];
-  return `hsl(${h},${s}%,${l}%)`;
+  const colors = p.palette.get(name * 16 + kind);
+  return colors ? colors[state] : '#888';
 }
 function fillOf(p, i, state) { return fillFor(p, p.name(i), p.kind(i), state); }
 

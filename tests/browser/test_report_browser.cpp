@@ -12,6 +12,7 @@
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
+#include "analysis/palette.hpp"
 #include "browser/chromium.hpp"
 #include "browser/report_page.hpp"
 #include "html_export/report.hpp"
@@ -92,6 +93,24 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
                     "; for (let i = 0; i < p.count; ++i) await p.loadPreconditions(i);"
                     "return e.findIndex(([n, last], i) => p.preconditions(i).length !== n"
                     " || p.lastPrecondition(i) !== last); })()") == -1);
+  // Every item's colours, running, ready and blocked, are the palette's
+  // (analysis/palette.hpp), as the viewer draws them.
+  nlohmann::json colors = nlohmann::json::array();
+  for (uint32_t i = 0; i < profile.items.size(); ++i) {
+    nlohmann::json three = nlohmann::json::array();
+    for (const auto s :
+         {analysis::State::Running, analysis::State::Ready, analysis::State::Blocked}) {
+      const analysis::Rgb c = analysis::item_rgb(profile.items[i].name, profile.items[i].kind, s);
+      char css[8];
+      std::snprintf(css, sizeof css, "#%02x%02x%02x", c.r, c.g, c.b);
+      three.push_back(css);
+    }
+    colors.push_back(three);
+  }
+  CHECK(
+      chrome.eval("(() => { const p = legatoReport.profile, e = " + colors.dump() +
+                  "; return e.findIndex((c, i) => [0, 1, 2].some((s) => fillOf(p, i, s) !== c[s]));"
+                  " })()") == -1);
   chrome.screenshot(std::string(LEGATO_BIN_DIR) + "/../browser_report.png");
 
   // Hovering an avg line shows its percentage.

@@ -1,0 +1,24 @@
+// The colours of items, one palette for the viewer and the HTML report (which
+// takes them from the report's index): a hue per name and kind, copies cyan,
+// fills orange, instances lighter; ready and blocked parts are the running
+// colour mixed with white (intermediate, lightest).
+#pragma once
+
+#include <cstdint>
+
+#include "analysis/profile.hpp"
+#include "analysis/timeline.hpp"
+
+namespace legato::analysis {
+
+struct Rgb {
+  uint8_t r = 0, g = 0, b = 0;
+};
+
+// CSS's hsl(): hue in degrees, saturation and lightness in 0..1.
+Rgb hsl_to_rgb(double hue, double sat, double light);
+
+// The colour of items of a name (string id) and kind in a state.
+Rgb item_rgb(uint32_t name, ItemKind kind, State state);
+
+}  // namespace legato::analysis
