@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -123,6 +124,27 @@ std::string fresh_data_dir() {
   return name;
 }
 
+// Whether name is one fresh_data_dir() makes: "data-" and 16 hex digits.
+bool is_data_dir_name(const std::string& name) {
+  return name.size() == 21 && name.rfind("data-", 0) == 0 &&
+         std::all_of(name.begin() + 5, name.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+// Whether every entry of dir is a regular file named as write_chunks names
+// them ("c12.js", "o3.js", or such a name's temporary beside it).
+bool holds_only_detail_files(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const bool detail = name.size() > 4 && (name[0] == 'c' || name[0] == 'o') &&
+                        std::isdigit(static_cast<unsigned char>(name[1])) &&
+                        name.find(".js") != std::string::npos;
+    if (!detail || entry.is_symlink(ec) || !entry.is_regular_file(ec)) return false;
+  }
+  return !ec;
+}
+
 // Packs and writes every chunk on `threads` threads; returns the bytes
 // written. The first failure stops the others and is thrown.
 size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs::path& data,
@@ -221,10 +243,13 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
     throw fail("cannot write " + info.path + ": " + write_error(err));
   info.bytes = page.size();
   info.total_bytes += page.size();
-  // The detail files of the reports this one replaced.
+  // The detail files of the reports this one replaced: folders named as
+  // this writer names them and holding only detail files (a folder of the
+  // user's own is never touched).
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("data-", 0) == 0 && name != data_name && entry.is_directory(ec))
+    if (name != data_name && is_data_dir_name(name) && entry.is_directory(ec) &&
+        !entry.is_symlink(ec) && holds_only_detail_files(entry.path()))
       fs::remove_all(entry.path(), ec);
   }
   return info;
