@@ -405,7 +405,20 @@ class Profile {
   // [{item, share}], longest first, at most `most`.
   leading(a, b, most) { return a < b ? this.tally(a, b).shares(most) : []; }
   columnLead(a, b) {
-    if (b - a <= 4) return this.tally(a, b).top();
+    if (b - a <= 4) {  // tally(a, b).top() without a Tally: the heaviest, the first seen among equals
+      let best = -1, most = -1;
+      for (let i = a; i < b; ++i) {
+        const key = this.leadKey(i);
+        let weight = 0, first = -1;
+        for (let j = a; j < b; ++j) {
+          if (this.leadKey(j) !== key) continue;
+          weight += this.leadWeight(j);
+          if (first < 0) first = j;
+        }
+        if (weight > most) { most = weight; best = first; }
+      }
+      return best;
+    }
     const middle = a + Math.floor((b - a) / 2);
     const size = b - a >= 2 * this.fold.group ? this.fold.group : this.fold.block;
     const lead = this.unitLead(Math.floor(middle / size), size);
