@@ -12,11 +12,6 @@ class Tally {
     if (!e) { e = {weight: 0, item}; this.byKey.set(key, e); this.entries.push(e); }
     e.weight += weight; this.total += weight;
   }
-  top() {
-    let best = null;
-    for (const e of this.entries) if (!best || e.weight > best.weight) best = e;
-    return best ? best.item : -1;
-  }
   shares(most) {
     const sorted = [...this.entries].sort((a, b) => b.weight - a.weight);  // stable
     return sorted.slice(0, most).map((e) => ({item: e.item, share: e.weight / this.total}));
@@ -103,9 +98,7 @@ class Profile {
     return this.rowBegins.subarray(lo, hi);
   }
 
-  // Loading. chunkOf(i) is the loaded chunk holding item i (or undefined).
-  chunkOf(i) { return this.store.items[Math.floor(i / this.chunkItems)]; }
-  // Whether items [a, b) are all loaded; request(a, b) loads them.
+  // Loading: whether items [a, b) are all loaded; request(a, b) loads them.
   has(a, b) {
     for (let k = Math.floor(a / this.chunkItems); k * this.chunkItems < b; ++k) if (!this.store.items[k]) return false;
     return true;
@@ -134,7 +127,8 @@ class Profile {
             runtime: c.runtime[j], items: c.items[j]};
   }
 
-  // An item's fields (its chunk must be loaded). c(i) is its chunk.
+  // An item's fields (its chunk must be loaded). c(i) is its chunk, loaded
+  // or undefined.
   c(i) { return this.store.items[Math.floor(i / this.chunkItems)]; }
   start(i) { const c = this.c(i); return c.start[i - c.first]; }
   stop(i) { const c = this.c(i); return c.stop[i - c.first]; }
@@ -405,7 +399,7 @@ class Profile {
   // [{item, share}], longest first, at most `most`.
   leading(a, b, most) { return a < b ? this.tally(a, b).shares(most) : []; }
   columnLead(a, b) {
-    if (b - a <= 4) {  // tally(a, b).top() without a Tally: the heaviest, the first seen among equals
+    if (b - a <= 4) {  // the heaviest name and kind, the first seen among equals (as a Tally)
       let best = -1, most = -1;
       for (let i = a; i < b; ++i) {
         const key = this.leadKey(i);
