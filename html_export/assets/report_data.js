@@ -109,6 +109,7 @@ class Chunk {
       this.waits.get(j).push([s, ready, end, notes.get(w) || 0]);
     }
     this.waited = Uint32Array.from(this.waits.keys()).sort();  // offsets of the items with waits
+    this.stateSums = new Map();  // offset -> Profile.timeIn's index of its states
     const {block, group} = p.fold;
     this.leadBlocks = new Uint8Array(Math.ceil(n / block));
     for (let b = 0; b < this.leadBlocks.length; ++b) this.leadBlocks[b] = leadBlock.u8();

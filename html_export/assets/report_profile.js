@@ -246,6 +246,30 @@ class Profile {
     return out;
   }
 
+  // Time item i spent in `state` (1 ready, 2 blocked) within [lo, hi), in
+  // two binary searches over its states' prefix sums (made once per item).
+  timeIn(i, state, lo, hi) {
+    const c = this.c(i), j = i - c.first;
+    let index = c.stateSums.get(j);
+    if (!index) {
+      const parts = this.states(i), n = parts.length;
+      index = {from: new Float64Array(n), to: new Float64Array(n), state: new Uint8Array(n),
+               before: [null, new Float64Array(n + 1), new Float64Array(n + 1)]};
+      parts.forEach(([a, b, st], k) => {
+        index.from[k] = a; index.to[k] = b; index.state[k] = st;
+        for (const x of [1, 2]) index.before[x][k + 1] = index.before[x][k] + (st === x ? b - a : 0);
+      });
+      c.stateSums.set(j, index);
+    }
+    const upTo = (t) => {  // time in `state` before t
+      const k = firstAtOrAfter(0, index.from.length, (m) => index.from[m] < t) - 1;
+      if (k < 0) return 0;
+      const inside = index.state[k] === state ? Math.max(0, Math.min(t, index.to[k]) - index.from[k]) : 0;
+      return index.before[state][k] + inside;
+    };
+    return hi > lo ? upTo(hi) - upTo(lo) : 0;
+  }
+
   // The precondition that finished last (its chunk and theirs loaded).
   lastPrecondition(i) {
     let best = -1;
@@ -336,10 +360,9 @@ class Profile {
   accumulateBusy(buf, a, z, t0, w, n) {
     // Running time of item i within [lo, hi).
     const running = (i, lo, hi) => {
-      if (!(this.flags(i) & FLAG_WAITS)) return Math.max(0, Math.min(hi, this.stop(i)) - Math.max(lo, this.start(i)));
-      let sum = 0;
-      for (const [s, e, state] of this.states(i, lo, hi)) if (state === 0) sum += Math.min(hi, e) - Math.max(lo, s);
-      return sum;
+      const span = Math.max(0, Math.min(hi, this.stop(i)) - Math.max(lo, this.start(i)));
+      if (!(this.flags(i) & FLAG_WAITS) || span === 0) return span;
+      return span - this.timeIn(i, 1, lo, hi) - this.timeIn(i, 2, lo, hi);
     };
     let i = this.firstEndingAfter(a, z, t0);
     for (let k = 0; k < n && i < z; ++k) {

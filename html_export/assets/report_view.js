@@ -307,7 +307,7 @@ class Timeline {
     const p = this.p;
     const x0 = this.x(p.start(i)), x1 = Math.max(this.x(p.stop(i)), x0 + 1);
     if (p.flags(i) & FLAG_WAITS) {
-      this.paintStates(g, i, p.states(i, this.t0, this.t1), y, h);
+      this.paintStates(g, i, y, h);
     } else {
       g.fillStyle = fillOf(p, i, 0);
       g.fillRect(x0, y, x1 - x0, h);
@@ -321,32 +321,29 @@ class Timeline {
     this.hitBoxes.push({x0, x1, y, h, first: i, count: 1});
   }
 
-  // An item's states in view: each one, or where there are more than
+  // An item's states in view: each one, or where there may be more than
   // pixels, per pixel the state it spent most of that pixel's time in.
-  paintStates(g, i, states, y, h) {
+  paintStates(g, i, y, h) {
     const p = this.p;
-    if (states.length <= this.w) {
-      for (const [a, b, s] of states) {
+    if (3 * p.waitsOf(i).length + 1 <= this.w) {
+      for (const [a, b, s] of p.states(i, this.t0, this.t1)) {
         g.fillStyle = fillOf(p, i, s);
         const sa = this.x(a);
         g.fillRect(sa, y, Math.max(this.x(b) - sa, 1), h);
       }
       return;
     }
-    const n = Math.ceil(this.w), time = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-    const ns = (this.t1 - this.t0) / this.w;
-    for (const [a, b, s] of states) {
-      for (let k = Math.max(0, Math.floor(this.x(a))), end = Math.min(n - 1, Math.floor(this.x(b))); k <= end; ++k) {
-        const lo = Math.max(a, this.t0 + k * ns), hi = Math.min(b, this.t0 + (k + 1) * ns);
-        if (hi > lo) time[s][k] += hi - lo;
-      }
-    }
-    let run = -1, from = 0;
+    const ns = (this.t1 - this.t0) / this.w, start = p.start(i), stop = p.stop(i);
+    const first = Math.max(0, Math.floor(this.x(start))), last = Math.min(Math.ceil(this.w), Math.ceil(this.x(stop)));
+    let run = -1, from = first;
     const flush = (k) => { if (run >= 0) { g.fillStyle = fillOf(p, i, run); g.fillRect(from, y, k - from, h); } };
-    for (let k = 0; k <= n; ++k) {
+    for (let k = first; k <= last; ++k) {
       let s = -1;
-      if (k < n && time[0][k] + time[1][k] + time[2][k] > 0)
-        s = time[2][k] >= time[1][k] && time[2][k] >= time[0][k] ? 2 : time[1][k] >= time[0][k] ? 1 : 0;
+      if (k < last) {
+        const lo = Math.max(start, this.t0 + k * ns), hi = Math.min(stop, this.t0 + (k + 1) * ns);
+        const ready = p.timeIn(i, 1, lo, hi), blocked = p.timeIn(i, 2, lo, hi), running = hi - lo - ready - blocked;
+        s = blocked >= ready && blocked >= running ? 2 : ready >= running ? 1 : 0;
+      }
       if (s !== run) { flush(k); run = s; from = k; }
     }
   }
