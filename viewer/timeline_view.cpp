@@ -247,7 +247,10 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
   const Item& it = p.items[i];
   const float text_x = std::max(x0, lanes_origin().x) + 3;  // where box_text starts
   ImU32 under_text = colors_.get(p, i, analysis::State::Running);
-  if (it.flags & analysis::kItemHasWaits) {
+  const auto [w0, w1] = p.waits_of(i);
+  if (static_cast<float>(w1 - w0) * 3 > lanes_width()) {
+    under_text = draw_pixel_states(dl, p, i, x0, x1, y, h, cam, text_x);
+  } else if (it.flags & analysis::kItemHasWaits) {
     // Only the segments in view: a task running through the whole run may
     // wait a million times.
     for (const analysis::Segment& s :
@@ -262,6 +265,35 @@ void TimelineView::draw_item(ImDrawList* dl, const Profile& p, uint32_t i, float
     dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), under_text);
   }
   if (x1 - x0 > 40) box_text(dl, p.label(i), x0, x1, y, h, text_color_on(under_text));
+}
+
+ImU32 TimelineView::draw_pixel_states(ImDrawList* dl, const Profile& p, uint32_t i, float x0,
+                                      float x1, float y, float h, const Camera& cam, float text_x) {
+  if (sums_of_ != &p) {
+    sums_.clear();
+    sums_of_ = &p;
+  }
+  auto found = sums_.find(i);
+  if (found == sums_.end()) found = sums_.emplace(i, analysis::StateSums(p, i)).first;
+  const float left = lanes_origin().x;
+  const int first = std::max(0, static_cast<int>(std::floor(x0 - left)));
+  const int last =
+      std::min(static_cast<int>(std::ceil(lanes_width())), static_cast<int>(std::ceil(x1 - left)));
+  ImU32 under_text = colors_.get(p, i, analysis::State::Running);
+  if (last <= first) return under_text;
+  const double ns_per_px = cam.span() / lanes_width();
+  analysis::pixel_states(p, i, found->second, cam.t0() + first * ns_per_px, ns_per_px, last - first,
+                         runs_);
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    if (runs_[r].empty) continue;
+    const int end = r + 1 < runs_.size() ? runs_[r + 1].first : last - first;
+    const float a = left + static_cast<float>(first + runs_[r].first);
+    const float b = left + static_cast<float>(first + end);
+    const ImU32 color = colors_.get(p, i, runs_[r].state);
+    dl->AddRectFilled(ImVec2(a, y), ImVec2(b, y + h), color);
+    if (a <= text_x && text_x < b) under_text = color;
+  }
+  return under_text;
 }
 
 void TimelineView::draw_folded(ImDrawList* dl, const Profile& p, const analysis::DrawBox& b,

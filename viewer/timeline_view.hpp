@@ -7,11 +7,13 @@
 
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <imgui.h>
 
 #include "analysis/fold_summary.hpp"
+#include "analysis/state_sums.hpp"
 #include "analysis/timeline.hpp"
 #include "viewer/camera.hpp"
 #include "viewer/layout.hpp"
@@ -97,8 +99,17 @@ class TimelineView {
     return lanes_origin().x + static_cast<float>(cam.x_of(t, lanes_width()));
   }
 
+  // A task whose waits outnumber the pixels: per pixel the state it spent
+  // most of the pixel in, from its StateSums (made once per task).
+  ImU32 draw_pixel_states(ImDrawList* dl, const analysis::Profile& p, uint32_t i, float x0,
+                          float x1, float y, float h, const Camera& cam, float text_x);
+
   ImVec2 origin_{0, 0}, size_{1, 1};
   float label_width_ = kMinLabelWidth;
+  // The StateSums made, for the profile they were made of.
+  const analysis::Profile* sums_of_ = nullptr;
+  std::unordered_map<uint32_t, analysis::StateSums> sums_;
+  std::vector<analysis::PixelRun> runs_;       // scratch
   std::vector<analysis::DrawBox> boxes_;       // scratch
   std::vector<analysis::FoldColumn> columns_;  // scratch
   std::vector<HitBox> hits_;
