@@ -1,7 +1,8 @@
 // Tables the report's parts share, made in one pass over the model before
-// any part is packed: the labels items are searched and named by, the
-// names and kinds folded items are coloured by, and each operation's
-// totals (what an item's popup says of its operation).
+// any part is packed: what each chunk's items can be searched for, the
+// names and kinds folded items are coloured by, the colours the palette
+// holds, and each operation's totals (what an item's popup says of its
+// operation).
 #pragma once
 
 #include <array>
@@ -22,8 +23,9 @@ inline constexpr uint32_t kChunkOps = 1u << 15;
 struct ReportTables {
   explicit ReportTables(const analysis::Profile& p);
 
-  // What an item is found and named by: its name, its operation's name and
-  // provenance (string ids; 0: none), distinct triples numbered in item order.
+  // What an item is found by (and, for the lead keys, named by): its name,
+  // its operation's name and provenance (string ids; 0: none), distinct
+  // triples numbered in item order.
   std::vector<std::array<uint32_t, 3>> labels;
   uint32_t label_of(uint32_t item) const;
   // Per detail chunk: (label, items) for each label its items carry, by label.
