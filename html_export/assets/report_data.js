@@ -7,9 +7,15 @@
 // A part's bytes from its base64 text: gunzipped with the browser's own
 // DecompressionStream.
 async function inflateBase64(base64) {
-  const binary = atob(base64.trim());
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; ++i) bytes[i] = binary.charCodeAt(i);
+  base64 = base64.trim();
+  let bytes;
+  if (Uint8Array.fromBase64) {  // decoded natively where the browser can
+    bytes = Uint8Array.fromBase64(base64);
+  } else {
+    const binary = atob(base64);
+    bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; ++i) bytes[i] = binary.charCodeAt(i);
+  }
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
