@@ -209,10 +209,12 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
                "; remove it or choose another directory with -o");
   if (!fs::create_directory(data, ec) || ec)
     throw fail("cannot create " + data.string() + ": " + ec.message());
-  const ReportTables tables(p);
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   std::string page;
+  size_t files = 0;
   try {
+    const ReportTables tables(p);
+    files = tables.chunk_labels.size() + (p.operations.size() + kChunkOps - 1) / kChunkOps;
     // The index on this thread while the others pack chunks.
     std::exception_ptr chunk_error;
     std::thread chunks([&] {
@@ -235,8 +237,10 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
     if (chunk_error) std::rethrow_exception(chunk_error);
   } catch (const ReportError& e) {
     throw fail(e.what());
+  } catch (const std::exception& e) {  // out of memory, a thread that could not start
+    throw fail("cannot write the report in " + dir + ": " + e.what());
   }
-  info.files = tables.chunk_labels.size() + (p.operations.size() + kChunkOps - 1) / kChunkOps;
+  info.files = files;
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
   if (const int err = base::write_replacing(info.path, page); err != 0)
