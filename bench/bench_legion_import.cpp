@@ -224,8 +224,7 @@ void after_load(const analysis::Profile& p) {
   // The compression against its baseline on the detail chunks' bytes, one
   // after the other.
   std::string packed;
-  for (uint32_t k = 0; k * html::kChunkItems < p.items.size(); ++k)
-    packed += html::pack_item_chunk(p, k);
+  for (uint32_t k = 0; k < html::item_chunks(p); ++k) packed += html::pack_item_chunk(p, k);
   std::string ours, zlib6;
   const double ours_s = best_of(2, [&] { ours = html::gzip(packed); });
   const double zlib6_s = best_of(1, [&] { zlib6 = deflate6(packed); });

@@ -10,6 +10,11 @@
 
 namespace legato::html {
 
+// A signed value as an unsigned one, small magnitudes small: 0, -1, 1, -2...
+inline uint64_t zigzag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+
 inline void append_varint(std::string& out, uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<char>((v & 0x7f) | 0x80));
@@ -31,9 +36,7 @@ class Bytes {
     }
     *end_++ = static_cast<char>(v);
   }
-  void svarint(int64_t v) {
-    varint((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63));
-  }
+  void svarint(int64_t v) { varint(zigzag(v)); }
   void byte(char c) {
     if (end_ == cap_) grow();
     *end_++ = c;

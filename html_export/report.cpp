@@ -149,9 +149,7 @@ bool holds_only_detail_files(const fs::path& dir) {
 // written. The first failure stops the others and is thrown.
 size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs::path& data,
                     unsigned threads) {
-  const auto item_chunks = static_cast<uint32_t>(t.chunk_labels.size());
-  const auto op_chunks = static_cast<uint32_t>((p.operations.size() + kChunkOps - 1) / kChunkOps);
-  const uint32_t jobs = item_chunks + op_chunks;
+  const uint32_t items_jobs = item_chunks(p), jobs = items_jobs + op_chunks(p);
   std::atomic<uint32_t> next{0};
   std::atomic<size_t> written{0};
   std::atomic<bool> failed{false};
@@ -160,8 +158,8 @@ size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs:
   const auto work = [&] {
     try {
       for (uint32_t j = next++; j < jobs && !failed; j = next++) {
-        const bool items = j < item_chunks;
-        const uint32_t k = items ? j : j - item_chunks;
+        const bool items = j < items_jobs;
+        const uint32_t k = items ? j : j - items_jobs;
         const std::string script = items ? chunk_script('c', k, pack_item_chunk(p, k))
                                          : chunk_script('o', k, pack_op_chunk(p, t, k));
         const fs::path path = data / ((items ? "c" : "o") + std::to_string(k) + ".js");
@@ -211,10 +209,8 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
     throw fail("cannot create " + data.string() + ": " + ec.message());
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   std::string page;
-  size_t files = 0;
   try {
     const ReportTables tables(p);
-    files = tables.chunk_labels.size() + (p.operations.size() + kChunkOps - 1) / kChunkOps;
     // The index on this thread while the others pack chunks.
     std::exception_ptr chunk_error;
     std::thread chunks([&] {
@@ -240,7 +236,7 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
   } catch (const std::exception& e) {  // out of memory, a thread that could not start
     throw fail("cannot write the report in " + dir + ": " + e.what());
   }
-  info.files = files;
+  info.files = item_chunks(p) + op_chunks(p);
   // Written under a fresh name beside it, then renamed over it: never
   // through a link planted at either name.
   if (const int err = base::write_replacing(info.path, page); err != 0)

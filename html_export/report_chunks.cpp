@@ -148,11 +148,7 @@ std::string pack_op_chunk(const Profile& p, const ReportTables& t, uint32_t k) {
     col[kProvenance].varint(op.provenance);
     // The parent is most often a little before it, the uid the one before's
     // plus one: both as differences.
-    const int64_t back = int64_t{o} - int64_t{op.parent};
-    col[kParent].varint(
-        op.parent == kNone
-            ? 0
-            : ((static_cast<uint64_t>(back) << 1) ^ static_cast<uint64_t>(back >> 63)) + 1);
+    col[kParent].varint(op.parent == kNone ? 0 : zigzag(int64_t{o} - int64_t{op.parent}) + 1);
     const auto uid = static_cast<int64_t>(op.uid & ((uint64_t{1} << 48) - 1));
     col[kUid].svarint(uid - prev_uid);
     prev_uid = uid;

@@ -18,22 +18,21 @@
 // lead_keys ([name, kind, label string] of the names and kinds folded items
 // are coloured by), palette ([name * 16 + kind, and the CSS colours of its
 // items running, ready and blocked] for every name and kind items have:
-// analysis/palette.hpp), chunks (items and operations per chunk, their numbers,
-// the folder holding them), utilization (slices, and per avg line its node
+// analysis/palette.hpp), chunks (items and operations per chunk, the number
+// of item chunks, the folder holding them), utilization (slices, and per avg line its node
 // (-1: all), kind and whether it is known). Columns:
 //    0 block_start   per fold block of kFoldBlock items (in item order, over
 //                    all rows): svarint start of its first item - the
 //                    previous block's (the first: - the run's start)
 //    1 block_busy    total duration of its items
-//    2 block_fold    ceil(Profile::fold_blocks)
-//    3 block_lead    lead key index of Profile::lead_blocks' item
-//    4 group_lead    lead key index of Profile::lead_groups' item
-//    5 row_span      per row: first start - run start, last stop - first
+//    2 block_lead    lead key index of Profile::lead_blocks' item
+//    3 group_lead    lead key index of Profile::lead_groups' item
+//    4 row_span      per row: first start - run start, last stop - first
 //                    start, busy time of its items before the first fold
 //                    block starting in it (all of them if none does), and of
 //                    all its items
-//    6 utilization   per avg line, per slice: round(average in use x 10000)
-//    7 chunk_labels  per detail chunk: the number of its labels, then per
+//    5 utilization   per avg line, per slice: round(average in use x 10000)
+//    6 chunk_labels  per detail chunk: the number of its labels, then per
 //                    label (ascending) its index - the previous one's, and
 //                    the number of the chunk's items that carry it
 //

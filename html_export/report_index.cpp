@@ -187,27 +187,16 @@ json palette_json(const ReportTables& t) {
 
 std::string pack_index(const Profile& p, const ReportTables& t, const json& findings,
                        const std::string& data_dir) {
-  enum {
-    kBlockStart,
-    kBlockBusy,
-    kBlockFold,
-    kBlockLead,
-    kGroupLead,
-    kRowSpan,
-    kUtil,
-    kLabels,
-    kN
-  };
+  enum { kBlockStart, kBlockBusy, kBlockLead, kGroupLead, kRowSpan, kUtil, kLabels, kN };
   Bytes col[kN];
   const auto count = static_cast<uint32_t>(p.items.size());
   analysis::Time prev = p.start;
-  for (uint32_t b = 0; b < p.fold_blocks.size(); ++b) {
+  for (uint32_t b = 0; b < t.block_lead.size(); ++b) {
     const uint32_t first = b * analysis::kFoldBlock;
     const uint32_t end = std::min(count, first + analysis::kFoldBlock);
     col[kBlockStart].svarint(p.items[first].start - prev);
     prev = p.items[first].start;
     col[kBlockBusy].varint(static_cast<uint64_t>(p.busy_between(first, end)));
-    col[kBlockFold].varint(static_cast<uint64_t>(std::ceil(std::max(0.0f, p.fold_blocks[b]))));
     col[kBlockLead].varint(t.block_lead[b]);
   }
   for (const uint32_t g : t.group_lead) col[kGroupLead].varint(g);
@@ -236,30 +225,24 @@ std::string pack_index(const Profile& p, const ReportTables& t, const json& find
       before = label;
     }
   }
-  const auto op_count = static_cast<uint32_t>(p.operations.size());
-  json header = {{"version", 3},
-                 {"run", run_json(p)},
-                 {"strings", p.strings},
-                 {"errors", errors_json(p)},
-                 {"kernel_signatures", p.kernel_signatures},
-                 // How folded items are summarised (analysis/fold_summary.hpp).
-                 {"fold",
-                  {{"block", analysis::kFoldBlock},
-                   {"group", analysis::kLeadGroup},
-                   {"samples", analysis::kLeadSamples},
-                   {"dense_column", analysis::kDenseColumn}}},
-                 {"labels", t.labels},
-                 {"lead_keys", t.lead_keys},
-                 {"palette", palette_json(t)},
-                 {"chunks",
-                  {{"dir", data_dir},
-                   {"items", kChunkItems},
-                   {"count", t.chunk_labels.size()},
-                   {"item_count", count},
-                   {"ops", kChunkOps},
-                   {"op_count", op_count},
-                   {"op_chunks", (op_count + kChunkOps - 1) / kChunkOps}}},
-                 {"utilization", std::move(utilization)}};
+  json header = {
+      {"version", 3},
+      {"run", run_json(p)},
+      {"strings", p.strings},
+      {"errors", errors_json(p)},
+      {"kernel_signatures", p.kernel_signatures},
+      // How folded items are summarised (analysis/fold_summary.hpp).
+      {"fold",
+       {{"block", analysis::kFoldBlock},
+        {"group", analysis::kLeadGroup},
+        {"samples", analysis::kLeadSamples},
+        {"dense_column", analysis::kDenseColumn}}},
+      {"labels", t.labels},
+      {"lead_keys", t.lead_keys},
+      {"palette", palette_json(t)},
+      {"chunks",
+       {{"dir", data_dir}, {"items", kChunkItems}, {"count", item_chunks(p)}, {"ops", kChunkOps}}},
+      {"utilization", std::move(utilization)}};
   header.update(enum_names(p));
   header.update(layout_json(p));
   if (!findings.is_null()) header["findings"] = findings;

@@ -37,7 +37,7 @@ ReportTables::ReportTables(const analysis::Profile& p) : p_(p) {
   op_memo_.assign(p.operations.size(), {kNone, 0});
   op_runtime.assign(p.operations.size(), 0);
   op_items.assign(p.operations.size(), 0);
-  chunk_labels.resize((count + kChunkItems - 1) / kChunkItems);
+  chunk_labels.resize(item_chunks(p));
   name_kinds.assign(p.strings.size(), 0);
   std::vector<uint32_t> in_chunk;  // per label: its items in the current chunk
   std::vector<uint32_t> seen;      // labels the current chunk has

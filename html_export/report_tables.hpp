@@ -19,6 +19,13 @@ namespace legato::html {
 // multiples of analysis::kLeadGroup, so a chunk's lead tables are whole).
 inline constexpr uint32_t kChunkItems = 1u << 15;
 inline constexpr uint32_t kChunkOps = 1u << 15;
+// How many of each a profile's report has.
+inline uint32_t item_chunks(const analysis::Profile& p) {
+  return static_cast<uint32_t>((p.items.size() + kChunkItems - 1) / kChunkItems);
+}
+inline uint32_t op_chunks(const analysis::Profile& p) {
+  return static_cast<uint32_t>((p.operations.size() + kChunkOps - 1) / kChunkOps);
+}
 
 struct ReportTables {
   explicit ReportTables(const analysis::Profile& p);

@@ -160,7 +160,7 @@ class ChunkStore {
     this.ops = new Map();  // k -> OpChunk
     this.waiting = new Map();  // "c12" -> {promise, resolve, reject}
     this.queue = []; this.running = 0; this.limit = 96;
-    this.listeners = [];  // called after each item chunk arrives
+    this.listeners = [];  // called after each chunk arrives (or, with null, fails)
     this.failed = null;   // the first file that could not be read
     this.idlers = [];     // idle()'s waiting callers
     this.bad = new Map();  // key -> the error it failed with (never asked for again)
@@ -227,7 +227,6 @@ class ChunkStore {
     try {
       const bytes = await inflateBase64(base64);
       const chunk = kind === 'c' ? new Chunk(this.p, bytes) : new OpChunk(this.p, bytes);
-      chunk.used = this.p.frame;
       if (kind === 'o') this.ops.set(k, chunk);
       else if (!this.items[k]) { this.items[k] = chunk; ++this.loaded; }
       this.evict();
@@ -238,15 +237,15 @@ class ChunkStore {
       this.fail(key, w, new Error(`${this.file(key)} could not be read: ${e.message}`));
     }
   }
-  // Chunks drawn in this frame or the one before stay, whatever their number.
+  // Past `limit` of a kind, those drawn longest ago go; chunks drawn in
+  // this frame or the one before stay, whatever their number.
   evict() {
-    if (this.loaded > this.limit) {
-      const old = this.items.filter((c) => c && c.used < this.p.frame - 1).sort((a, b) => a.used - b.used);
-      for (const c of old.slice(0, this.loaded - this.limit)) { delete this.items[c.k]; --this.loaded; }
-    }
-    if (this.ops.size > this.limit) {
-      const old = [...this.ops.values()].filter((o) => o.used < this.p.frame - 1).sort((a, b) => a.used - b.used);
-      for (const o of old.slice(0, this.ops.size - this.limit)) this.ops.delete(o.k);
-    }
+    const drop = (chunks, held, remove) => {
+      if (held <= this.limit) return;
+      const old = chunks.filter((c) => c && c.used < this.p.frame - 1).sort((a, b) => a.used - b.used);
+      for (const c of old.slice(0, held - this.limit)) remove(c);
+    };
+    drop(this.items, this.loaded, (c) => { delete this.items[c.k]; --this.loaded; });
+    drop([...this.ops.values()], this.ops.size, (o) => this.ops.delete(o.k));
   }
 }

@@ -28,7 +28,7 @@ const ITEMS_PER_COLUMN_LOADED = 32;
 
 class Profile {
   constructor(bytes) {
-    const {header: h, columns} = readPart(bytes, 8);
+    const {header: h, columns} = readPart(bytes, 7);
     Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds,
                          copyKinds: h.copy_kinds, edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes,
                          errors: h.errors, findings: h.findings || null, fold: h.fold, labels: h.labels,
@@ -41,7 +41,7 @@ class Profile {
     const chunks = h.chunks;
     this.chunkItems = chunks.items; this.chunkOps = chunks.ops; this.chunkCount = chunks.count;
     this.frame = 0;  // the timeline's paint count: how recently a chunk was drawn
-    const [blockStart, blockBusy, blockFold, blockLead, groupLead, rowSpan, util, chunkLabels] = columns;
+    const [blockStart, blockBusy, blockLead, groupLead, rowSpan, util, chunkLabels] = columns;
     // Lanes and rows: [begin, end, first start, last stop, busy time before
     // its first fold block, busy time] per row.
     let count = 0;
@@ -60,15 +60,14 @@ class Profile {
     this.count = count;
     this.rowBegins = Uint32Array.from(rowBegins);
     // The fold blocks: the start of each one's first item, busy time before
-    // each one, the largest fold key in it, the keys of what led it and its group.
+    // each one, the keys of what led it and its group.
     const {block, group} = this.fold, nb = Math.ceil(count / block), ng = Math.ceil(count / group);
     this.blockStart = new Float64Array(nb); this.blockPrefix = new Float64Array(nb + 1);
-    this.blockFold = new Float64Array(nb); this.blockLead = new Uint32Array(nb);
+    this.blockLead = new Uint32Array(nb);
     let at = this.run.start;
     for (let b = 0; b < nb; ++b) {
       at += blockStart.svarint(); this.blockStart[b] = at;
       this.blockPrefix[b + 1] = this.blockPrefix[b] + blockBusy.varint();
-      this.blockFold[b] = blockFold.varint();
       this.blockLead[b] = blockLead.varint();
     }
     this.groupLead = new Uint32Array(ng);
@@ -534,10 +533,7 @@ class Profile {
     let hits = s.inChunk.get(k);
     if (!hits) {
       const c = this.store.items[k], out = [], hit = s.stringHit;
-      for (let j = 0; j < c.count; ++j) {
-        const o = c.op[j], oc = o >= 0 ? this.opChunk(o) : null;
-        if (hit[c.name[j]] || (oc && (hit[oc.name[o - oc.first]] || hit[oc.provenance[o - oc.first]]))) out.push(c.first + j);
-      }
+      for (let i = c.first; i < c.first + c.count; ++i) if (this.labelOf(i).some((x) => hit[x])) out.push(i);
       hits = Int32Array.from(out);
       s.inChunk.set(k, hits);
     }
