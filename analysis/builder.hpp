@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -68,9 +69,10 @@ class Builder {
     (std::vector<R>().swap(t.all.get<R>()), ...);
   }
   // A size past 4 PiB, which only a damaged record holds, is made 0
-  // (kept_bytes); counting them (count_bytes) finds the first for the warning.
-  static uint64_t kept_bytes(uint64_t bytes) { return bytes <= uint64_t{1} << 52 ? bytes : 0; }
-  void count_bytes(uint64_t bytes, ItemKind kind, Uid uid);
+  // (kept_bytes); counting them (count_bytes, from the tallies) keeps the
+  // first for the warning.
+  static uint64_t kept_bytes(uint64_t bytes) { return bytes <= kLargestSize ? bytes : 0; }
+  void count_bytes(const ItemTally::Huge& huge, ItemKind kind);
 
   Profile& p_;
   std::vector<RankTrace>& traces_;
@@ -89,22 +91,24 @@ class Builder {
   // Items are staged straight into p_.items: each lane's slots
   // [begin, end) are counted first, then filled in record order (staging),
   // then sorted and stacked into rows in place (place), lanes in parallel.
-  // The records are staged in pieces (a range of one rank's records of one
-  // kind): counting (count_pieces, one thread) gives each piece the first
-  // slot of its items in each lane it fills, so pieces are staged on any
-  // thread, in any order (builder_staging.cpp). The slots are left
-  // unwritten until staged (base::UninitializedVector): pieces are handed out in
-  // order, so the pages are touched rank by rank, and each rank's records,
-  // freed once its last piece is staged, serve the next ranks' slots.
-  enum class Records : uint8_t { Task, MetaTask, DepPart, Copy, Instance, Kernel, UserRange };
+  // The records are staged in pieces: a stored frame of a rank (its
+  // records decoded again as it is staged), or a slice of each of a rank's
+  // tables. Counting (count_pieces, one thread) reads each piece's tally
+  // (ItemTally) and gives the piece the first slot of its items in each
+  // lane it fills, so pieces are staged on any thread, in any order
+  // (builder_staging.cpp). The slots are left unwritten until staged
+  // (base::UninitializedVector): pieces are handed out in order, so the
+  // pages are touched rank by rank, and each rank's tables, freed once its
+  // last piece is staged, serve the next ranks' slots.
   struct PieceLane {
     uint32_t lane, first, count;  // the piece's items in the lane: slots [first, first + count)
   };
   struct Piece {
     uint32_t rank = 0;
-    Records kind = Records::Task;
-    size_t begin = 0, end = 0;  // its records of that kind
-    uint32_t first = 0;         // its first copy, instance or kernel (by kind)
+    uint32_t frame = kNone;  // its stored frame; kNone: a slice of the rank's tables
+    // Per kind (ItemRecords): its records [begin, end), in the frame or the table.
+    std::array<size_t, kItemRecordKinds> begin{}, end{};
+    uint32_t first_copy = 0, first_instance = 0, first_kernel = 0;
     std::vector<PieceLane> lanes;
   };
   // One thread's staging state.
@@ -113,6 +117,7 @@ class Builder {
     std::vector<uint32_t> fill;  // per lane: the next slot of the piece being staged
     std::vector<std::pair<uint32_t, std::pair<Time, Time>>> overflow;  // for staged_overflow_
     uint64_t bad_times = 0;
+    trace::RecordBatch frame;  // a stored frame's records, decoded again
   };
   std::vector<Piece> pieces_;
   PieceQueue staging_;           // hands pieces_ out to items()' threads and help_staging's

@@ -242,7 +242,7 @@ void Builder::operations() {
   // A uid recorded twice (a damaged file) keeps its first operation; the
   // second stays in the table, unreferenced.
   size_t n = 0;
-  for (const auto& t : traces_) n += t.all.get<trace::OperationRecord>().size();
+  for (const auto& t : traces_) n += t.count<trace::OperationRecord>();
   base::reserve_huge(p_.operations, n);
   std::vector<Uid> parents;
   base::reserve_huge(parents, n);
@@ -253,9 +253,9 @@ void Builder::operations() {
                                         str(r, o.provenance), kNone});
       parents.push_back(o.parent);
     }
+    release<trace::OperationRecord>(traces_[r]);
   }
   op_of_uid_.build();
-  for (RankTrace& t : traces_) release<trace::OperationRecord>(t);
   for (size_t i = 0; i < parents.size(); ++i) p_.operations[i].parent = op(parents[i]);
   if (const uint64_t n = op_of_uid_.duplicates()) {
     const DuplicateId d = op_of_uid_.duplicate_example();
@@ -341,13 +341,40 @@ void Builder::items() {
 // Sorts a lane's staged items by start (stable) and stacks them into rows,
 // in place: the lane's slots end up row by row. Its staged uids are left in
 // start order, with where each item went in placed_.
+namespace {
+ItemRecords staging_order(ItemKind k) {
+  switch (k) {
+    case ItemKind::Task:
+      return ItemRecords::Task;
+    case ItemKind::MetaTask:
+      return ItemRecords::MetaTask;
+    case ItemKind::DepPart:
+      return ItemRecords::DepPart;
+    case ItemKind::Copy:
+    case ItemKind::Fill:
+      return ItemRecords::Copy;
+    case ItemKind::Instance:
+      return ItemRecords::Instance;
+    case ItemKind::GpuKernel:
+      return ItemRecords::Kernel;
+    case ItemKind::UserRange:
+      return ItemRecords::UserRange;
+  }
+  return ItemRecords::UserRange;
+}
+}  // namespace
+
 void Builder::place(uint32_t l, PlaceScratch& s) {
   Lane& lane = p_.lanes[l];
   const uint32_t begin = lane.begin, n = lane.end - lane.begin;
   Item* const items = p_.items.data() + begin;
   Uid* const uids = staged_uids_.data() + begin;
+  // Items that start and stop together go by kind in staging's order
+  // (ItemRecords), then as staged: a rank's records in file order.
   const auto before = [](const Item& a, const Item& b) {
-    return a.start < b.start || (a.start == b.start && a.stop() < b.stop());
+    if (a.start != b.start) return a.start < b.start;
+    if (a.stop() != b.stop()) return a.stop() < b.stop();
+    return staging_order(a.kind) < staging_order(b.kind);
   };
   // Slot offsets in start order.
   s.order.resize(n);
@@ -396,12 +423,13 @@ void Builder::place(uint32_t l, PlaceScratch& s) {
   }
 }
 
-void Builder::count_bytes(uint64_t bytes, ItemKind kind, Uid uid) {
-  if (kept_bytes(bytes) == bytes) return;
-  if (huge_sizes_++ == 0) {
-    huge_size_example_ = std::string(to_string(kind)) + " uid " + std::to_string(uid) + " of " +
-                         std::to_string(bytes) + " bytes";
+void Builder::count_bytes(const ItemTally::Huge& huge, ItemKind kind) {
+  if (huge.count == 0) return;
+  if (huge_sizes_ == 0) {
+    huge_size_example_ = std::string(to_string(kind)) + " uid " + std::to_string(huge.uid) +
+                         " of " + std::to_string(huge.bytes) + " bytes";
   }
+  huge_sizes_ += huge.count;
 }
 
 void Builder::warn_count(uint64_t n, const std::string& what) {

@@ -50,7 +50,7 @@ void Builder::links() {
   // Piece 0 (items and operations only) beside the ranks' edges (1..).
   std::vector<Edge> edges;
   RankParts edge_parts(traces_, [](const RankTrace& t) {
-    return t.all.get<trace::EdgeRecord>().size() + (t.late_edges ? t.late_edges->size_bound() : 0);
+    return t.count<trace::EdgeRecord>() + (t.late_edges ? t.late_edges->size_bound() : 0);
   });
   base::reserve_huge(edges, edge_parts.offset.back());
   edges.resize(edge_parts.offset.back());
@@ -65,8 +65,7 @@ void Builder::links() {
   warn_edge_problems(problems, in_flight);
 
   // Three pieces that read no waits beside the ranks' waits (3..).
-  RankParts wait_parts(traces_,
-                       [](const RankTrace& t) { return t.all.get<trace::WaitRecord>().size(); });
+  RankParts wait_parts(traces_, [](const RankTrace& t) { return t.count<trace::WaitRecord>(); });
   base::reserve_huge(p_.waits, wait_parts.offset.back());
   p_.waits.resize(wait_parts.offset.back());
   WaitScratch waits(*this);
@@ -116,7 +115,8 @@ void Builder::rank_edges(size_t r, Edge* out, RankParts& parts, EdgeProblems& pr
           }
         });
   };
-  add(traces_[r].all.get<trace::EdgeRecord>());
+  traces_[r].for_each_block<trace::EdgeRecord>(
+      [&](std::span<const trace::EdgeRecord> records, size_t) { add(records); });
   if (const auto& late = traces_[r].late_edges) late->for_each_block(add);
   parts.kept[r] = count;
   problems.dangling[r] = lost;
@@ -217,29 +217,32 @@ bool by_all(const Wait& a, const Wait& b) {
 // Rank r's waits into its part of p_.waits, sorted, and those with a note
 // kept aside with its string.
 void Builder::rank_waits(size_t r, RankParts& parts, WaitScratch& w) {
-  const auto& records = traces_[r].all.get<trace::WaitRecord>();
   const auto& notes = traces_[r].wait_notes;
   size_t note = 0, count = 0, lost = 0;
   Wait* const out = p_.waits.data() + parts.offset[r];
-  base::for_each_prefetched(
-      records.size(),
-      [&](size_t a) {
-        item_of_uid_.prefetch(records[a].task);
-        item_of_uid_.prefetch(records[a].event);
-      },
-      [&](size_t k) {
-        const trace::WaitRecord& rec = records[k];
-        const uint32_t task = item(rec.task);
-        while (note < notes.size() && notes[note].first < k) ++note;
-        if (task == kNone) {
-          ++lost;
-          return;
-        }
-        const Wait wait{task, waited_for(rec.event, w), at(r, rec.start), at(r, rec.ready),
-                        at(r, rec.end)};
-        out[count++] = wait;
-        if (note < notes.size() && notes[note].first == k)
-          w.noted[r].emplace_back(wait, w.note_text[r][note]);
+  traces_[r].for_each_block<trace::WaitRecord>(
+      [&](std::span<const trace::WaitRecord> records, size_t first) {
+        base::for_each_prefetched(
+            records.size(),
+            [&](size_t a) {
+              item_of_uid_.prefetch(records[a].task);
+              item_of_uid_.prefetch(records[a].event);
+            },
+            [&](size_t a) {
+              const trace::WaitRecord& rec = records[a];
+              const size_t k = first + a;
+              const uint32_t task = item(rec.task);
+              while (note < notes.size() && notes[note].first < k) ++note;
+              if (task == kNone) {
+                ++lost;
+                return;
+              }
+              const Wait wait{task, waited_for(rec.event, w), at(r, rec.start), at(r, rec.ready),
+                              at(r, rec.end)};
+              out[count++] = wait;
+              if (note < notes.size() && notes[note].first == k)
+                w.noted[r].emplace_back(wait, w.note_text[r][note]);
+            });
       });
   // In place: a stable sort's buffer would be as big as the table. Waits
   // of one item that start together go by their other fields.

@@ -1,5 +1,7 @@
 // Builder: staging the records' items into their lanes' slots, in pieces
 // that any thread may stage (builder.hpp).
+#include <algorithm>
+#include <array>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
@@ -11,28 +13,43 @@ namespace legato::analysis::detail {
 
 namespace {
 
-// Records per piece: enough that taking one costs nothing beside staging
-// it, few enough that a thread that joins late still finds some left.
-constexpr size_t kPieceRecords = size_t{1} << 15;
+// Records of each kind per slice of a rank's tables (when they are not
+// stored): enough that taking one costs nothing beside staging it, few
+// enough that a thread that joins late still finds some left.
+constexpr size_t kSliceRecords = size_t{1} << 15;
+
+// Slice k of each of a rank's tables, as tally_items reads them.
+struct TableSlice {
+  const trace::RecordBatch& all;
+  size_t k;
+  template <class R>
+  std::span<const R> get() const {
+    const auto& table = all.get<R>();
+    const size_t b = std::min(table.size(), k * kSliceRecords);
+    return {table.data() + b, std::min(table.size(), b + kSliceRecords) - b};
+  }
+};
+
+constexpr LaneKind kFallback[kItemRecordKinds] = {
+    LaneKind::Cpu,          LaneKind::Utility,   LaneKind::DepPart, LaneKind::Channel,
+    LaneKind::SystemMemory, LaneKind::GpuDevice, LaneKind::Thread};
+
+size_t index(ItemRecords k) {
+  return static_cast<size_t>(k);
+}
 
 }  // namespace
 
-// Cuts the records of a rank's tables into pieces (of kPieceRecords), and
-// counts each piece's items per lane.
+// Gives pieces their items per lane.
 struct Builder::PieceCutter {
   std::vector<Piece>& pieces;
   // Per lane: 1 + the last piece with items in it (the one being cut is
   // pieces.size()), and its index in that piece's lanes.
   std::vector<size_t> seen;
   std::vector<uint32_t> piece_lane;
-  size_t current = 0;  // in piece.lanes, the last record's lane: most often the next one's
 
-  // One more item of `piece` in lane l.
-  void add(Piece& piece, uint32_t l) {
-    if (current < piece.lanes.size() && piece.lanes[current].lane == l) {
-      ++piece.lanes[current].count;
-      return;
-    }
+  // n more items of `piece` in lane l.
+  void add(Piece& piece, uint32_t l, uint32_t n) {
     if (l >= seen.size()) {
       seen.resize(l + 1, 0);
       piece_lane.resize(l + 1, 0);
@@ -42,35 +59,18 @@ struct Builder::PieceCutter {
       piece_lane[l] = static_cast<uint32_t>(piece.lanes.size());
       piece.lanes.push_back(PieceLane{l, 0, 0});
     }
-    current = piece_lane[l];
-    ++piece.lanes[current].count;
-  }
-  // f(piece, record) for every record of rank r's table, piece by piece;
-  // `first`: the table's first copy, instance or kernel (by kind).
-  template <class Table, class F>
-  void cut(size_t r, Records kind, const Table& table, uint32_t first, F&& f) {
-    for (size_t b = 0; b < table.size(); b += kPieceRecords) {
-      Piece piece{.rank = static_cast<uint32_t>(r),
-                  .kind = kind,
-                  .begin = b,
-                  .end = std::min(table.size(), b + kPieceRecords),
-                  .first = first + static_cast<uint32_t>(b),
-                  .lanes = {}};
-      current = 0;
-      for (size_t i = piece.begin; i < piece.end; ++i) f(piece, table[i]);
-      pieces.push_back(std::move(piece));
-    }
+    piece.lanes[piece_lane[l]].count += n;
   }
 };
 
-// One pass over every record, in staging's order, on one thread: finds
-// (or, for an undescribed resource, makes) each record's lane, makes the
+// One pass over every piece's tally, in staging's order, on one thread:
+// finds (or, for an undescribed resource, makes) the lanes, makes the
 // placeholder of every string id no file defined and counts the sizes past
-// 4 PiB, so that staging only reads what the builder holds; cuts the
-// records into pieces, and counts each piece's items per lane. Then gives
-// each lane its slots and each piece its first slot in each of its lanes.
+// 4 PiB, so that staging only reads what the builder holds; counts each
+// piece's items per lane. Then gives each lane its slots and each piece
+// its first slot in each of its lanes.
 void Builder::count_pieces() {
-  PieceCutter cutter{pieces_, {}, {}, 0};
+  PieceCutter cutter{pieces_, {}, {}};
   TableSizes sizes;
   pieces_left_ = std::vector<std::atomic<size_t>>(traces_.size());
   task_names_.resize(traces_.size());
@@ -79,55 +79,57 @@ void Builder::count_pieces() {
 }
 
 void Builder::cut_rank(size_t r, PieceCutter& cutter, TableSizes& sizes) {
-  const auto& all = traces_[r].all;
-  for (const auto& k : all.get<trace::TaskKindRecord>()) task_names_[r][k.id] = str(r, k.name);
-  uint32_t last_name = 0;  // records come in runs of one name
-  const auto name = [&](uint32_t id) {
-    if (id != last_name) str(r, id);
-    last_name = id;
-  };
-  cutter.cut(r, Records::Task, all.get<trace::TaskRecord>(), 0,
-             [&](Piece& p, const trace::TaskRecord& x) {
-               cutter.add(p, lane(r, x.processor, LaneKind::Cpu));
-             });
-  cutter.cut(r, Records::MetaTask, all.get<trace::MetaTaskRecord>(), 0,
-             [&](Piece& p, const trace::MetaTaskRecord& x) {
-               cutter.add(p, lane(r, x.processor, LaneKind::Utility));
-               name(x.meta_kind);
-             });
-  cutter.cut(r, Records::DepPart, all.get<trace::DepPartRecord>(), 0,
-             [&](Piece& p, const trace::DepPartRecord& x) {
-               cutter.add(p, lane(r, x.processor, LaneKind::DepPart));
-               name(x.part_kind);
-             });
-  cutter.cut(r, Records::Copy, all.get<trace::CopyRecord>(), static_cast<uint32_t>(sizes.copies),
-             [&](Piece& p, const trace::CopyRecord& x) {
-               cutter.add(p, lane(r, x.channel, LaneKind::Channel));
-               count_bytes(x.bytes,
-                           x.copy_kind == trace::CopyKind::Fill ? ItemKind::Fill : ItemKind::Copy,
-                           x.uid);
-             });
-  sizes.copies += all.get<trace::CopyRecord>().size();
-  cutter.cut(r, Records::Instance, all.get<trace::InstanceRecord>(),
-             static_cast<uint32_t>(sizes.instances), [&](Piece& p, const trace::InstanceRecord& x) {
-               cutter.add(p, lane(r, x.memory, LaneKind::SystemMemory));
-               str(r, x.name);
-               str(r, x.provenance);
-               count_bytes(x.bytes, ItemKind::Instance, x.uid);
-             });
-  sizes.instances += all.get<trace::InstanceRecord>().size();
-  cutter.cut(r, Records::Kernel, all.get<trace::GpuKernelRecord>(),
-             static_cast<uint32_t>(sizes.kernels), [&](Piece& p, const trace::GpuKernelRecord& x) {
-               cutter.add(p, lane(r, x.processor, LaneKind::GpuDevice));
-               name(x.name);
-             });
-  sizes.kernels += all.get<trace::GpuKernelRecord>().size();
-  cutter.cut(r, Records::UserRange, all.get<trace::UserRangeRecord>(), 0,
-             [&](Piece& p, const trace::UserRangeRecord& x) {
-               cutter.add(p, lane(r, x.processor, LaneKind::Thread));
-               str(r, x.name);
-               str(r, x.provenance);
-             });
+  const RankTrace& t = traces_[r];
+  for (const auto& k : t.all.get<trace::TaskKindRecord>()) task_names_[r][k.id] = str(r, k.name);
+  // The rank's pieces: its stored frames, or slices of its tables.
+  std::vector<ItemTally> sliced;
+  if (!t.stored) {
+    size_t longest = 0;
+    t.all.for_each_kind([&](const auto& table) {
+      using R = typename std::remove_cvref_t<decltype(table)>::value_type;
+      if (kItemRecordSet & trace::kinds_of<R>()) longest = std::max(longest, table.size());
+    });
+    for (size_t k = 0; k * kSliceRecords < longest; ++k)
+      sliced.push_back(tally_items(TableSlice{t.all, k}));
+  }
+  const std::vector<ItemTally>& tallies = t.stored ? t.frame_items : sliced;
+  if (t.stored && tallies.size() != t.stored->frames())
+    throw std::logic_error("analysis: a stored frame has no tally");
+  // Lanes of undescribed resources are made in record order, kind by kind.
+  for (size_t kind = 0; kind < kItemRecordKinds; ++kind) {
+    for (const ItemTally& tally : tallies) {
+      for (const ItemTally::Use& u : tally.uses)
+        if (index(u.kind) == kind) lane(r, u.resource, kFallback[kind]);
+    }
+  }
+  for (const ItemTally& tally : tallies) {
+    for (const uint32_t id : tally.strings) str(r, id);
+  }
+  for (const ItemTally& tally : tallies)
+    count_bytes(tally.copies, tally.copies.fill ? ItemKind::Fill : ItemKind::Copy);
+  for (const ItemTally& tally : tallies) count_bytes(tally.instances, ItemKind::Instance);
+  std::array<size_t, kItemRecordKinds> at{};  // per kind: the rank's records before the piece
+  for (size_t k = 0; k < tallies.size(); ++k) {
+    const ItemTally& tally = tallies[k];
+    Piece piece;
+    piece.rank = static_cast<uint32_t>(r);
+    piece.frame = t.stored ? static_cast<uint32_t>(k) : kNone;
+    for (size_t kind = 0; kind < kItemRecordKinds; ++kind) {
+      piece.begin[kind] = t.stored ? 0 : at[kind];
+      piece.end[kind] = piece.begin[kind] + tally.records[kind];
+    }
+    piece.first_copy = static_cast<uint32_t>(sizes.copies + at[index(ItemRecords::Copy)]);
+    piece.first_instance =
+        static_cast<uint32_t>(sizes.instances + at[index(ItemRecords::Instance)]);
+    piece.first_kernel = static_cast<uint32_t>(sizes.kernels + at[index(ItemRecords::Kernel)]);
+    for (const ItemTally::Use& u : tally.uses)
+      cutter.add(piece, lane(r, u.resource, kFallback[index(u.kind)]), u.count);
+    for (size_t kind = 0; kind < kItemRecordKinds; ++kind) at[kind] += tally.records[kind];
+    pieces_.push_back(std::move(piece));
+  }
+  sizes.copies += at[index(ItemRecords::Copy)];
+  sizes.instances += at[index(ItemRecords::Instance)];
+  sizes.kernels += at[index(ItemRecords::Kernel)];
 }
 
 void Builder::place_pieces(const TableSizes& sizes) {
@@ -221,78 +223,68 @@ void Builder::stage(Stager& s, uint32_t resource, Item item, Uid uid, Time ready
 void Builder::stage_piece(const Piece& piece, Stager& s) {
   for (const PieceLane& pl : piece.lanes) s.fill[pl.lane] = pl.first;
   const size_t r = piece.rank;
-  const auto& all = traces_[r].all;
-  const auto records = [&](const auto& table) {
+  const RankTrace& t = traces_[r];
+  const trace::RecordBatch* all = &t.all;
+  if (piece.frame != kNone) {
+    s.frame.clear();
+    t.stored->decode_frame(piece.frame, kItemRecordSet, s.frame);
+    all = &s.frame;
+  }
+  const auto records = [&](ItemRecords kind, const auto& table) {
     using R = std::remove_cvref_t<decltype(table[0])>;
-    return std::span<const R>(table.data() + piece.begin, piece.end - piece.begin);
+    const size_t b = piece.begin[index(kind)], e = piece.end[index(kind)];
+    if (e > table.size()) throw std::logic_error("analysis: a piece's records were not all read");
+    return std::span<const R>(table.data() + b, e - b);
   };
-  // The piece's copies, instances or kernels: from piece.first on.
-  uint32_t extra = piece.first;
-  switch (piece.kind) {
-    case Records::Task:
-      for (const auto& t : records(all.get<trace::TaskRecord>())) {
-        const uint32_t* name = task_names_[r].find(t.task_kind);
-        // The top-level task names no operation: it is one, under its own uid.
-        const Uid op_uid = t.op != 0 ? t.op : t.uid;
-        stage(s, t.processor,
-              staged_item(s, r, ItemKind::Task, t.start, t.stop, name ? *name : 0, op_uid), t.uid,
-              at(r, t.ready), at(r, t.create));
-      }
-      break;
-    case Records::MetaTask:
-      for (const auto& m : records(all.get<trace::MetaTaskRecord>())) {
-        stage(s, m.processor,
-              staged_item(s, r, ItemKind::MetaTask, m.start, m.stop, staged_str(r, m.meta_kind),
-                          m.op),
-              m.uid, at(r, m.ready), at(r, m.create));
-      }
-      break;
-    case Records::DepPart:
-      for (const auto& d : records(all.get<trace::DepPartRecord>())) {
-        stage(
-            s, d.processor,
-            staged_item(s, r, ItemKind::DepPart, d.start, d.stop, staged_str(r, d.part_kind), d.op),
-            d.uid, at(r, d.ready), at(r, d.create));
-      }
-      break;
-    case Records::Copy:
-      for (const auto& c : records(all.get<trace::CopyRecord>())) {
-        const bool fill = c.copy_kind == trace::CopyKind::Fill;
-        Item it =
-            staged_item(s, r, fill ? ItemKind::Fill : ItemKind::Copy, c.start, c.stop, 0, c.op);
-        it.extra = extra++;
-        p_.copies[it.extra] = CopyInfo{kept_bytes(c.bytes), kNone, kNone, c.copy_kind};
-        copy_instances_[it.extra] = {c.src_instance, c.dst_instance};
-        stage(s, c.channel, it, c.uid, at(r, c.ready), at(r, c.create));
-      }
-      break;
-    case Records::Instance:
-      for (const auto& in : records(all.get<trace::InstanceRecord>())) {
-        Item it = staged_item(s, r, ItemKind::Instance, in.create, in.destroy,
-                              staged_str(r, in.name), in.op);
-        it.extra = extra++;
-        if (in.flags & trace::kInstanceAliveAtEnd) it.flags |= kItemAliveAtEnd;
-        p_.instances[it.extra] = InstanceInfo{kept_bytes(in.bytes), in.store, at(r, in.ready),
-                                              staged_str(r, in.provenance)};
-        stage(s, in.memory, it, in.uid, at(r, in.create), at(r, in.create));
-      }
-      break;
-    case Records::Kernel:
-      for (const auto& k : records(all.get<trace::GpuKernelRecord>())) {
-        Item it = staged_item(s, r, ItemKind::GpuKernel, k.start, k.stop, staged_str(r, k.name), 0);
-        it.extra = extra++;
-        p_.kernels[it.extra] = KernelInfo{kNone, k.stream};
-        kernel_tasks_[it.extra] = k.task;
-        stage(s, k.processor, it, 0, it.start, it.start);
-      }
-      break;
-    case Records::UserRange:
-      for (const auto& u : records(all.get<trace::UserRangeRecord>())) {
-        Item it = staged_item(s, r, ItemKind::UserRange, u.start, u.stop, staged_str(r, u.name), 0);
-        it.extra = staged_str(r, u.provenance);  // user ranges: extra is the provenance string
-        stage(s, u.processor, it, 0, it.start, it.start);
-      }
-      break;
+  for (const auto& x : records(ItemRecords::Task, all->get<trace::TaskRecord>())) {
+    const uint32_t* name = task_names_[r].find(x.task_kind);
+    // The top-level task names no operation: it is one, under its own uid.
+    const Uid op_uid = x.op != 0 ? x.op : x.uid;
+    stage(s, x.processor,
+          staged_item(s, r, ItemKind::Task, x.start, x.stop, name ? *name : 0, op_uid), x.uid,
+          at(r, x.ready), at(r, x.create));
+  }
+  for (const auto& m : records(ItemRecords::MetaTask, all->get<trace::MetaTaskRecord>())) {
+    stage(s, m.processor,
+          staged_item(s, r, ItemKind::MetaTask, m.start, m.stop, staged_str(r, m.meta_kind), m.op),
+          m.uid, at(r, m.ready), at(r, m.create));
+  }
+  for (const auto& d : records(ItemRecords::DepPart, all->get<trace::DepPartRecord>())) {
+    stage(s, d.processor,
+          staged_item(s, r, ItemKind::DepPart, d.start, d.stop, staged_str(r, d.part_kind), d.op),
+          d.uid, at(r, d.ready), at(r, d.create));
+  }
+  uint32_t extra = piece.first_copy;
+  for (const auto& c : records(ItemRecords::Copy, all->get<trace::CopyRecord>())) {
+    const bool fill = c.copy_kind == trace::CopyKind::Fill;
+    Item it = staged_item(s, r, fill ? ItemKind::Fill : ItemKind::Copy, c.start, c.stop, 0, c.op);
+    it.extra = extra++;
+    p_.copies[it.extra] = CopyInfo{kept_bytes(c.bytes), kNone, kNone, c.copy_kind};
+    copy_instances_[it.extra] = {c.src_instance, c.dst_instance};
+    stage(s, c.channel, it, c.uid, at(r, c.ready), at(r, c.create));
+  }
+  extra = piece.first_instance;
+  for (const auto& in : records(ItemRecords::Instance, all->get<trace::InstanceRecord>())) {
+    Item it =
+        staged_item(s, r, ItemKind::Instance, in.create, in.destroy, staged_str(r, in.name), in.op);
+    it.extra = extra++;
+    if (in.flags & trace::kInstanceAliveAtEnd) it.flags |= kItemAliveAtEnd;
+    p_.instances[it.extra] =
+        InstanceInfo{kept_bytes(in.bytes), in.store, at(r, in.ready), staged_str(r, in.provenance)};
+    stage(s, in.memory, it, in.uid, at(r, in.create), at(r, in.create));
+  }
+  extra = piece.first_kernel;
+  for (const auto& k : records(ItemRecords::Kernel, all->get<trace::GpuKernelRecord>())) {
+    Item it = staged_item(s, r, ItemKind::GpuKernel, k.start, k.stop, staged_str(r, k.name), 0);
+    it.extra = extra++;
+    p_.kernels[it.extra] = KernelInfo{kNone, k.stream};
+    kernel_tasks_[it.extra] = k.task;
+    stage(s, k.processor, it, 0, it.start, it.start);
+  }
+  for (const auto& u : records(ItemRecords::UserRange, all->get<trace::UserRangeRecord>())) {
+    Item it = staged_item(s, r, ItemKind::UserRange, u.start, u.stop, staged_str(r, u.name), 0);
+    it.extra = staged_str(r, u.provenance);  // user ranges: extra is the provenance string
+    stage(s, u.processor, it, 0, it.start, it.start);
   }
   for (const PieceLane& pl : piece.lanes) {
     if (s.fill[pl.lane] != pl.first + pl.count)
@@ -316,6 +308,7 @@ void Builder::stage_pieces(size_t worker) {
     release<trace::TaskKindRecord, trace::TaskRecord, trace::MetaTaskRecord, trace::DepPartRecord,
             trace::CopyRecord, trace::InstanceRecord, trace::GpuKernelRecord,
             trace::UserRangeRecord>(traces_[rank]);
+    std::vector<ItemTally>().swap(traces_[rank].frame_items);
   };
   if (worker == kHelper) {
     staging_.join(stage, release_rank);

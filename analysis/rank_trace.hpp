@@ -8,13 +8,16 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "analysis/item_tally.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/record_batch.hpp"
+#include "trace_format/stored_frames.hpp"
 
 namespace legato::analysis {
 
@@ -45,7 +48,14 @@ struct RankTrace {
   // its rank, its records not kept.
   bool left_out = false;
   uint64_t records = 0;
-  trace::RecordBatch all;  // every record, grouped by kind, in file order
+  trace::RecordBatch all;  // every record, grouped by kind, in file order (but see stored)
+  // The records of the kinds a reader left in their frames (a Legato
+  // trace's tasks, waits, edges...): their tables in `all` stay empty until
+  // read_stored fills them, and drop_stored frees them again. Null: every
+  // record is in `all`.
+  std::shared_ptr<const trace::StoredFrames> stored;
+  // Per stored frame: its item records' tally, taken when it was read.
+  std::vector<ItemTally> frame_items;
   std::unordered_map<uint32_t, std::string> strings;  // the file's string ids
   // Text some waits carry (a Legion log's backtraces): the wait's index in
   // all.get<trace::WaitRecord>() (ascending) and a string id of `strings`.
@@ -54,6 +64,29 @@ struct RankTrace {
   std::string reader;
   // Edges left to resolve with the other files of the run (LateEdges).
   std::shared_ptr<LateEdges> late_edges;
+
+  // Records of kind R, in `all` or stored.
+  template <class R>
+  uint64_t count() const {
+    return all.get<R>().size() + (stored ? stored->count(R::kKind) : 0);
+  }
+  // Calls f(records, first) with every record of kind R, in file order, in
+  // blocks: the table in `all`, or each stored frame's records decoded
+  // again; `first` is the index of the block's first record.
+  template <class R, class F>
+  void for_each_block(F&& f) const {
+    const std::vector<R>& table = all.get<R>();
+    if (!stored || !table.empty()) return f(std::span<const R>(table), size_t{0});
+    thread_local trace::RecordBatch frame;  // kept from call to call: its pages stay warm
+    size_t first = 0;
+    for (size_t i = 0; i < stored->frames(); ++i) {
+      if (!(stored->frame_kinds(i) & trace::kinds_of<R>())) continue;
+      frame.get<R>().clear();
+      stored->decode_frame(i, trace::kinds_of<R>(), frame);
+      f(std::span<const R>(frame.get<R>()), first);
+      first += frame.get<R>().size();
+    }
+  }
 };
 
 }  // namespace legato::analysis

@@ -6,42 +6,30 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
-#include "base/huge_pages.hpp"
-#include "base/pages_ahead.hpp"
 #include "trace_format/reader.hpp"
 
 namespace legato::load {
 
 namespace {
 
-// Records read before each kind's table is reserved at their rate
-// (reserve_at_rate).
-constexpr uint64_t kSampleRecords = uint64_t{1} << 16;
+// The kinds left in their frames (RankTrace::stored): the items, waits and
+// edges, which a run holds tens of millions of and the model reads frame
+// by frame. Operations (one per ten records) are kept decoded: the model
+// reads them first, all together, and frees them.
+constexpr trace::KindSet kStoredKinds =
+    analysis::kItemRecordSet | trace::kinds_of<trace::WaitRecord, trace::EdgeRecord>();
 
 template <class R>
 void append(std::vector<R>& to, std::vector<R>& from) {
-  if (to.capacity() == 0) {  // nothing reserved: the frame's table becomes it
+  if (to.empty()) {
     to.swap(from);
   } else {
     to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   }
   from.clear();
-}
-
-// Once the first frames are in: each kind's table reserved (as huge pages)
-// for 1.25 times what the whole file would give it at their rate, `scale`
-// times what it holds, so that a big file's tables do not grow by copying.
-// Left to grow where that is over the reservation budget.
-void reserve_at_rate(analysis::RankTrace& t, double scale) {
-  base::reserve_tables([&](auto&& f) { t.all.for_each_kind(f); },
-                       [&](const auto& table) {
-                         return static_cast<size_t>(std::min(
-                                    1.25 * scale * static_cast<double>(table.size()), 1e15)) +
-                                1024;
-                       },
-                       base::reservation_budget());
 }
 
 class ProfReader final : public analysis::RunReader {
@@ -64,13 +52,10 @@ analysis::RankTrace ProfReader::read(const std::string& path,
     return t;
   }
   t.readable = true;
+  auto stored = std::make_shared<trace::StoredFrames>(kStoredKinds, reader->file_size());
+  reader->keep_frames(stored.get());
   trace::Frame frame;
   uint64_t unknown_records = 0;
-  // A core to spare prefaults the tables' next pages while this one reads.
-  std::unique_ptr<base::PagesAhead> pages;
-  if (hints.spare_core) pages = std::make_unique<base::PagesAhead>();
-  std::vector<base::PagesAhead::Table> ends;
-  bool sampled = false;
   base::FileProgress progress(hints.progress, reader->file_size());
   const double per_byte = 1.0 / static_cast<double>(std::max<uint64_t>(reader->file_size(), 1));
   while (reader->next(frame)) {
@@ -85,28 +70,22 @@ analysis::RankTrace ProfReader::read(const std::string& path,
       }
       continue;
     }
-    if (!sampled && t.records >= kSampleRecords) {  // the records before this frame's offset
-      sampled = true;
-      reserve_at_rate(t, static_cast<double>(reader->file_size()) /
-                             static_cast<double>(std::max<uint64_t>(frame.offset, 1)));
-    }
     t.records += frame.records.size();
     for (auto& s : frame.records.get<trace::StringRecord>()) t.strings[s.id] = std::move(s.text);
     frame.records.get<trace::StringRecord>().clear();
     for (const auto& u : frame.records.unknown) unknown_records += u.count;
     frame.records.unknown.clear();
+    // The records of the stored kinds stay in the frame's bytes; what
+    // counting the items needs of them is taken now.
+    t.frame_items.push_back(analysis::tally_items(frame.records));
     t.all.for_each_kind([&](auto& to) {
       using R = typename std::remove_cvref_t<decltype(to)>::value_type;
+      if (kStoredKinds & trace::kinds_of<R>()) return frame.records.get<R>().clear();
       append(to, frame.records.get<R>());
     });
-    if (pages) {
-      ends.clear();
-      t.all.for_each_kind(
-          [&](const auto& table) { ends.push_back(base::PagesAhead::Table::of(table)); });
-      pages->update(ends);
-    }
   }
-  pages.reset();
+  reader->keep_frames(nullptr);
+  if (!t.left_out) t.stored = std::move(stored);
   t.metadata = reader->metadata();
   std::vector<std::string> meta_problems;
   t.run = trace::RunInfo::from_json(t.metadata, meta_problems);

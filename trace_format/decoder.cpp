@@ -358,7 +358,7 @@ bool decode_unknown(Section& s, UnknownSection& out, Failure& fail) {
 
 }  // namespace
 
-DecodeResult decode_payload(const uint8_t* data, size_t size, RecordBatch& batch) {
+DecodeResult decode_payload(const uint8_t* data, size_t size, RecordBatch& batch, KindSet kinds) {
   DecodeResult res;
   const uint8_t* p = data;
   const uint8_t* end = data + size;
@@ -366,7 +366,8 @@ DecodeResult decode_payload(const uint8_t* data, size_t size, RecordBatch& batch
   while (p < end) {
     Failure fail{"", p};
     bool ok = parse_section(p, end, s, fail);
-    if (ok) {
+    const bool wanted = s.kind < 64 ? (kinds >> s.kind) & 1 : kinds == kAllKinds;
+    if (ok && wanted) {
       bool known = false;
       for_each_record_type([&](auto type) {
         using R = typename decltype(type)::type;
@@ -387,6 +388,7 @@ DecodeResult decode_payload(const uint8_t* data, size_t size, RecordBatch& batch
       res.error_offset = static_cast<size_t>(fail.where - data);
       return res;
     }
+    res.sections_end = static_cast<size_t>(p - data);
   }
   return res;
 }

@@ -240,6 +240,8 @@ void TraceReader::decode_records(const FrameHeader& h, uint64_t at, Frame& frame
     check_time_range(h, at, frame.records,
                      res.unknown_sections == 0 && header_.minor <= kFormatMinor);
   }
+  if (h.type == FrameType::Events && keep_)
+    keep_->add(h.compression, stored_, raw_, res, frame.records);
   if (res.unknown_sections > 0 && !unknown_kinds_reported_) {
     unknown_kinds_reported_ = true;
     warn(at, frame_label(h) + ": " + std::to_string(res.unknown_sections) +

@@ -14,6 +14,7 @@
 #include "trace_format/byte_source.hpp"
 #include "trace_format/frame.hpp"
 #include "trace_format/record_batch.hpp"
+#include "trace_format/stored_frames.hpp"
 
 namespace legato::trace {
 
@@ -43,6 +44,9 @@ class TraceReader {
 
   // The next intact frame; false at the end of the file.
   bool next(Frame& frame);
+  // From now on, every events frame next() gives is also kept in `to`
+  // (null: none is), which must outlive the reading.
+  void keep_frames(StoredFrames* to) { keep_ = to; }
 
   const std::string& name() const { return name_; }
   const FileHeader& header() const { return header_; }
@@ -97,6 +101,7 @@ class TraceReader {
   std::string time_range_example_;
   std::vector<ChunkIndexRecord> seen_;  // frames read, to check against the footer
   std::vector<uint8_t> stored_, raw_;
+  StoredFrames* keep_ = nullptr;
   void* dctx_ = nullptr;  // ZSTD_DCtx
 };
 

@@ -1,6 +1,7 @@
 // Loading several ranks: one run, aligned clocks, warnings for what is
 // missing or foreign, damaged files read as far as they go.
 #include <filesystem>
+#include <span>
 
 #include <catch2/catch.hpp>
 
@@ -148,13 +149,13 @@ TEST_CASE("a string id defined twice takes its last text", "[analysis]") {
   CHECK(p.str(p.items[0].name) == "second name");
 }
 
-TEST_CASE("a big rank file reads the same with a core to spare, its tables reserved at its rate",
+TEST_CASE("a big rank file keeps its items in their frames, read again as the model stages them",
           "[analysis][ranks]") {
   TempDir dir;
   const std::string path = dir.file("legate_0.prof");
   {
-    // 200,000 tasks and meta tasks in frames of 10,000 (written through
-    // the public writer API; nothing ran).
+    // 100,000 tasks and 100,000 meta tasks in frames of 10,000 (written
+    // through the public writer API; nothing ran).
     SyntheticTrace t(path);
     const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
     const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
@@ -167,24 +168,52 @@ TEST_CASE("a big rank file reads the same with a core to spare, its tables reser
     }
     t.finish();
   }
-  RankTrace spare =
-      legato::load::read_file(path, legato::analysis::ReadHints::with_spare_core(true));
-  RankTrace alone = legato::load::read_file(path);
-  CHECK(spare.records == alone.records);
-  CHECK(spare.problems == alone.problems);
-  const auto& tasks = alone.all.get<trace::TaskRecord>();
-  REQUIRE(tasks.size() == 100000);
-  CHECK(spare.all.get<trace::TaskRecord>() == tasks);
-  CHECK(spare.all.get<trace::MetaTaskRecord>() == alone.all.get<trace::MetaTaskRecord>());
-  // Reserved once 65,536 records were in, for 1.25 times the file's rate:
-  // room for what the file holds, without the doubling a growing table's
-  // last step leaves (up to twice what it holds).
-  CHECK(tasks.capacity() >= tasks.size());
-  CHECK(tasks.capacity() < tasks.size() * 3 / 2);
+  RankTrace stored = legato::load::read_file(path);
+  REQUIRE(stored.stored);
+  CHECK(stored.problems.empty());
+  CHECK(stored.all.get<trace::TaskRecord>().empty());
+  CHECK(stored.count<trace::TaskRecord>() == 100000);
+  CHECK(stored.count<trace::MetaTaskRecord>() == 100000);
+  // The frames' bytes are a fraction of the decoded records.
+  CHECK(stored.stored->bytes() * 4 <
+        100000 * (sizeof(trace::TaskRecord) + sizeof(trace::MetaTaskRecord)));
+  // Each frame's tally counts its records on their processors.
+  REQUIRE(stored.frame_items.size() == stored.stored->frames());
+  uint64_t tallied = 0;
+  for (const ItemTally& tally : stored.frame_items) {
+    for (const ItemTally::Use& u : tally.uses) tallied += u.count;
+    CHECK(tally.strings.size() <= 1);  // "Mapping", in the frame that names it first
+  }
+  CHECK(tallied == 200000);
+  // Read again, the records are those written, in order.
+  trace::Time expected = 0;
+  size_t seen = 0;
+  stored.for_each_block<trace::TaskRecord>(
+      [&](std::span<const trace::TaskRecord> block, size_t first) {
+        CHECK(first == seen);
+        for (const auto& task : block) {
+          if (task.start != expected) FAIL("task " << seen << " starts at " << task.start);
+          expected += 1000;
+          ++seen;
+        }
+      });
+  CHECK(seen == 100000);
+  // The same file with every record decoded up front (as a Legion log's
+  // are) gives the same model: staged from frames or from table slices.
+  RankTrace decoded = legato::load::read_file(path);
+  decoded.stored->decode(trace::kAllKinds, decoded.all);
+  decoded.stored.reset();
+  decoded.frame_items.clear();
   std::vector<RankTrace> a, b;
-  a.push_back(std::move(spare));
-  b.push_back(std::move(alone));
+  a.push_back(std::move(stored));
+  b.push_back(std::move(decoded));
   const Profile p = build_profile(std::move(a)), q = build_profile(std::move(b));
-  CHECK(p.items.size() == q.items.size());
-  CHECK(p.items.size() == 200000);
+  REQUIRE(p.items.size() == 200000);
+  REQUIRE(q.items.size() == p.items.size());
+  for (size_t i = 0; i < p.items.size(); ++i) {
+    if (p.items[i].start != q.items[i].start || p.items[i].stop() != q.items[i].stop() ||
+        p.items[i].kind != q.items[i].kind || p.items[i].name != q.items[i].name)
+      FAIL("item " << i << " differs");
+  }
+  CHECK(p.lanes.size() == q.lanes.size());
 }
