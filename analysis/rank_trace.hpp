@@ -1,4 +1,5 @@
-// One rank's file read into memory as decoded records: what a run reader
+// One rank's file read into memory (decoded records, or frames to decode
+// again: RankTrace::stored): what a run reader
 // (analysis/run_reader.hpp) gives the model for every file, read in
 // parallel before the files are merged.
 #pragma once
