@@ -140,10 +140,11 @@ class Builder {
   std::vector<Uid> kernel_tasks_;                    // per kernel: the launching task's uid
   // links()' steps (builder_links.cpp).
   struct RankParts;
-  struct Edge {
-    uint32_t item, pre;
+  struct Edge {  // 9 bytes: the run's edges wait in one table until grouped
+    Unaligned<uint32_t> item, pre;
     uint8_t kind;
   };
+  static_assert(sizeof(Edge) == 9);
   struct EdgeProblems {  // per rank: edges naming no item, edges to themselves
     explicit EdgeProblems(size_t ranks) : dangling(ranks, 0), self(ranks, 0), self_example(ranks) {}
     std::vector<uint64_t> dangling, self;

@@ -326,9 +326,10 @@ void Builder::items() {
   // Uids in lane order, each lane's in start order: of two items with one
   // uid, the earlier is found.
   item_of_uid_.build_from(staged_uids_.data(), placed_.data(), staged_uids_.size(), threads_);
-  staged_uids_ = {};
-  placed_ = {};
-  staged_overflow_ = {};
+  // Freed, not only emptied (`= {}` would keep their memory).
+  decltype(staged_uids_)().swap(staged_uids_);
+  decltype(placed_)().swap(placed_);
+  decltype(staged_overflow_)().swap(staged_overflow_);
   if (const uint64_t n = item_of_uid_.duplicates()) {
     const DuplicateId d = item_of_uid_.duplicate_example();
     p_.warnings.push_back(std::to_string(n) + " items reuse the uid of another item, e.g. uid " +

@@ -138,25 +138,41 @@ void Builder::warn_edge_problems(const EdgeProblems& problems, const std::string
                  "; dropped");
 }
 
-// Edges grouped by item (counting sort, stable), where each item's edges
-// begin kept per block of kPreBlock items. The mapping that prepared an
-// item is derived from last_meta (Profile::mapped_by), not stored.
+// Edges grouped by block of kPreBlock items (counting sort, stable), then
+// within each block by item (stable), so that each item's edges keep their
+// order. The mapping that prepared an item is derived from last_meta
+// (Profile::mapped_by), not stored.
 void Builder::group_edges(std::vector<Edge>& edges, const RankParts& parts) {
   const auto n = static_cast<uint32_t>(p_.items.size());
   parts.close_up(edges);
-  std::vector<uint32_t> next;
-  base::reserve_huge(next, n + 1);
-  next.assign(n + 1, 0);
-  for (const Edge& e : edges) ++next[e.item + 1];
-  for (uint32_t i = 0; i < n; ++i) next[i + 1] += next[i];
-  p_.pre_block.resize(n / kPreBlock + 2);
-  for (size_t b = 0; b < p_.pre_block.size(); ++b)
-    p_.pre_block[b] = next[std::min<size_t>(b * kPreBlock, n)];
+  const size_t blocks = n / kPreBlock + 1;
+  p_.pre_block.assign(blocks + 1, 0);
+  for (const Edge& e : edges) ++p_.pre_block[e.item / kPreBlock + 1];
+  for (size_t b = 0; b < blocks; ++b) p_.pre_block[b + 1] += p_.pre_block[b];
+  std::vector<uint32_t> next(p_.pre_block.begin(), p_.pre_block.end() - 1);
   base::reserve_huge(p_.pre, edges.size());
   p_.pre.resize(edges.size());
-  for (const Edge& e : edges)
-    p_.pre[next[e.item]++] = Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
-  edges = {};
+  for (const Edge& e : edges) {
+    p_.pre[next[e.item / kPreBlock]++] =
+        Precondition{e.pre, e.kind, static_cast<uint8_t>(e.item % kPreBlock)};
+  }
+  std::vector<Edge>().swap(edges);  // freed, not only emptied
+  const auto by_at = [](const Precondition& a, const Precondition& b) { return a.at < b.at; };
+  for (size_t b = 0; b < blocks; ++b) {
+    Precondition* const first = p_.pre.data() + p_.pre_block[b];
+    Precondition* const last = p_.pre.data() + p_.pre_block[b + 1];
+    if (std::is_sorted(first, last, by_at)) continue;
+    if (last - first > 64) {
+      std::stable_sort(first, last, by_at);
+      continue;
+    }
+    for (Precondition* i = first + 1; i < last; ++i) {  // insertion: stable, no buffer
+      const Precondition x = *i;
+      Precondition* j = i;
+      for (; j > first && x.at < (j - 1)->at; --j) *j = *(j - 1);
+      *j = x;
+    }
+  }
 }
 
 // Kernels' tasks and copies' instances.
