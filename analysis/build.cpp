@@ -101,7 +101,8 @@ unsigned threads_or_cores(unsigned threads) {
 }
 
 Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const FinishRun& finish,
-                      const std::function<bool(int64_t)>& rank_wanted) {
+                      const std::function<bool(int64_t)>& rank_wanted,
+                      const std::optional<TimeRange>& range) {
   threads = threads_or_cores(threads);
   Profile p;
   std::vector<RankTrace> readable;
@@ -157,7 +158,7 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const Fin
   // The readers' work over the whole run (LateEdges) beside the model's
   // first steps, which read no edges; then that thread helps stage the
   // items (at once, when there is nothing to finish).
-  detail::Builder b(p, readable, threads);
+  detail::Builder b(p, readable, threads, range);
   std::string finish_error;
   std::thread linking([&readable, &finish_error, &finish, &b] {
     try {

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/profile.hpp"
@@ -28,10 +30,14 @@ using FinishRun = std::function<void(std::vector<RankTrace>& files)>;
 // rank) are warnings in Profile::warnings; LoadError only when no file can
 // be read at all. threads: of the merge's steps; 0: one per core.
 // rank_wanted: the ranks loaded on purpose (empty: all); the others are
-// not reported missing but listed in Profile::ranks_left_out.
+// not reported missing but listed in Profile::ranks_left_out. range: the
+// part of the run to load, [a, b] ns from its start (Profile::window);
+// none: all of it.
+using TimeRange = std::pair<double, double>;
 Profile build_profile(std::vector<RankTrace> traces, unsigned threads = 0,
                       const FinishRun& finish = {},
-                      const std::function<bool(int64_t)>& rank_wanted = {});
+                      const std::function<bool(int64_t)>& rank_wanted = {},
+                      const std::optional<TimeRange>& range = {});
 
 // 0 is one per core.
 unsigned threads_or_cores(unsigned threads);

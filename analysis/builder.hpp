@@ -7,6 +7,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -24,8 +25,10 @@ namespace legato::analysis::detail {
 class Builder {
  public:
   // threads: how many may work on one step's independent pieces (at least 1).
-  Builder(Profile& p, std::vector<RankTrace>& traces, unsigned threads)
-      : p_(p), traces_(traces), threads_(std::max(1u, threads)) {}
+  // range: as build_profile's.
+  Builder(Profile& p, std::vector<RankTrace>& traces, unsigned threads,
+          const std::optional<std::pair<double, double>>& range = {})
+      : p_(p), traces_(traces), threads_(std::max(1u, threads)), range_(range) {}
 
   void strings();            // global string table, per-rank remaps
   void lanes();              // one lane per processor, memory and channel
@@ -77,6 +80,7 @@ class Builder {
   Profile& p_;
   std::vector<RankTrace>& traces_;
   const unsigned threads_;
+  const std::optional<std::pair<double, double>> range_;
   std::vector<IdIndex> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
   base::IdMap<uint32_t> lane_of_resource_;
@@ -177,7 +181,14 @@ class Builder {
   struct TableSizes {
     size_t copies = 0, instances = 0, kernels = 0;
   };
-  void cut_rank(size_t r, PieceCutter& cutter, TableSizes& sizes);
+  void cut_rank(size_t r, const std::vector<ItemTally>& tallies, PieceCutter& cutter,
+                TableSizes& sizes);
+  // The tallies of rank r's pieces: its stored frames', or its tables'
+  // slices' (kept in `sliced`).
+  const std::vector<ItemTally>& rank_tallies(size_t r, std::vector<ItemTally>& sliced) const;
+  // Whether a piece of rank r is loaded (range_), and the window it is
+  // loaded for (Profile::window, set by count_pieces).
+  bool wanted(size_t r, const ItemTally& tally);
   void place_pieces(const TableSizes& sizes);
   // Takes pieces until none is left, staging them with stagers_[worker]
   // (help_staging's: the last, and it joins staging_ when it opens).

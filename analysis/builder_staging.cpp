@@ -8,6 +8,7 @@
 
 #include "analysis/build.hpp"
 #include "analysis/builder.hpp"
+#include "analysis/units.hpp"
 
 namespace legato::analysis::detail {
 
@@ -74,62 +75,112 @@ void Builder::count_pieces() {
   TableSizes sizes;
   pieces_left_ = std::vector<std::atomic<size_t>>(traces_.size());
   task_names_.resize(traces_.size());
-  for (size_t r = 0; r < traces_.size(); ++r) cut_rank(r, cutter, sizes);
+  std::vector<std::vector<ItemTally>> sliced(traces_.size());
+  std::vector<const std::vector<ItemTally>*> tallies(traces_.size());
+  for (size_t r = 0; r < traces_.size(); ++r) tallies[r] = &rank_tallies(r, sliced[r]);
+  if (range_) {
+    // The range counts from the run's first item, and ends by its last.
+    Time origin = kTimeLimit, end = -kTimeLimit;
+    for (size_t r = 0; r < traces_.size(); ++r) {
+      for (const ItemTally& tally : *tallies[r]) {
+        if (tally.t_min > tally.t_max) continue;
+        origin = std::min(origin, at(r, tally.t_min));
+        end = std::max(end, at(r, tally.t_max));
+      }
+    }
+    if (origin > end) origin = end = 0;
+    if (range_->first > static_cast<double>(end - origin)) {
+      throw LoadError("the range asked for starts at " + human_ns(range_->first) +
+                      ", after the run's last item (at " +
+                      human_ns(static_cast<double>(end - origin)) +
+                      " from its first); give a range within the run");
+    }
+    const auto offset = [&](double ns) {
+      return origin + static_cast<Time>(std::clamp(ns, 0.0, static_cast<double>(end - origin)));
+    };
+    p_.window = Profile::Window{origin, offset(range_->first), offset(range_->second), 0};
+  }
+  for (size_t r = 0; r < traces_.size(); ++r) cut_rank(r, *tallies[r], cutter, sizes);
   place_pieces(sizes);
 }
 
-void Builder::cut_rank(size_t r, PieceCutter& cutter, TableSizes& sizes) {
+const std::vector<ItemTally>& Builder::rank_tallies(size_t r,
+                                                    std::vector<ItemTally>& sliced) const {
+  const RankTrace& t = traces_[r];
+  if (t.stored) {
+    if (t.frame_items.size() != t.stored->frames())
+      throw std::logic_error("analysis: a stored frame has no tally");
+    return t.frame_items;
+  }
+  size_t longest = 0;
+  t.all.for_each_kind([&](const auto& table) {
+    using R = typename std::remove_cvref_t<decltype(table)>::value_type;
+    if (kItemRecordSet & trace::kinds_of<R>()) longest = std::max(longest, table.size());
+  });
+  for (size_t k = 0; k * kSliceRecords < longest; ++k)
+    sliced.push_back(tally_items(TableSlice{t.all, k}));
+  return sliced;
+}
+
+bool Builder::wanted(size_t r, const ItemTally& tally) {
+  if (!p_.window || tally.t_min > tally.t_max) return true;
+  return at(r, tally.t_min) <= p_.window->to && at(r, tally.t_max) >= p_.window->from;
+}
+
+void Builder::cut_rank(size_t r, const std::vector<ItemTally>& tallies, PieceCutter& cutter,
+                       TableSizes& sizes) {
   const RankTrace& t = traces_[r];
   for (const auto& k : t.all.get<trace::TaskKindRecord>()) task_names_[r][k.id] = str(r, k.name);
-  // The rank's pieces: its stored frames, or slices of its tables.
-  std::vector<ItemTally> sliced;
-  if (!t.stored) {
-    size_t longest = 0;
-    t.all.for_each_kind([&](const auto& table) {
-      using R = typename std::remove_cvref_t<decltype(table)>::value_type;
-      if (kItemRecordSet & trace::kinds_of<R>()) longest = std::max(longest, table.size());
-    });
-    for (size_t k = 0; k * kSliceRecords < longest; ++k)
-      sliced.push_back(tally_items(TableSlice{t.all, k}));
-  }
-  const std::vector<ItemTally>& tallies = t.stored ? t.frame_items : sliced;
-  if (t.stored && tallies.size() != t.stored->frames())
-    throw std::logic_error("analysis: a stored frame has no tally");
+  std::vector<bool> kept(tallies.size());
+  for (size_t k = 0; k < tallies.size(); ++k) kept[k] = wanted(r, tallies[k]);
   // Lanes of undescribed resources are made in record order, kind by kind.
   for (size_t kind = 0; kind < kItemRecordKinds; ++kind) {
-    for (const ItemTally& tally : tallies) {
-      for (const ItemTally::Use& u : tally.uses)
+    for (size_t k = 0; k < tallies.size(); ++k) {
+      if (!kept[k]) continue;
+      for (const ItemTally::Use& u : tallies[k].uses)
         if (index(u.kind) == kind) lane(r, u.resource, kFallback[kind]);
     }
   }
-  for (const ItemTally& tally : tallies) {
-    for (const uint32_t id : tally.strings) str(r, id);
+  for (size_t k = 0; k < tallies.size(); ++k) {
+    if (!kept[k]) continue;
+    for (const uint32_t id : tallies[k].strings) str(r, id);
   }
-  for (const ItemTally& tally : tallies)
-    count_bytes(tally.copies, tally.copies.fill ? ItemKind::Fill : ItemKind::Copy);
-  for (const ItemTally& tally : tallies) count_bytes(tally.instances, ItemKind::Instance);
-  std::array<size_t, kItemRecordKinds> at{};  // per kind: the rank's records before the piece
+  for (size_t k = 0; k < tallies.size(); ++k) {
+    if (kept[k])
+      count_bytes(tallies[k].copies, tallies[k].copies.fill ? ItemKind::Fill : ItemKind::Copy);
+  }
+  for (size_t k = 0; k < tallies.size(); ++k)
+    if (kept[k]) count_bytes(tallies[k].instances, ItemKind::Instance);
+  // Per kind: the rank's records before the piece (in its tables), and
+  // those of them loaded.
+  std::array<size_t, kItemRecordKinds> before{}, loaded{};
   for (size_t k = 0; k < tallies.size(); ++k) {
     const ItemTally& tally = tallies[k];
-    Piece piece;
-    piece.rank = static_cast<uint32_t>(r);
-    piece.frame = t.stored ? static_cast<uint32_t>(k) : kNone;
-    for (size_t kind = 0; kind < kItemRecordKinds; ++kind) {
-      piece.begin[kind] = t.stored ? 0 : at[kind];
-      piece.end[kind] = piece.begin[kind] + tally.records[kind];
+    if (kept[k]) {
+      Piece piece;
+      piece.rank = static_cast<uint32_t>(r);
+      piece.frame = t.stored ? static_cast<uint32_t>(k) : kNone;
+      for (size_t kind = 0; kind < kItemRecordKinds; ++kind) {
+        piece.begin[kind] = t.stored ? 0 : before[kind];
+        piece.end[kind] = piece.begin[kind] + tally.records[kind];
+      }
+      piece.first_copy = static_cast<uint32_t>(sizes.copies + loaded[index(ItemRecords::Copy)]);
+      piece.first_instance =
+          static_cast<uint32_t>(sizes.instances + loaded[index(ItemRecords::Instance)]);
+      piece.first_kernel =
+          static_cast<uint32_t>(sizes.kernels + loaded[index(ItemRecords::Kernel)]);
+      for (const ItemTally::Use& u : tally.uses)
+        cutter.add(piece, lane(r, u.resource, kFallback[index(u.kind)]), u.count);
+      for (size_t kind = 0; kind < kItemRecordKinds; ++kind) loaded[kind] += tally.records[kind];
+      pieces_.push_back(std::move(piece));
+    } else {
+      for (const uint32_t n : tally.records) p_.window->items_left_out += n;
     }
-    piece.first_copy = static_cast<uint32_t>(sizes.copies + at[index(ItemRecords::Copy)]);
-    piece.first_instance =
-        static_cast<uint32_t>(sizes.instances + at[index(ItemRecords::Instance)]);
-    piece.first_kernel = static_cast<uint32_t>(sizes.kernels + at[index(ItemRecords::Kernel)]);
-    for (const ItemTally::Use& u : tally.uses)
-      cutter.add(piece, lane(r, u.resource, kFallback[index(u.kind)]), u.count);
-    for (size_t kind = 0; kind < kItemRecordKinds; ++kind) at[kind] += tally.records[kind];
-    pieces_.push_back(std::move(piece));
+    for (size_t kind = 0; kind < kItemRecordKinds; ++kind) before[kind] += tally.records[kind];
   }
-  sizes.copies += at[index(ItemRecords::Copy)];
-  sizes.instances += at[index(ItemRecords::Instance)];
-  sizes.kernels += at[index(ItemRecords::Kernel)];
+  sizes.copies += loaded[index(ItemRecords::Copy)];
+  sizes.instances += loaded[index(ItemRecords::Instance)];
+  sizes.kernels += loaded[index(ItemRecords::Kernel)];
 }
 
 void Builder::place_pieces(const TableSizes& sizes) {

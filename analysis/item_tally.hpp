@@ -6,6 +6,7 @@
 // are staged; the model takes it from a file's tables otherwise.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_set>
@@ -46,6 +47,9 @@ struct ItemTally {
     bool fill = false;
   };
   Huge copies, instances;
+  // The earliest start and latest stop of the items, on the file's clock
+  // (t_min > t_max: no item).
+  trace::Time t_min = INT64_MAX, t_max = INT64_MIN;
 };
 
 namespace detail {
@@ -55,6 +59,10 @@ struct Tallier {
   std::unordered_set<uint32_t> named;
   uint32_t last_name = 0;
 
+  void span(trace::Time start, trace::Time stop) {
+    t.t_min = std::min(t.t_min, start);
+    t.t_max = std::max(t.t_max, std::max(start, stop));
+  }
   void use(ItemRecords kind, uint32_t resource) {
     if (!t.uses.empty() && t.uses.back().kind == kind && t.uses.back().resource == resource) {
       ++t.uses.back().count;
@@ -93,25 +101,32 @@ ItemTally tally_items(const Records& records) {
     for (const auto& x : table) f(x);
   };
   each(ItemRecords::Task, records.template get<trace::TaskRecord>(),
-       [&](const trace::TaskRecord& x) { a.use(ItemRecords::Task, x.processor); });
+       [&](const trace::TaskRecord& x) {
+         a.use(ItemRecords::Task, x.processor);
+         a.span(x.start, x.stop);
+       });
   each(ItemRecords::MetaTask, records.template get<trace::MetaTaskRecord>(),
        [&](const trace::MetaTaskRecord& x) {
          a.use(ItemRecords::MetaTask, x.processor);
+         a.span(x.start, x.stop);
          a.name(x.meta_kind);
        });
   each(ItemRecords::DepPart, records.template get<trace::DepPartRecord>(),
        [&](const trace::DepPartRecord& x) {
          a.use(ItemRecords::DepPart, x.processor);
+         a.span(x.start, x.stop);
          a.name(x.part_kind);
        });
   each(ItemRecords::Copy, records.template get<trace::CopyRecord>(),
        [&](const trace::CopyRecord& x) {
          a.use(ItemRecords::Copy, x.channel);
+         a.span(x.start, x.stop);
          a.huge(t.copies, x.bytes, x.uid, x.copy_kind == trace::CopyKind::Fill);
        });
   each(ItemRecords::Instance, records.template get<trace::InstanceRecord>(),
        [&](const trace::InstanceRecord& x) {
          a.use(ItemRecords::Instance, x.memory);
+         a.span(x.create, x.destroy);
          a.name(x.name);
          a.name(x.provenance);
          a.huge(t.instances, x.bytes, x.uid, false);
@@ -119,11 +134,13 @@ ItemTally tally_items(const Records& records) {
   each(ItemRecords::Kernel, records.template get<trace::GpuKernelRecord>(),
        [&](const trace::GpuKernelRecord& x) {
          a.use(ItemRecords::Kernel, x.processor);
+         a.span(x.start, x.stop);
          a.name(x.name);
        });
   each(ItemRecords::UserRange, records.template get<trace::UserRangeRecord>(),
        [&](const trace::UserRangeRecord& x) {
          a.use(ItemRecords::UserRange, x.processor);
+         a.span(x.start, x.stop);
          a.name(x.name);
          a.name(x.provenance);
        });

@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -319,6 +320,15 @@ struct Profile {
   std::vector<int64_t> ranks_left_out;
   Time start = 0, stop = 0;  // the span of everything recorded
   uint64_t records = 0;      // records read from the files
+  // The part of the run loaded on purpose (view --range): the items
+  // recorded beside those in [from, to] (a frame's, or a slice of a file's
+  // tables), the others left out, with the edges and waits naming them.
+  // origin: the run's start (its first item), the zero of the range.
+  struct Window {
+    Time origin = 0, from = 0, to = 0;
+    uint64_t items_left_out = 0;
+  };
+  std::optional<Window> window;
 
   // Preconditions of an item: its recorded edges, then (kMappedBy) the
   // runtime work that prepared it, derived rather than stored.

@@ -11,9 +11,10 @@
 namespace legato::load {
 
 analysis::Profile build_run(std::vector<analysis::RankTrace> traces, unsigned threads,
-                            const std::function<bool(int64_t)>& rank_wanted) {
+                            const std::function<bool(int64_t)>& rank_wanted,
+                            const std::optional<analysis::TimeRange>& range) {
   name_runs(traces);
-  return analysis::build_profile(std::move(traces), threads, finish_run, rank_wanted);
+  return analysis::build_profile(std::move(traces), threads, finish_run, rank_wanted, range);
 }
 
 namespace {
@@ -82,7 +83,7 @@ analysis::Profile load_profile(const std::vector<std::string>& paths, const Load
   });
   if (options.nodes) leave_out(traces, *options.nodes);
   if (options.progress) options.progress->phase("building the model");
-  return build_run(std::move(traces), threads, wanted);
+  return build_run(std::move(traces), threads, wanted, options.range);
 }
 
 }  // namespace legato::load

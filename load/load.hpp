@@ -22,6 +22,9 @@ struct LoadOptions {
   // others are left out as soon as their rank is known, the profile says
   // which (Profile::ranks_left_out).
   std::optional<RankFilter> nodes;
+  // The part of the run to load (view --range): [a, b] ns from the run's
+  // start (Profile::window); none: all of it.
+  std::optional<analysis::TimeRange> range;
 
   static LoadOptions with_threads(unsigned n) {
     LoadOptions o;
@@ -37,8 +40,10 @@ analysis::Profile load_profile(const std::vector<std::string>& paths,
 
 // For files already read (read_file): their runs named, the model built
 // with their readers' finishing step; threads as in LoadOptions; ranks not
-// wanted (rank_wanted false) were left out on purpose.
+// wanted (rank_wanted false) were left out on purpose; range as in
+// LoadOptions.
 analysis::Profile build_run(std::vector<analysis::RankTrace> traces, unsigned threads = 0,
-                            const std::function<bool(int64_t)>& rank_wanted = {});
+                            const std::function<bool(int64_t)>& rank_wanted = {},
+                            const std::optional<analysis::TimeRange>& range = {});
 
 }  // namespace legato::load

@@ -126,6 +126,7 @@ void App::open(std::vector<std::string> files) {
       if (paths.empty()) throw analysis::LoadError("no trace files given");
       load::LoadOptions options;
       options.nodes = options_.nodes;
+      options.range = options_.range;
       incoming_ = std::make_unique<analysis::Profile>(load::load_profile(paths, options));
     } catch (const std::exception& e) {
       incoming_error_ = e.what();
@@ -188,7 +189,8 @@ void App::take_loaded() {
   }
   for (const auto& w : profile_->warnings) std::cerr << "legate_prof view: warning: " << w << "\n";
   layout_.build(*profile_);
-  camera_.fit(profile_->start, profile_->stop);
+  camera_.fit(profile_->start, profile_->stop,
+              profile_->window ? profile_->window->origin : profile_->start);
   util_.start(*profile_);
   finder_.start(*profile_);
   apply_start_view();
@@ -545,6 +547,11 @@ nlohmann::json App::state() const {
   j["warnings"] = p.warnings;
   j["ranks"] = p.ranks.size();
   j["ranks_left_out"] = p.ranks_left_out;
+  if (p.window) {
+    j["loaded"] = {{"from", p.window->from - p.window->origin},
+                   {"to", p.window->to - p.window->origin},
+                   {"items_left_out", p.window->items_left_out}};
+  }
   j["window"] = {{"t0", camera_.t0() - start}, {"t1", camera_.t1() - start}};
   j["can_undo"] = camera_.can_undo();
   j["scroll"] = camera_.scroll();

@@ -29,7 +29,8 @@ namespace legato::viewer {
 
 struct ViewOptions {
   std::vector<std::string> files;
-  // The first window, in ns from the start of the run (--range START:END).
+  // The part of the run to load and the first window, in ns from the start
+  // of the run (--range START:END; load::LoadOptions::range).
   std::optional<std::pair<double, double>> range;
   // The nodes to load (--nodes 0-3,7); none: all.
   std::optional<load::RankFilter> nodes;

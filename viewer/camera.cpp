@@ -10,6 +10,11 @@ constexpr size_t kHistory = 200;
 }  // namespace
 
 void Camera::fit(analysis::Time start, analysis::Time stop) {
+  fit(start, stop, start);
+}
+
+void Camera::fit(analysis::Time start, analysis::Time stop, analysis::Time origin) {
+  origin_ = static_cast<double>(origin);
   start_ = static_cast<double>(start);
   stop_ = std::max(static_cast<double>(stop), start_ + 1000);
   undo_.clear();

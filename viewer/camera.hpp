@@ -10,13 +10,15 @@ namespace legato::viewer {
 
 class Camera {
  public:
-  // The run's span; resets the window to all of it.
+  // The span loaded; resets the window to all of it. origin: where times
+  // count from (the run's start when only part of it is loaded).
   void fit(analysis::Time start, analysis::Time stop);
+  void fit(analysis::Time start, analysis::Time stop, analysis::Time origin);
 
   double t0() const { return t0_; }
   double t1() const { return t1_; }
   double span() const { return t1_ - t0_; }
-  double run_start() const { return start_; }
+  double run_start() const { return origin_; }
 
   // Shows [a, b] (clamped to at least 10 ns and at most 1.2x the run);
   // remember: the previous window goes on the undo stack.
@@ -45,7 +47,7 @@ class Camera {
   struct Span {
     double a, b;
   };
-  double start_ = 0, stop_ = 1000;
+  double start_ = 0, stop_ = 1000, origin_ = 0;
   double t0_ = 0, t1_ = 1000;
   float scroll_ = 0;
   std::vector<Span> undo_, redo_;

@@ -96,11 +96,19 @@ void App::header() {
           : "nodes " + (options_.nodes ? options_.nodes->text() : std::string()) + " of " +
                 std::to_string(p.ranks_expected) +
                 " (--nodes: " + std::to_string(p.ranks_left_out.size()) + " left out)";
-  ImGui::TextDisabled(
-      "run %s | %s | %s records | %s | view %s to %s", p.run_id.substr(0, 8).c_str(), ranks.c_str(),
-      analysis::grouped(p.records).c_str(), short_ns(static_cast<double>(p.stop - p.start)).c_str(),
-      view_time(camera_.t0() - camera_.run_start()).c_str(),
-      view_time(camera_.t1() - camera_.run_start()).c_str());
+  // So does a run opened for a range of its time: what was loaded.
+  const std::string part =
+      !p.window
+          ? std::string()
+          : " | loaded " + view_time(static_cast<double>(p.window->from - p.window->origin)) +
+                " to " + view_time(static_cast<double>(p.window->to - p.window->origin)) +
+                " (--range: " + analysis::grouped(p.window->items_left_out) + " items left out)";
+  ImGui::TextDisabled("run %s | %s%s | %s records | %s | view %s to %s",
+                      p.run_id.substr(0, 8).c_str(), ranks.c_str(), part.c_str(),
+                      analysis::grouped(p.records).c_str(),
+                      short_ns(static_cast<double>(p.stop - p.start)).c_str(),
+                      view_time(camera_.t0() - camera_.run_start()).c_str(),
+                      view_time(camera_.t1() - camera_.run_start()).c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "run %s ns, view %s to %s ns",

@@ -3,7 +3,9 @@
 // first frame names its rank), and that what is loaded is what the whole
 // run shows of those ranks, for Legato traces and Legion logs alike.
 // Inputs are written through the writers' APIs (nothing ran).
+#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include <catch2/catch.hpp>
@@ -141,4 +143,85 @@ TEST_CASE("a Legion run loaded in part shows its nodes as the whole run does", "
   const Shown mine = shown(part, {0, 1, 2});
   CHECK(mine == shown(whole, {0, 2}));
   CHECK(mine.size() > 3000);
+}
+
+namespace {
+
+// A part loaded for [a, b] ns from the run's start holds every item of the
+// whole run that overlaps that window, and only items of the whole run;
+// what it left out is counted, and the edges and waits that name those
+// items are not reported as damage. It holds at most `share` of the run.
+void check_range(const analysis::Profile& whole, const analysis::Profile& part, double a, double b,
+                 double share) {
+  REQUIRE(part.window);
+  const analysis::Time origin = part.window->origin;
+  CHECK(origin == whole.start);
+  CHECK(part.window->from == origin + static_cast<analysis::Time>(a));
+  CHECK(part.window->to == origin + static_cast<analysis::Time>(b));
+  std::set<uint32_t> ranks;
+  for (const auto& r : whole.ranks) ranks.insert(r.rank);
+  const Shown all = shown(whole, ranks), mine = shown(part, ranks);
+  CHECK(mine.size() + part.window->items_left_out == all.size());
+  CHECK(static_cast<double>(mine.size()) < share * static_cast<double>(all.size()));
+  CHECK(std::includes(all.begin(), all.end(), mine.begin(), mine.end()));
+  size_t inside = 0;
+  for (const auto& item : all) {
+    const auto [rank, lane, start, stop, name] = item;
+    if (start > part.window->to || stop < part.window->from) continue;
+    ++inside;
+    if (!std::binary_search(mine.begin(), mine.end(), item))
+      FAIL("an item in the window was left out: " << lane << " " << start << " " << name);
+  }
+  CHECK(inside > 0);
+  for (const auto& w : part.warnings) CHECK_THAT(w, !Catch::Contains("missing from the loaded"));
+}
+
+}  // namespace
+
+TEST_CASE("a Legato run loaded for a range of its time holds every item in it", "[load]") {
+  TempDir dir;
+  std::vector<std::string> files;
+  for (uint32_t rank = 0; rank < 2; ++rank) {
+    files.push_back(dir.file("legate_" + std::to_string(rank) + ".prof"));
+    analysis::testing::SyntheticTrace t(files.back(), rank, 2);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto u0 = t.processor(trace::ProcKind::Utility, 0, "u0");
+    const auto k = t.task_kind("step");
+    for (int i = 0; i < 2000; ++i) {
+      const trace::Time at = 1000 * i + 10 * rank;
+      t.task(c0, k, at, at + 700);
+      t.meta(u0, "Mapping", at, at + 300);
+      if (i % 100 == 99) t.writer().flush();  // frames of 100 us
+    }
+    t.finish();
+  }
+  const analysis::Profile whole = load::load_profile(files);
+  load::LoadOptions options;
+  options.range = {{500'000, 700'000}};
+  const analysis::Profile part = load::load_profile(files, options);
+  // Frames of 100 us: the 200 us asked for, and the frames around it.
+  check_range(whole, part, 500'000, 700'000, 0.2);
+  // A range that starts after the run: an error saying where it ends.
+  options.range = {{1e9, 2e9}};
+  try {
+    (void)load::load_profile(files, options);
+    FAIL("loaded a range past the run");
+  } catch (const analysis::LoadError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("after the run's last item (at 2.000 ms"));
+  }
+}
+
+TEST_CASE("a Legion run loaded for a range of its time holds every item in it", "[load]") {
+  TempDir dir;
+  legion::testing::write_synthetic_run(dir.path().string(), 2, 200000, false);
+  const std::vector<std::string> files{dir.file("prof_0.prof"), dir.file("prof_1.prof")};
+  const analysis::Profile whole = load::load_profile(files);
+  const double span = static_cast<double>(whole.stop - whole.start);
+  load::LoadOptions options;
+  options.range = {{span * 0.4, span * 0.45}};
+  const analysis::Profile part = load::load_profile(files, options);
+  // A Legion log's items are staged in slices of its tables in record
+  // order, which spread over more of the run than a Legato frame: fewer
+  // are left out.
+  check_range(whole, part, span * 0.4, span * 0.45, 0.9);
 }

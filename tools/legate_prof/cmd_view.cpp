@@ -38,7 +38,10 @@ Command add_view_command(CLI::App& app) {
   auto a = std::make_shared<Args>();
   sub->add_option("files", a->o.files, kRunFilesHelp + "; none: choose in the window");
   sub->add_option("--range", a->range,
-                  "First window, START:END from the run's start (e.g. 0:2ms, 1.5ms:3ms, 200us:)");
+                  "Load only this part of the run and show it, START:END from the run's start "
+                  "(e.g. 0:2ms, 1.5ms:3ms, 200us:): the items recorded beside it come too, the "
+                  "rest is left out (the header says how many items), so a run too big for "
+                  "memory opens in parts");
   sub->add_option("--nodes", a->nodes,
                   "Load only these nodes (ranks), e.g. 0-3,7: the other files are left out as "
                   "soon as their rank is known, so a run too big for memory opens in parts");
