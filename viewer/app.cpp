@@ -192,7 +192,9 @@ void App::take_loaded() {
   camera_.fit(profile_->start, profile_->stop,
               profile_->window ? profile_->window->origin : profile_->start);
   util_.start(*profile_);
-  finder_.start(*profile_);
+  // Findings weigh costs against the whole program's time, which a run
+  // opened for part of its time does not hold (take_findings says so).
+  if (!profile_->window) finder_.start(*profile_);
   apply_start_view();
 }
 
@@ -201,6 +203,12 @@ void App::take_findings() {
   std::string error;
   findings_ = finder_.take(&error);
   findings_ready_ = true;
+  if (const auto& w = profile_->window) {
+    findings_.note = "No findings: they judge a whole run, and this one was opened for " +
+                     analysis::human_ns(static_cast<double>(w->from - w->origin)) + " to " +
+                     analysis::human_ns(static_cast<double>(w->to - w->origin)) +
+                     " of its time (--range); open it without --range for them.";
+  }
   if (!error.empty()) {
     profile_->warnings.push_back("the findings could not be computed: " + error);
     std::cerr << "legate_prof view: warning: " << profile_->warnings.back() << "\n";

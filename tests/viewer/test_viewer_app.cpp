@@ -281,3 +281,38 @@ TEST_CASE("a click on a narrow task beside a box of folded items selects the tas
   CHECK(st["window"]["t1"].get<double>() - st["window"]["t0"].get<double>() ==
         Approx(16'000).epsilon(0.01));  // not zoomed into the box
 }
+
+TEST_CASE("a run opened for a range of its time shows it, says what it left out, judges nothing",
+          "[viewer]") {
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  {
+    // 2000 tasks 1 us apart, in frames of 100 us.
+    analysis::testing::SyntheticTrace t(path);
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    const auto k = t.task_kind("work");
+    for (int i = 0; i < 2000; ++i) {
+      t.task(c0, k, i * 1000, i * 1000 + 700);
+      if (i % 100 == 99) t.writer().flush();
+    }
+    t.finish();
+  }
+  viewer::ViewOptions o = testing::Session::options(path);
+  o.range = {{500'000, 700'000}};
+  HeadlessContext ctx(1200, 700);
+  App app(o);
+  app.wait_settled();
+  ctx.frame(app);
+  const json s = app.state();
+  REQUIRE(s.contains("loaded"));
+  CHECK(s["loaded"]["from"] == 500'000);
+  CHECK(s["loaded"]["to"] == 700'000);
+  // The frames reaching into 500..700 us (their neighbours' edges touch it).
+  const uint64_t left_out = s["loaded"]["items_left_out"];
+  CHECK(left_out >= 1600);
+  CHECK(left_out < 1800);
+  CHECK(s["window"]["t0"] == 500'000.0);
+  CHECK(s["window"]["t1"] == 700'000.0);
+  CHECK(s["findings"].empty());
+  CHECK_THAT(s["findings_note"].get<std::string>(), Catch::Contains("--range"));
+}
