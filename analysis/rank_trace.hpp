@@ -51,9 +51,9 @@ struct RankTrace {
   uint64_t records = 0;
   trace::RecordBatch all;  // every record, grouped by kind, in file order (but see stored)
   // The records of the kinds a reader left in their frames (a Legato
-  // trace's tasks, waits, edges...): their tables in `all` stay empty until
-  // read_stored fills them, and drop_stored frees them again. Null: every
-  // record is in `all`.
+  // trace's items, waits and edges): their tables in `all` stay empty, and
+  // the model decodes them frame by frame (for_each_block; a frame's items
+  // as its piece is staged). Null: every record is in `all`.
   std::shared_ptr<const trace::StoredFrames> stored;
   // Per stored frame: its item records' tally, taken when it was read.
   std::vector<ItemTally> frame_items;
