@@ -18,13 +18,43 @@ size_t IdIndex::plan(std::vector<Run>& runs) {
   // sequence with the more numerous items).
   std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.count > b.count; });
   size_t dense_ids = 0;
-  for (const Run& r : runs) {
+  for (Run& r : runs) {
     // A few stray ids are hashed: a table each would only slow every lookup.
     if (dense_.size() == kMaxDense || r.hi - r.lo >= 16 * r.count + 1024 ||
         (r.count < 64 && runs.size() > 1))
       continue;
     dense_.push_back(Dense{r.lo, std::vector<uint32_t>(r.hi - r.lo + 1, kEmpty)});
     dense_ids += r.count;
+    r.tabled = true;
+  }
+  return dense_ids;
+}
+
+size_t IdIndex::plan_stretches(const std::vector<const Run*>& runs,
+                               const std::vector<std::array<uint64_t, kBins>>& bins) {
+  size_t dense_ids = 0;
+  for (size_t k = 0; k < runs.size() && dense_.size() < kMaxDense; ++k) {
+    const Run& r = *runs[k];
+    const uint64_t width = bin_width(r);
+    // The stretch of bins [first, last] holding the most ids at 16 slots
+    // per id or fewer, as for a whole run.
+    size_t first = 0, last = 0;
+    uint64_t best = 0;
+    for (size_t a = 0; a < kBins; ++a) {
+      uint64_t count = 0;
+      for (size_t b = a; b < kBins; ++b) {
+        count += bins[k][b];
+        if ((b - a + 1) * width < 16 * count + 1024 && count > best) {
+          best = count;
+          first = a;
+          last = b;
+        }
+      }
+    }
+    if (best < kMinStretch) continue;
+    const uint64_t lo = r.lo + first * width, hi = std::min(r.hi, r.lo + (last + 1) * width - 1);
+    dense_.push_back(Dense{lo, std::vector<uint32_t>(hi - lo + 1, kEmpty)});
+    dense_ids += best;
   }
   return dense_ids;
 }

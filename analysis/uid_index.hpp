@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -61,7 +62,7 @@ class IdIndex {
 
  private:
   static constexpr uint32_t kEmpty = 0xffffffff;
-  static constexpr size_t kMaxDense = 4, kMaxRuns = 64;
+  static constexpr size_t kMaxDense = 4, kMaxRuns = 64, kMinStretch = 1024;
   // Where id's value lies in a dense table (kEmpty there: never added);
   // nullptr for an id no dense table spans.
   [[gnu::always_inline]] const uint32_t* dense_slot(uint64_t id) const {
@@ -73,9 +74,18 @@ class IdIndex {
   std::vector<std::pair<uint64_t, uint32_t>> pairs_;  // until build
   struct Run {                                        // ids sharing their top 24 bits
     uint64_t top, lo = UINT64_MAX, hi = 0, count = 0;
+    bool tabled = false;  // plan gave it a table
   };
   // The dense tables for ids of these runs; returns how many ids they hold.
   size_t plan(std::vector<Run>& runs);
+  // A run too sparse for one table may still hold a dense stretch (the ids
+  // of a part of a run loaded, and a few far from them): its span cut into
+  // kBins equal bins, the busiest stretch of bins dense enough gets a
+  // table. Returns how many ids the tables hold.
+  static constexpr size_t kBins = 1024;
+  static uint64_t bin_width(const Run& r) { return (r.hi - r.lo) / kBins + 1; }
+  size_t plan_stretches(const std::vector<const Run*>& runs,
+                        const std::vector<std::array<uint64_t, kBins>>& bins);
   // Of two adds of an id, the first wins.
   void insert_dense(uint64_t id, uint32_t value) {
     auto* slot = const_cast<uint32_t*>(dense_slot(id));
@@ -170,7 +180,22 @@ void IdIndex::build_from(Each&& each) {
     r.hi = std::max(r.hi, id);
     ++r.count;
   });
-  const size_t dense_ids = plan(runs);
+  size_t dense_ids = plan(runs);
+  std::vector<const Run*> loose;
+  for (const Run& r : runs)
+    if (!r.tabled && r.count >= kMinStretch) loose.push_back(&r);
+  if (!loose.empty() && dense_.size() < kMaxDense) {
+    std::vector<std::array<uint64_t, kBins>> bins(loose.size(), std::array<uint64_t, kBins>{});
+    each([&](uint64_t id, uint32_t) {
+      for (size_t k = 0; k < loose.size(); ++k) {
+        const Run& r = *loose[k];
+        if (id >> 40 != r.top) continue;
+        ++bins[k][(id - r.lo) / bin_width(r)];
+        break;
+      }
+    });
+    dense_ids += plan_stretches(loose, bins);
+  }
   sparse_.build(
       [&](auto&& f) {
         each([&](uint64_t id, uint32_t value) {

@@ -37,6 +37,22 @@ TEST_CASE("IdIndex finds dense and stray ids alike", "[analysis][ids]") {
   CHECK(empty.find(1) == kNone);
 }
 
+TEST_CASE("IdIndex keeps a table for a dense stretch of a sequence, strays far from it hashed",
+          "[analysis][ids]") {
+  // A part of a run loaded: the uids of a window of its time, and a few of
+  // items far before and after it (its top-level task, long ones).
+  IdIndex m;
+  for (uint32_t k = 0; k < 5000; ++k) m.add(2'000'000 + k, k);
+  for (uint32_t k = 0; k < 10; ++k) m.add(1 + k * 7'000'000ull, 100000 + k);
+  m.build();
+  CHECK(m.dense_tables() == 1);
+  for (uint32_t k = 0; k < 5000; k += 7) CHECK(m.find(2'000'000 + k) == k);
+  for (uint32_t k = 0; k < 10; ++k) CHECK(m.find(1 + k * 7'000'000ull) == 100000 + k);
+  CHECK(m.find(2'005'000) == kNone);
+  CHECK(m.find(1'999'999) == kNone);
+  CHECK(m.find(50'000'000) == kNone);
+}
+
 TEST_CASE("IdIndex: two sequences kept apart by a high bit, and strays among them",
           "[analysis][ids]") {
   // As the Legion importer's uids: event sequences, and its own sequence
