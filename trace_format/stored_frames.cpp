@@ -10,7 +10,12 @@
 namespace legato::trace {
 
 StoredFrames::StoredFrames(KindSet kinds, uint64_t bytes) : kinds_(kinds) {
-  bytes_.reserve(bytes);  // address space only: pages are touched as frames arrive
+  // Address space only: pages are touched as frames arrive. A file bigger
+  // than the system lets one mapping be grows its room as it is read.
+  try {
+    bytes_.reserve(bytes);
+  } catch (const std::exception&) {
+  }
 }
 
 void StoredFrames::add(Compression compression, std::span<const uint8_t> stored,
