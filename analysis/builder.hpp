@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/build.hpp"
 #include "analysis/piece_queue.hpp"
 #include "analysis/profile.hpp"
 #include "analysis/rank_trace.hpp"
@@ -27,7 +28,7 @@ class Builder {
   // threads: how many may work on one step's independent pieces (at least 1).
   // range: as build_profile's.
   Builder(Profile& p, std::vector<RankTrace>& traces, unsigned threads,
-          const std::optional<std::pair<double, double>>& range = {})
+          const std::optional<TimeRange>& range = {})
       : p_(p), traces_(traces), threads_(std::max(1u, threads)), range_(range) {}
 
   void strings();            // global string table, per-rank remaps
@@ -80,7 +81,7 @@ class Builder {
   Profile& p_;
   std::vector<RankTrace>& traces_;
   const unsigned threads_;
-  const std::optional<std::pair<double, double>> range_;
+  const std::optional<TimeRange> range_;
   std::vector<IdIndex> string_remap_;  // per rank: file string id -> profile string index
   std::map<std::pair<size_t, uint32_t>, uint32_t> undefined_;  // (rank, file id) -> placeholder
   base::IdMap<uint32_t> lane_of_resource_;

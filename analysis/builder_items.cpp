@@ -339,10 +339,8 @@ void Builder::items() {
   }
 }
 
-// Sorts a lane's staged items by start (stable) and stacks them into rows,
-// in place: the lane's slots end up row by row. Its staged uids are left in
-// start order, with where each item went in placed_.
 namespace {
+// The kind of records an item was staged from (ItemRecords: staging's order).
 ItemRecords staging_order(ItemKind k) {
   switch (k) {
     case ItemKind::Task:
@@ -365,6 +363,9 @@ ItemRecords staging_order(ItemKind k) {
 }
 }  // namespace
 
+// Sorts a lane's staged items by start (stable) and stacks them into rows,
+// in place: the lane's slots end up row by row. Its staged uids are left in
+// start order, with where each item went in placed_.
 void Builder::place(uint32_t l, PlaceScratch& s) {
   Lane& lane = p_.lanes[l];
   const uint32_t begin = lane.begin, n = lane.end - lane.begin;

@@ -56,16 +56,6 @@ Scratch& scratch() {
 
 }  // namespace
 
-void StoredFrames::decode(KindSet kinds, RecordBatch& batch) const {
-  kinds &= kinds_;
-  if (kinds == 0) return;
-  batch.for_each_kind([&](auto& table) {
-    using R = typename std::remove_cvref_t<decltype(table)>::value_type;
-    if (kinds & kinds_of<R>()) table.reserve(table.size() + count(R::kKind));
-  });
-  for (size_t i = 0; i < frames_.size(); ++i) decode_frame(i, kinds, batch);
-}
-
 void StoredFrames::decode_frame(size_t i, KindSet kinds, RecordBatch& batch) const {
   const Kept& k = frames_.at(i);
   kinds &= k.kinds;

@@ -2,7 +2,7 @@
 // to be decoded again when they are needed, and freed after: a reader that
 // keeps a file's tasks, waits and edges this way holds about 6 bytes per
 // record instead of 24 to 64 (records.hpp), and whoever builds from them
-// decodes one file's kinds at a time.
+// decodes a frame at a time.
 #pragma once
 
 #include <array>
@@ -36,11 +36,8 @@ class StoredFrames {
   uint64_t bytes() const { return bytes_.size(); }
   // Frames kept, in file order.
   size_t frames() const { return frames_.size(); }
-  // Appends the frames' records of `kinds` to batch, in file order: the
-  // records the frames gave when they were first decoded. Safe to call
-  // from several threads at once.
-  void decode(KindSet kinds, RecordBatch& batch) const;
-  // The same for frame i alone.
+  // Appends frame i's records of `kinds` to batch: the records it gave
+  // when it was first decoded. Safe to call from several threads at once.
   void decode_frame(size_t i, KindSet kinds, RecordBatch& batch) const;
   // The kinds frame i holds records of.
   KindSet frame_kinds(size_t i) const { return frames_.at(i).kinds; }

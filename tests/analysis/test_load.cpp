@@ -201,7 +201,8 @@ TEST_CASE("a big rank file keeps its items in their frames, read again as the mo
   // The same file with every record decoded up front (as a Legion log's
   // are) gives the same model: staged from frames or from table slices.
   RankTrace decoded = legato::load::read_file(path);
-  decoded.stored->decode(trace::kAllKinds, decoded.all);
+  for (size_t i = 0; i < decoded.stored->frames(); ++i)
+    decoded.stored->decode_frame(i, trace::kAllKinds, decoded.all);
   decoded.stored.reset();
   decoded.frame_items.clear();
   std::vector<RankTrace> a, b;

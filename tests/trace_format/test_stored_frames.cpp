@@ -62,7 +62,8 @@ TEST_CASE("stored frames decode again to their records, kind by kind", "[trace][
   CHECK(frames.bytes() == 2 * stored.size());
   CHECK(frames.frame_kinds(1) == kinds_of<TaskRecord, EdgeRecord>());
   RecordBatch tasks;
-  frames.decode(kinds_of<TaskRecord>(), tasks);
+  for (size_t i = 0; i < frames.frames(); ++i)
+    frames.decode_frame(i, kinds_of<TaskRecord>(), tasks);
   REQUIRE(tasks.get<TaskRecord>().size() == 100);
   CHECK(tasks.get<EdgeRecord>().empty());
   CHECK(std::equal(first.get<TaskRecord>().begin(), first.get<TaskRecord>().end(),
@@ -92,7 +93,7 @@ TEST_CASE("a frame that stopped decoding partway keeps the sections before the f
   frames.add(Compression::Zstd, stored, std::span<const uint8_t>(raw.data(), raw.size()), res,
              first);
   RecordBatch again;
-  frames.decode(kAllKinds, again);  // no throw: only the sections that decoded were kept
+  frames.decode_frame(0, kAllKinds, again);  // no throw: only the sections that decoded were kept
   CHECK(again == whole);
   CHECK(frames.count(RecordKind::Task) == 50);
 }
