@@ -1,9 +1,13 @@
 // Runs every rule and orders the findings; the helpers the rules share.
 #include <algorithm>
+#include <array>
+#include <iterator>
+#include <thread>
 
 #include "analysis/details.hpp"
 #include "analysis/findings/rule_context.hpp"
 #include "analysis/units.hpp"
+#include "base/parallel.hpp"
 
 namespace legato::analysis {
 
@@ -103,8 +107,11 @@ Time Spans::covered(Time a, Time b) const {
 }
 
 const std::vector<uint32_t>& Context::run_chain() const {
-  if (chain_done_) return chain_;
-  chain_done_ = true;
+  std::call_once(chain_done_, [this] { find_chain(); });
+  return chain_;
+}
+
+void Context::find_chain() const {
   uint32_t last = kNone;
   for (const Lane& lane : p.lanes) {
     if (is_memory(lane.kind) || lane.kind == LaneKind::Profiler) continue;
@@ -121,7 +128,6 @@ const std::vector<uint32_t>& Context::run_chain() const {
     seen[cur] = 1;
     chain_.push_back(cur);
   }
-  return chain_;
 }
 
 uint32_t Context::issuer(uint32_t item) const {
@@ -334,11 +340,9 @@ Findings nothing_to_check(const Profile& p) {
 Findings find(const Profile& p, const Thresholds& t) {
   if (p.items.empty()) return nothing_to_check(p);
   Findings out;
-  findings::Context ctx(p, t);
-  ctx.out = &out.findings;
-  ctx.skipped = &out.skipped;
+  const findings::Context ctx(p, t);
   out.span = ctx.span;
-  using Rule = void (*)(findings::Context&);
+  using Rule = void (*)(const findings::Context&, findings::Found&);
   static constexpr Rule kRules[] = {
       findings::tiny_tasks,        findings::runtime_bound,
       findings::blocked_top_level, findings::idle_processors,
@@ -348,7 +352,16 @@ Findings find(const Profile& p, const Thresholds& t) {
       findings::temporaries,       findings::out_of_memory,
       findings::shared_gpu,        findings::critical_path_breakdown,
   };
-  for (Rule r : kRules) r(ctx);
+  // The rules read the model only, each into its own list, on every core;
+  // their lists are joined in the rules' order, as one thread would leave them.
+  constexpr size_t kCount = std::size(kRules);
+  std::array<findings::Found, kCount> found;
+  base::parallel_for(kCount, std::max(1u, std::thread::hardware_concurrency()),
+                     [&](unsigned, size_t k) { kRules[k](ctx, found[k]); });
+  for (findings::Found& f : found) {
+    std::move(f.findings.begin(), f.findings.end(), std::back_inserter(out.findings));
+    std::move(f.skipped.begin(), f.skipped.end(), std::back_inserter(out.skipped));
+  }
   findings::merge_nodes(p, out.findings);
   // What several rules left out for one reason is said once, naming them.
   std::vector<Skipped> said;

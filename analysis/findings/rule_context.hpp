@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -22,6 +23,15 @@ class Spans {
 
  private:
   std::vector<Time> starts_, ends_, prefix_;  // prefix_[k]: length of spans [0, k]
+};
+
+// What one rule found, and what it could not check and why.
+struct Found {
+  std::vector<Finding> findings;
+  std::vector<Skipped> skipped;
+  void skip(std::string rule, std::string reason) {
+    skipped.push_back({std::move(rule), std::move(reason)});
+  }
 };
 
 struct Context {
@@ -46,9 +56,6 @@ struct Context {
   const Program& program(uint32_t rank) const;
   // The top-level task that issued an item's operation, or kNone.
   uint32_t issuer(uint32_t item) const;
-  std::vector<Finding>* out = nullptr;
-  std::vector<Skipped>* skipped = nullptr;
-
   double param(std::string_view rule, std::string_view name) const { return t.get(rule, name); }
   // A parameter in microseconds as nanoseconds, and one in bytes as bytes,
   // saturated: a threshold past what the type holds means "no limit", never
@@ -94,16 +101,14 @@ struct Context {
   // waited for before issuing it (the item of its last wait).
   const std::vector<uint32_t>& run_chain() const;
   double share(Time t) const { return static_cast<double>(t) / static_cast<double>(span); }
-  void skip(std::string rule, std::string reason) const {
-    skipped->push_back({std::move(rule), std::move(reason)});
-  }
 
  private:
   bool has_provenance_ = false;
   std::unordered_map<uint32_t, Program> programs_;
   uint32_t chain_step(uint32_t item) const;
+  void find_chain() const;
   mutable std::vector<uint32_t> chain_;
-  mutable bool chain_done_ = false;
+  mutable std::once_flag chain_done_;  // rules on several threads ask for it
 };
 
 // Severity from the share of the program's time a finding costs: high from 20%,
@@ -191,20 +196,21 @@ std::string where_node(const Profile& p, uint32_t rank);
 // one (merge_nodes.cpp).
 void merge_nodes(const Profile& p, std::vector<Finding>& findings);
 
-// The rules, each appending to ctx.out (or ctx.skipped).
-void tiny_tasks(Context& ctx);
-void runtime_bound(Context& ctx);
-void blocked_top_level(Context& ctx);
-void idle_processors(Context& ctx);
-void load_imbalance(Context& ctx);
-void critical_path_breakdown(Context& ctx);
-void micro_copies(Context& ctx);
-void index_copies(Context& ctx);
-void dep_part_churn(Context& ctx);
-void memory_pressure(Context& ctx);
-void duplicate_instances(Context& ctx);
-void temporaries(Context& ctx);
-void out_of_memory(Context& ctx);
-void shared_gpu(Context& ctx);
+// The rules, each appending what it found to its own `out` (they run on
+// several threads, reading the context only).
+void tiny_tasks(const Context& ctx, Found& out);
+void runtime_bound(const Context& ctx, Found& out);
+void blocked_top_level(const Context& ctx, Found& out);
+void idle_processors(const Context& ctx, Found& out);
+void load_imbalance(const Context& ctx, Found& out);
+void critical_path_breakdown(const Context& ctx, Found& out);
+void micro_copies(const Context& ctx, Found& out);
+void index_copies(const Context& ctx, Found& out);
+void dep_part_churn(const Context& ctx, Found& out);
+void memory_pressure(const Context& ctx, Found& out);
+void duplicate_instances(const Context& ctx, Found& out);
+void temporaries(const Context& ctx, Found& out);
+void out_of_memory(const Context& ctx, Found& out);
+void shared_gpu(const Context& ctx, Found& out);
 
 }  // namespace legato::analysis::findings

@@ -84,7 +84,7 @@ constexpr std::string_view kMaskFix =
 
 }  // namespace
 
-void micro_copies(Context& ctx) {
+void micro_copies(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const auto max_bytes = ctx.param_bytes("micro_copies", "max_bytes");
   for (const Node& node : p.nodes) {
@@ -133,11 +133,11 @@ void micro_copies(Context& ctx) {
         "Move data in whole arrays: copies come from slices and index arrays in loops, each "
         "moving a few KiB. " +
         std::string(kMaskFix);
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
 }
 
-void index_copies(Context& ctx) {
+void index_copies(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   for (const Node& node : p.nodes) {
     uint64_t gathers = 0, scatters = 0;
@@ -163,11 +163,11 @@ void index_copies(Context& ctx) {
                   {"bytes", static_cast<double>(s.bytes), "bytes"},
                   {"time in them", static_cast<double>(s.total_time), "ns"}};
     f.fix = std::string(kMaskFix);
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
 }
 
-void dep_part_churn(Context& ctx) {
+void dep_part_churn(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   for (const Node& node : p.nodes) {
     Selection s = select(ctx, node.rank, {LaneKind::DepPart, LaneKind::Utility, LaneKind::Cpu},
@@ -196,7 +196,7 @@ void dep_part_churn(Context& ctx) {
         "Keep shapes independent of the data: whole-array masks (putmask, where) instead of "
         "nonzero and masked get-and-set, and the same slices reused instead of new ones in "
         "every iteration of a loop.";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
 }
 

@@ -54,12 +54,12 @@ bool shared_without_mps(const Profile& p, std::vector<Shared>& out) {
 
 }  // namespace
 
-void shared_gpu(Context& ctx) {
+void shared_gpu(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   std::vector<Shared> groups;
   const bool recorded = shared_without_mps(p, groups);
   if (!recorded && groups.empty() && p.nodes.size() > 1) {
-    ctx.skip("shared_gpu",
+    out.skip("shared_gpu",
              "the trace does not say whether ranks shared a GPU (Legato records it on runs of "
              "several ranks with GPUs)");
   }
@@ -128,7 +128,7 @@ void shared_gpu(Context& ctx) {
         "Start CUDA MPS on the node before the run (nvidia-cuda-mps-control -d; stop it "
         "afterwards with: echo quit | nvidia-cuda-mps-control) so the ranks' kernels run side "
         "by side, or run no more ranks on a node than it has GPUs (--ranks-per-node).";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
 }
 

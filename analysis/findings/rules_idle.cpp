@@ -59,7 +59,8 @@ bool judged(const Context& ctx, const std::string& rule, const KindWork& w, Lane
   return false;
 }
 
-void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& left_out) {
+void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& left_out,
+                  Found& out) {
   // Kinds left out on the same nodes for the same share are one sentence:
   // (what they ran, on which nodes) -> "CPU and OpenMP".
   std::vector<std::pair<std::string, std::string>> said;
@@ -82,7 +83,7 @@ void say_left_out(const Context& ctx, const std::string& rule, const LeftOut& le
     }
   }
   for (const auto& [kinds, what] : said)
-    ctx.skip(rule, kinds + what + " of the task time (tasks and kernels), under min_work_share " +
+    out.skip(rule, kinds + what + " of the task time (tasks and kernels), under min_work_share " +
                        short_percent(ctx.param(rule, "min_work_share")) +
                        "; idle or uneven processors that run little of the program's work are "
                        "the run's design, not a fault");
@@ -249,7 +250,7 @@ class ChainTimeline {
 
 }  // namespace
 
-void idle_processors(Context& ctx) {
+void idle_processors(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const Time min_gap = ctx.param_us_as_ns("idle_processors", "min_gap_us");
   std::optional<ChainTimeline> timeline;  // built when a window needs it
@@ -339,13 +340,13 @@ void idle_processors(Context& ctx) {
           "around the window, are outlined): the "
           "program issuing work or blocked on a read (move reads out of loops), the runtime "
           "mapping (fewer, larger operations), or copies (keep data where it is used).";
-      ctx.out->push_back(std::move(f));
+      out.findings.push_back(std::move(f));
     }
   }
-  say_left_out(ctx, "idle_processors", left_out);
+  say_left_out(ctx, "idle_processors", left_out, out);
 }
 
-void load_imbalance(Context& ctx) {
+void load_imbalance(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const double max_ratio = ctx.param("load_imbalance", "max_over_mean");
   const double min_busy = ctx.param("load_imbalance", "min_busy_share");
@@ -395,7 +396,7 @@ void load_imbalance(Context& ctx) {
         "Give every processor the same amount of work: operate on whole arrays (their "
         "partitions are even) rather than on slices that live on one processor's part, and "
         "avoid loops whose iterations touch only part of an array.";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   };
   LeftOut left_out;
   std::map<uint32_t, KindWork> work;
@@ -433,10 +434,10 @@ void load_imbalance(Context& ctx) {
     if (node_busy.size() >= 2)
       report("node", kind, kAllNodes, node_lanes, node_busy, node_names, node_busiest);
   }
-  say_left_out(ctx, "load_imbalance", left_out);
+  say_left_out(ctx, "load_imbalance", left_out, out);
 }
 
-void critical_path_breakdown(Context& ctx) {
+void critical_path_breakdown(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const auto& chain = ctx.run_chain();
   if (chain.size() < 2) return;  // one item: nothing to break down
@@ -474,7 +475,7 @@ void critical_path_breakdown(Context& ctx) {
       "Shorten the largest part first: long tasks on the path gain from more processors or "
       "GPUs; runtime work and waiting for the program from fewer, larger operations and no "
       "reads inside loops; copies from keeping data where it is used.";
-  ctx.out->push_back(std::move(f));
+  out.findings.push_back(std::move(f));
 }
 
 }  // namespace legato::analysis::findings

@@ -138,7 +138,7 @@ bool has_oom(const Profile& p, uint32_t lane) {
 
 }  // namespace
 
-void memory_pressure(Context& ctx) {
+void memory_pressure(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   std::string unsized;  // memories whose capacity the trace does not give
   size_t unsized_count = 0;
@@ -176,10 +176,10 @@ void memory_pressure(Context& ctx) {
         "temporaries, drop arrays no longer needed, avoid a second instance of a sliced "
         "array (touch it whole first), or give the pool more room with " +
         memory_flag(lane.kind) + ".";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
   if (unsized_count > 0)
-    ctx.skip("memory_pressure",
+    out.skip("memory_pressure",
              grouped(unsized_count) + (unsized_count == 1 ? " memory" : " memories") + " (" +
                  unsized + (unsized_count > 3 ? ", ..." : "") +
                  ") not judged: the trace does not give " +
@@ -189,7 +189,7 @@ void memory_pressure(Context& ctx) {
                  (unsized_count == 1 ? "it" : "they") + " came to full is unknown");
 }
 
-void duplicate_instances(Context& ctx) {
+void duplicate_instances(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const auto min_bytes = ctx.param_bytes("duplicate_instances", "min_bytes");
   bool any_store = false, any_instance = false;
@@ -257,13 +257,13 @@ void duplicate_instances(Context& ctx) {
         "(b *= 1, or any whole-array operation), or declare how it will be accessed "
         "(stencil_hint(low_offsets=..., high_offsets=...)) so the first instance already "
         "covers what later operations need.";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
   if (any_instance && !any_store)
-    ctx.skip("duplicate_instances", "the trace does not say which array an instance belongs to");
+    out.skip("duplicate_instances", "the trace does not say which array an instance belongs to");
 }
 
-void temporaries(Context& ctx) {
+void temporaries(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const auto min_bytes = ctx.param_bytes("temporaries", "min_bytes");
   const Time max_life = ctx.share_of_span(ctx.param("temporaries", "max_life_share"));
@@ -329,16 +329,16 @@ void temporaries(Context& ctx) {
     f.fix =
         "Write results into arrays you already have: add(x, y, out=z), z += y, "
         "multiply(x, y, out=t) reuse memory where z = x + y allocates a new array every time.";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
 }
 
-void out_of_memory(Context& ctx) {
+void out_of_memory(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   for (const ErrorMark& e : p.errors) {
     if (e.kind != trace::ErrorKind::OutOfMemory) continue;
     if (e.lane == kNone || !is_memory(p.lanes[e.lane].kind)) {
-      ctx.skip("out_of_memory", "the out-of-memory error names no memory the trace describes");
+      out.skip("out_of_memory", "the out-of-memory error names no memory the trace describes");
       continue;
     }
     const Lane& lane = p.lanes[e.lane];
@@ -370,7 +370,7 @@ void out_of_memory(Context& ctx) {
         "two; update in place (out=, +=) instead of making temporaries; drop arrays no "
         "longer needed; or raise " +
         memory_flag(lane.kind) + ".";
-    ctx.out->push_back(std::move(f));
+    out.findings.push_back(std::move(f));
   }
 }
 

@@ -53,7 +53,7 @@ constexpr std::string_view kWholeArrayFix =
 
 }  // namespace
 
-void tiny_tasks(Context& ctx) {
+void tiny_tasks(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   const Time max_ns = ctx.param_us_as_ns("tiny_tasks", "max_task_us");
   for (const Node& node : p.nodes) {
@@ -138,7 +138,7 @@ void tiny_tasks(Context& ctx) {
       f.fix = std::string(kWholeArrayFix);
       f.item_kinds = {want};
       f.provenances = lines.ids();
-      ctx.out->push_back(std::move(f));
+      out.findings.push_back(std::move(f));
       kernels_found = kernels_found || kind == LaneKind::GpuDevice;
     }
   }
@@ -156,7 +156,7 @@ struct RuntimeWaits {
   LineTally lines;
 };
 
-RuntimeWaits runtime_waits(Context& ctx, const Context::Program& program,
+RuntimeWaits runtime_waits(const Context& ctx, const Context::Program& program,
                            const std::vector<uint32_t>& lanes) {
   const Profile& p = ctx.p;
   RuntimeWaits w;
@@ -192,7 +192,7 @@ RuntimeWaits runtime_waits(Context& ctx, const Context::Program& program,
 }
 
 // The finding for one kind of a node whose waits passed the thresholds.
-Finding runtime_bound_finding(Context& ctx, const Node& node, LaneKind kind,
+Finding runtime_bound_finding(const Context& ctx, const Node& node, LaneKind kind,
                               const std::vector<uint32_t>& lanes, const RuntimeWaits& w) {
   const Profile& p = ctx.p;
   const Context::Program& program = ctx.program(node.rank);
@@ -258,7 +258,7 @@ Finding runtime_bound_finding(Context& ctx, const Node& node, LaneKind kind,
 
 }  // namespace
 
-void runtime_bound(Context& ctx) {
+void runtime_bound(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   for (const Node& node : p.nodes) {
     for (const LaneKind kind : kTaskKinds) {
@@ -272,12 +272,12 @@ void runtime_bound(Context& ctx) {
           static_cast<double>(w.issuing + w.preparing) <
               ctx.param("runtime_bound", "min_share") * static_cast<double>(n * (w.t1 - w.t0)))
         continue;
-      ctx.out->push_back(runtime_bound_finding(ctx, node, kind, lanes, w));
+      out.findings.push_back(runtime_bound_finding(ctx, node, kind, lanes, w));
     }
   }
 }
 
-void blocked_top_level(Context& ctx) {
+void blocked_top_level(const Context& ctx, Found& out) {
   const Profile& p = ctx.p;
   for (uint32_t l = 0; l < p.lanes.size(); ++l) {
     const Lane& lane = p.lanes[l];
@@ -336,7 +336,7 @@ void blocked_top_level(Context& ctx) {
           "(putmask, where) keeps the shape fixed, where nonzero and a[mask] need the count "
           "first.";
       f.item_kinds = {ItemKind::Task};
-      ctx.out->push_back(std::move(f));
+      out.findings.push_back(std::move(f));
     }
   }
 }
