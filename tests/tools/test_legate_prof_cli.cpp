@@ -262,3 +262,51 @@ TEST_CASE("legate_prof findings: text, JSON, thresholds and their errors", "[cli
   CHECK(list.out.find("    tiny_tasks.max_task_us = 100 (us): ") != std::string::npos);
   CHECK(list.out.find("out_of_memory: Out of memory") != std::string::npos);
 }
+
+TEST_CASE("legate_prof takes a log directory for the traces in it in rank order", "[cli]") {
+  TempDir dir;
+  const auto run =
+      run_command(bin("legate") + " --cpus 2 --profile --logdir " + dir.file("run") + " " +
+                  bin("parallel_sum") + " --n 100000 --steps 2");
+  REQUIRE(run.status == 0);
+  // The run's directory holds its trace and its report's folder, which is
+  // not entered: the directory answers as the trace does.
+  REQUIRE(std::filesystem::is_directory(dir.file("run/legate_prof")));
+  const auto by_file = run_command(bin("legate_prof") + " stats " + dir.file("run/legate_0.prof"));
+  const auto by_dir = run_command(bin("legate_prof") + " stats " + dir.file("run"));
+  INFO(by_dir.err);
+  CHECK(by_dir.status == 0);
+  CHECK(by_dir.err.empty());
+  CHECK(by_dir.out == by_file.out);
+
+  // Files by name: traces and logs in natural order, nothing else.
+  std::filesystem::create_directories(dir.file("many/sub.prof"));
+  for (const char* name : {"legate_10.prof", "legate_2.prof", "prof_1.gz", "legate_0.prof"})
+    write_sample_trace(dir.file(std::string("many/") + name), 1, 5);
+  write_bytes(dir.file("many/notes.txt"), {'h', 'i'});
+  const auto info = run_command(bin("legate_prof") + " info " + dir.file("many"));
+  INFO(info.out << info.err);
+  CHECK(info.status == 0);
+  std::vector<size_t> at;
+  for (const char* name : {"legate_0.prof", "legate_2.prof", "legate_10.prof", "prof_1.gz"})
+    at.push_back(info.out.find(dir.file(std::string("many/") + name)));
+  CHECK(std::find(at.begin(), at.end(), std::string::npos) == at.end());
+  CHECK(std::is_sorted(at.begin(), at.end()));
+  CHECK(info.out.find("notes.txt") == std::string::npos);
+  CHECK(info.out.find("sub.prof") == std::string::npos);
+
+  // A directory with no traces says so and what it looked for; dump reads
+  // one file and refuses a directory.
+  std::filesystem::create_directories(dir.file("empty"));
+  const auto empty = run_command(bin("legate_prof") + " stats " + dir.file("empty"));
+  CHECK(empty.status == 1);
+  CHECK(empty.out.empty());
+  CHECK(empty.err == "legate_prof stats: " + dir.file("empty") +
+                         ": a directory with no trace files in it (legate_*.prof, prof_*.gz); "
+                         "give the log directory of a run (--logdir) or the trace files "
+                         "themselves\n");
+  const auto dump = run_command(bin("legate_prof") + " dump " + dir.file("run"));
+  CHECK(dump.status == 1);
+  CHECK(dump.err == "legate_prof dump: " + dir.file("run") +
+                        ": cannot open: Is a directory, not a regular file\n");
+}

@@ -16,6 +16,9 @@ namespace legato::tools {
 Command add_archive_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "archive", "Write a self-contained HTML report (DIR/index.html) that opens offline");
+  sub->footer(
+      help_footer("  legate_prof archive run/ -o report   write report/index.html; copy the whole "
+                  "folder to share it"));
   auto files = std::make_shared<std::vector<std::string>>();
   auto dir = std::make_shared<std::string>("legate_prof");
   sub->add_option("files", *files, kRunFilesHelp)->required();

@@ -29,7 +29,8 @@ void print(const nlohmann::json& j) {
 
 int dump(const DumpOptions& o) {
   if (!outputs_apart("dump", {o.path})) return kExitUsage;
-  if (!check_trace_files("dump", {o.path}).all_readable) return kExitIncomplete;
+  if (!check_trace_files("dump", {o.path}, Directories::Refuse).all_readable)
+    return kExitIncomplete;
   if (&load::reader_for(o.path) == &legion::run_reader())
     return legion_dump(o.path, o.kinds, o.resolve);
   std::unique_ptr<TraceReader> reader;
@@ -79,6 +80,10 @@ int dump(const DumpOptions& o) {
 Command add_dump_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "dump", "Print every frame and record of a trace as JSON, one object per line");
+  sub->footer(help_footer(
+      "  legate_prof dump legate_0.prof --kind task --strings | head   tasks with their names\n"
+      "  legate_prof dump prof_0.gz --kind task                         a Legion Prof log's "
+      "tasks"));
   auto o = std::make_shared<DumpOptions>();
   sub->add_option("file", o->path,
                   "One trace file: a Legato trace or a Legion Prof log (the records it becomes)")

@@ -54,6 +54,12 @@ Command add_findings_command(CLI::App& app) {
       "findings",
       "What is wrong in a run, most costly first: the pattern, its cost, the lines of the "
       "program responsible, the evidence and the fix");
+  sub->footer(help_footer(
+      "  legate_prof findings run/                                        what is wrong, costliest "
+      "first\n"
+      "  legate_prof findings --threshold tiny_tasks.max_task_us=50 run/  a stricter rule\n"
+      "  legate_prof findings --list-rules                                the rules and their "
+      "parameters"));
   auto files = std::make_shared<std::vector<std::string>>();
   auto thresholds = std::make_shared<std::vector<std::string>>();
   auto json = std::make_shared<bool>(false);

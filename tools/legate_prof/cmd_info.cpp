@@ -195,9 +195,13 @@ int info_one(const std::string& path) {
 Command add_info_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "info", "Summarize traces: run, rank, record counts, time span, sizes, damage");
+  sub->footer(help_footer(
+      "  legate_prof info legate_*.prof   each trace's run, rank, records, time span and damage\n"
+      "  legate_prof info run/            the same for every trace in a log directory"));
   auto files = std::make_shared<std::vector<std::string>>();
   sub->add_option("files", *files,
-                  std::string("Trace files, each summarized on its own: ") + kTraceFilesHelp)
+                  std::string("Trace files, each summarized on its own, or directories of them: ") +
+                      kTraceFilesHelp)
       ->required();
   return {sub, [files] {
             if (!outputs_apart("info", *files)) return kExitUsage;

@@ -122,6 +122,9 @@ nlohmann::json stats_json(const Profile& p) {
 Command add_stats_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "stats", "Per-kind statistics (count, total, mean, min, max) and utilization per node");
+  sub->footer(help_footer(
+      "  legate_prof stats run/                      utilization per node and the busiest kinds\n"
+      "  legate_prof stats --json run/ > stats.json  the same for scripts"));
   auto files = std::make_shared<std::vector<std::string>>();
   auto top = std::make_shared<std::string>("30");
   auto json = std::make_shared<bool>(false);

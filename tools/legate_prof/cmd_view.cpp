@@ -56,7 +56,14 @@ Command add_view_command(CLI::App& app) {
                   "Run the steps of FILE (zoom, click, key, select, screenshot, dump, ...; listed "
                   "below), then exit");
   sub->add_option("--size", a->size, "Window size WIDTHxHEIGHT")->capture_default_str();
-  sub->footer(std::string(viewer::script_steps_help()) + "\n\n" + kExitStatusHelp);
+  sub->footer(
+      std::string(viewer::script_steps_help()) + "\n\n" +
+      help_footer(
+          "  legate_prof view run/                                  the traces in a log directory\n"
+          "  legate_prof view --nodes 0-3 --range 10s:12s run/      part of a run too big for "
+          "memory\n"
+          "  xvfb-run -a legate_prof view run/ --screenshot v.png   a picture of the first view, "
+          "no display"));
   return {
       sub, [a] {
         viewer::ViewOptions o = a->o;

@@ -33,7 +33,15 @@ inline constexpr const char* kExitStatusHelp =
 inline constexpr const char* kTraceFilesHelp =
     "Legato traces (legate_*.prof) or Legion Prof logs (legate_*.prof, prof_*.gz; plain or "
     "gzip), told apart by content";
-inline const std::string kRunFilesHelp = std::string("Trace files of one run: ") + kTraceFilesHelp;
+inline const std::string kRunFilesHelp =
+    std::string("Trace files of one run, or the directory that holds them (its --logdir): ") +
+    kTraceFilesHelp;
+
+// A subcommand's --help footer: the exit status, then examples, one per
+// line ("legate_prof stats run/   what it does").
+inline std::string help_footer(const std::string& examples) {
+  return std::string(kExitStatusHelp) + "\n\nExamples:\n" + examples;
+}
 
 // JSON as every subcommand prints it. Names come from files as their bytes,
 // which need not be UTF-8 (a Legion log keeps a host's or a task's name as

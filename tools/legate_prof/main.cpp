@@ -23,7 +23,10 @@ int main(int argc, char** argv) {
       legato::tools::add_archive_command(app), legato::tools::add_view_command(app)};
   // Only the top level's help says how to get a subcommand's.
   app.footer(std::string("Run 'legate_prof SUBCOMMAND --help' for a subcommand's options.\n") +
-             legato::tools::kExitStatusHelp);
+             legato::tools::help_footer(
+                 "  legate_prof findings run/   what is wrong in the run whose traces are in run/\n"
+                 "  legate_prof view run/       its timeline in the desktop viewer\n"
+                 "  legate_prof archive run/    its HTML report, in legate_prof/index.html"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
