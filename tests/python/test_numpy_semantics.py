@@ -136,6 +136,18 @@ class NumpySemantics(unittest.TestCase):
         self.same(a[:, 2], na[:, 2])
         self.same(a[1:5, 0:2], na[1:5, 0:2])
         self.assertEqual(a[2, 1], na[2, 1])
+        # Augmented assignment to a column (which a read copies) writes back.
+        a[:, 3] += 2.5
+        na[:, 3] += 2.5
+        a[1:4, 0] *= 3.0
+        na[1:4, 0] *= 3.0
+        a[:, -1] -= a[:, 2]
+        na[:, -1] -= na[:, 2]
+        self.same(a, na)
+        # out= a column cannot write through: refused, never silently lost.
+        with self.assertRaisesRegex(NotImplementedError, "out= a column"):
+            np.add(a[:, 1], 1.0, out=a[:, 1])
+        self.same(a, na)
         v = numpy.arange(5).astype(numpy.float64)
         self.same(a @ np.arange(5).astype(np.float64), na @ v)
         self.same(np.dot(a, np.arange(5).astype(np.float64)), na.dot(v))

@@ -139,6 +139,10 @@ def _ufunc(op):
                 raise TypeError(f"{op}: expected legato arrays or numbers")
             return r
         out = _array(out, op)
+        if out._origin is not None and not out._origin[2]:
+            raise _unsupported(f"{op} into out= a column of a 2-D array (reading a column "
+                               "copies it, so the array would not change); assign the "
+                               "result instead: a[:, j] = x + y")
         if x is out:
             out._in_place(op, y)  # np.add(b, 2, out=b): in place, no temporary
         elif isinstance(x, ndarray) and isinstance(y, ndarray):

@@ -24,7 +24,9 @@ class ndarray:
 
     def __init__(self, core):
         self._c = core
-        self._origin = None  # (array, key) when this is the view a[key]
+        # (array, key, view) when this is a[key]: view when it shares a's
+        # storage, else a copy of its values (a column, which is strided).
+        self._origin = None
 
     @property
     def _core(self):
@@ -270,7 +272,7 @@ class ndarray:
             return _Indexed(self, index)
         v = _view(self, key)
         if isinstance(v, ndarray):
-            v._origin = (self, key)
+            v._origin = (self, key, _is_view(self, key))
         return v
 
     def __setitem__(self, key, value):
@@ -284,8 +286,9 @@ class ndarray:
                 self._core.set_index(index._core, element_value(value, self.dtype, "assignment"))
             return
         if isinstance(value, ndarray) and value._origin is not None and (
-                value._origin[0] is self and value._origin[1] == key):
+                value._origin[0] is self and value._origin[1] == key and value._origin[2]):
             return  # a[s] -= v updated the view a[s] in place already
+        # a[:, j] -= v updated a copy of the column: written back below.
         target = _view(self, key, for_writing=True)
         if isinstance(value, ndarray):
             if target.ndim == 2 and value.ndim == 1 and value.size == target.size:
@@ -421,6 +424,15 @@ def _bounds(s, n, what):
         i %= n
         return i, i + 1, True
     raise _unsupported(f"indexing with {type(s).__name__}")
+
+
+def _is_view(a, key):
+    """Whether a[key] (integers and slices) shares a's storage: all but a
+    column of a 2-D array, whose strided values a read copies."""
+    if a.ndim != 2 or not isinstance(key, tuple) or len(key) != 2:
+        return True
+    rows, col = key
+    return not (isinstance(col, (int, _numpy.integer)) and not isinstance(rows, (int, _numpy.integer)))
 
 
 def _view(a, key, for_writing=False):
