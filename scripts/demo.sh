@@ -50,7 +50,7 @@ echo "  chunked_update:    $out/chunked/legate_prof/index.html"
 echo "  vectorized_update: $out/vectorized/legate_prof/index.html"
 echo "  the same as Python: $out/python/legate_prof/index.html"
 if [ -s "$out/chunked/view.png" ]; then
-  echo "Viewer screenshots (open the traces with: $bin/legate_prof view TRACE):"
+  echo "Viewer screenshots (open a run with: $bin/legate_prof view $out/chunked):"
   echo "  chunked_update:    $out/chunked/view.png"
   echo "  vectorized_update: $out/vectorized/view.png"
   echo "  the same as Python: $out/python/view.png"
