@@ -11,7 +11,9 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string_view>
 #include <system_error>
@@ -146,9 +148,11 @@ bool holds_only_detail_files(const fs::path& dir) {
 }
 
 // Packs and writes every chunk on `threads` threads; returns the bytes
-// written. The first failure stops the others and is thrown.
-size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs::path& data,
-                    unsigned threads) {
+// written. The first failure stops the others and is thrown. The items'
+// chunks come first: they need no tables, so they are packed while another
+// thread makes them; the operations' chunks wait for `tables`.
+size_t write_chunks(const analysis::Profile& p, std::shared_future<const ReportTables*> tables,
+                    const fs::path& data, unsigned threads) {
   const uint32_t items_jobs = item_chunks(p), jobs = items_jobs + op_chunks(p);
   std::atomic<uint32_t> next{0};
   std::atomic<size_t> written{0};
@@ -161,7 +165,7 @@ size_t write_chunks(const analysis::Profile& p, const ReportTables& t, const fs:
         const bool items = j < items_jobs;
         const uint32_t k = items ? j : j - items_jobs;
         const std::string script = items ? chunk_script('c', k, pack_item_chunk(p, k))
-                                         : chunk_script('o', k, pack_op_chunk(p, t, k));
+                                         : chunk_script('o', k, pack_op_chunk(p, *tables.get(), k));
         const fs::path path = data / ((items ? "c" : "o") + std::to_string(k) + ".js");
         if (const int err = base::write_replacing(path.string(), script); err != 0)
           throw ReportError("cannot write " + path.string() + ": " + write_error(err));
@@ -210,10 +214,10 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
   if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   std::string page;
   try {
-    const ReportTables tables(p);
-    // The index on this thread while the others pack chunks.
+    // The tables and the index on this thread while the others pack chunks.
+    std::promise<const ReportTables*> tables_made;
     std::exception_ptr chunk_error;
-    std::thread chunks([&] {
+    std::thread chunks([&, tables = tables_made.get_future().share()] {
       try {
         info.total_bytes = write_chunks(p, tables, data, std::max(1u, threads - 1));
       } catch (...) {
@@ -221,8 +225,16 @@ ReportInfo write_report(const analysis::Profile& p, const std::string& dir, unsi
       }
     });
     std::string packed;
+    std::optional<ReportTables> tables;
     try {
-      packed = pack_index(p, tables, findings_of(p), data_name);
+      try {
+        tables.emplace(p);
+        tables_made.set_value(&*tables);
+      } catch (...) {
+        tables_made.set_exception(std::current_exception());
+        throw;
+      }
+      packed = pack_index(p, *tables, findings_of(p), data_name);
       info.data_bytes = packed.size();
       page = fill_page(gzip(packed));
     } catch (...) {
