@@ -3,7 +3,7 @@
 // fault; a table advised as huge faults once per 2 MiB instead. Where the
 // system leaves huge pages to the program (transparent_hugepage=madvise,
 // the common default) this doubles the speed of decoding a Legion log
-// (bench/README.md); where they are always on or off the advice changes
+// (bench/HISTORY.md, 2026-11-24); where they are always on or off the advice changes
 // nothing.
 #pragma once
 

@@ -3,7 +3,7 @@
 // memory stops at a page fault for each huge page, in which the kernel
 // clears it (and in a virtual machine the host may first have to back it):
 // for one big Legion log that is more time than decoding it
-// (bench/README.md). Told where each table ends, a thread of its own
+// (bench/HISTORY.md, 2026-11-28). Told where each table ends, a thread of its own
 // prefaults the next part of each (MADV_POPULATE_WRITE, which changes no
 // byte), so that the writer finds its pages ready. Where the system cannot
 // prefault that way, or no thread can be had, it does nothing.

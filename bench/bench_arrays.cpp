@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "arrays/array.hpp"
+#include "bench_args.hpp"
 
 using namespace legato::rt;
 using Clock = std::chrono::steady_clock;
@@ -169,7 +170,11 @@ double reference_cg_ms_per_iter(int64_t N, int iterations) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
+  const legato::bench::CountArgs args(
+      argc, argv, "bench_arrays [REPEATS]",
+      "add against memcpy, chunked against vectorized Example 1, CG against plain C++, and the "
+      "--profile overhead (REPEATS, default 5).");
+  const int repeats = static_cast<int>(args.get(1, 5));
   const char* env = std::getenv("LEGATE_CONFIG");
   const std::string config = env != nullptr ? env : "";
   std::printf("LEGATE_CONFIG='%s', %d repeats, %u hardware threads\n", config.c_str(), repeats,

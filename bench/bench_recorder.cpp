@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "event_sinks.hpp"
 #include "recorder/recorder.hpp"
 #include "result.hpp"
@@ -60,8 +61,12 @@ void let_flusher_catch_up(uint64_t recorded) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t n = argc > 1 ? std::stoull(argv[1]) : 100'000;
-  const int runs = argc > 2 ? std::stoi(argv[2]) : 31;
+  const legato::bench::CountArgs args(
+      argc, argv, "bench_recorder [INTERVALS] [RUNS]",
+      "Recorder cost per interval against OTF2 and JSON (INTERVALS per run, default 100000; RUNS, "
+      "default 31).");
+  const uint64_t n = args.get(1, 100'000);
+  const int runs = static_cast<int>(args.get(2, 31));
   const auto dir = std::filesystem::temp_directory_path() /
                    ("legato_bench_recorder_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);

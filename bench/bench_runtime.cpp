@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "runtime/legato.hpp"
 
 using namespace legato::rt;
@@ -65,8 +66,12 @@ Cost run(const std::string& config, int64_t tasks) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int64_t tasks = argc > 1 ? std::stoll(argv[1]) : 200'000;
-  const int repeats = argc > 2 ? std::stoi(argv[2]) : 5;
+  const legato::bench::CountArgs args(
+      argc, argv, "bench_runtime [TASKS] [REPEATS]",
+      "Empty-task throughput and the profiling overhead (TASKS, default 200000; REPEATS, "
+      "default 5).");
+  const auto tasks = static_cast<int64_t>(args.get(1, 200'000));
+  const int repeats = static_cast<int>(args.get(2, 5));
   const auto dir =
       std::filesystem::temp_directory_path() / ("legato_bench_runtime_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);

@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "bench_args.hpp"
 #include "result.hpp"
 #include "task_stream.hpp"
 #include "trace_format/reader.hpp"
@@ -170,7 +171,11 @@ void run(const bench::StreamShape& shape, int ops, bool headline) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int ops = argc > 1 ? std::stoi(argv[1]) : 200000;
+  const legato::bench::CountArgs args(
+      argc, argv, "bench_trace_format [OPS]",
+      "Trace format encode/decode speed and size on two synthetic task streams (OPS operations, "
+      "default 200000).");
+  const int ops = static_cast<int>(args.get(1, 200000));
   run(bench::kMixedShape, ops, true);
   run(bench::kChunkedShape, ops, false);
   return 0;
