@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/doc_reference.py --check passes on a copy of the pages, and fails,
 # naming the fault, once a generated table is edited, a link points nowhere,
-# a picture is shown by no page, or a generated table is dropped.
+# a picture is shown by no page, or a generated table is dropped; and
+# bench/check_readme.py likewise once a metric loses its row.
 # Usage: test_doc_checks.sh PYTHON SOURCE_DIR BIN_DIR
 set -euo pipefail
 python=$1 src=$2 bin=$3
@@ -61,3 +62,23 @@ s = re.sub(r"<!-- BEGIN generated: legate_prof-dump-help -->.*?<!-- END generate
 open(p, "w").write(s)
 PY
 expect_fault "a generated table dropped" "no page holds the generated table 'legate_prof-dump-help'"
+
+# bench/check_readme.py fails once a printed metric loses its row.
+rm -rf "$work/tree"
+mkdir -p "$work/tree"
+for entry in "$src"/*; do
+  case $(basename "$entry") in
+    bench | build*) ;;
+    *) ln -s "$entry" "$work/tree/" ;;
+  esac
+done
+cp -r "$src/bench" "$work/tree/"
+"$python" "$work/tree/bench/check_readme.py" "$work/tree" >/dev/null ||
+  { echo "FAIL: check_readme.py fails on an unchanged copy"; exit 1; }
+grep -v '^| `first_paint_ms_1m` |' "$src/bench/README.md" >"$work/tree/bench/README.md"
+if out=$("$python" "$work/tree/bench/check_readme.py" "$work/tree" 2>&1); then
+  echo "FAIL: check_readme.py passed with first_paint_ms_1m's row removed"
+  exit 1
+fi
+grep -q "first_paint_ms_1m" <<<"$out" || { echo "FAIL: check_readme.py said: $out"; exit 1; }
+echo "ok: a benchmark metric without its row"
