@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace legato::analysis {
 
@@ -31,15 +32,37 @@ Rgb hsl_to_rgb(double hue, double sat, double light) {
   return {byte(r + m), byte(g + m), byte(b + m)};
 }
 
-Rgb item_rgb(uint32_t name, ItemKind kind, State state) {
+namespace {
+
+// FNV-1a: a hash of a name that every run computes alike.
+uint64_t name_hash(std::string_view name) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : name) {
+    h ^= static_cast<uint8_t>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+}  // namespace
+
+Rgb item_rgb(std::string_view name, ItemKind kind, State state) {
   static constexpr double kStateMix[] = {0, 0.45, 0.75};  // running, ready, blocked
   const int k = static_cast<int>(kind);
-  double h = std::fmod((name + 7.0 * k) * 137.508, 360.0), s = 55, l = 48;
+  // The hash's top bits as a fraction of the circle; a kind turns it by the
+  // golden angle, so a name's task and meta-task differ.
+  const double turn = static_cast<double>(name_hash(name) >> 11) / 9007199254740992.0;
+  double h = std::fmod(turn * 360.0 + 7.0 * k * 137.508, 360.0), s = 55, l = 48;
   if (kind == ItemKind::Copy) h = 190, s = 60;
   if (kind == ItemKind::Fill) h = 28, s = 70;
   if (kind == ItemKind::Instance) l = 62;
   l += (100 - l) * kStateMix[static_cast<int>(state)];
   return hsl_to_rgb(h, s / 100, l / 100);
+}
+
+Rgb label_rgb(Rgb fill) {
+  const double luma = 0.299 * fill.r + 0.587 * fill.g + 0.114 * fill.b;
+  return luma > 170 ? Rgb{34, 40, 52} : Rgb{255, 255, 255};
 }
 
 }  // namespace legato::analysis

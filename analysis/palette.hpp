@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "analysis/profile.hpp"
 #include "analysis/timeline.hpp"
@@ -18,7 +19,12 @@ struct Rgb {
 // CSS's hsl(): hue in degrees, saturation and lightness in 0..1.
 Rgb hsl_to_rgb(double hue, double sat, double light);
 
-// The colour of items of a name (string id) and kind in a state.
-Rgb item_rgb(uint32_t name, ItemKind kind, State state);
+// The colour of items of a name and kind in a state. The hue comes from
+// the name's text, so a kind has its colour in every run, and in the viewer
+// and the report alike, whatever the order its trace named things in.
+Rgb item_rgb(std::string_view name, ItemKind kind, State state);
+
+// The colour of a label drawn on fill: dark on light colours, else white.
+Rgb label_rgb(Rgb fill);
 
 }  // namespace legato::analysis

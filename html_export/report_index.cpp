@@ -1,4 +1,5 @@
 // The report's index (layout in report_data.hpp).
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -162,8 +163,9 @@ json utilization_grids(const Profile& p, Bytes& out) {
 }
 
 // The colours of every name and kind items have (analysis/palette.hpp):
-// [name * 16 + kind, running, ready, blocked] as CSS colours.
-json palette_json(const ReportTables& t) {
+// [name * 16 + kind, running, ready, blocked, then a label's colour on
+// each] as CSS colours.
+json palette_json(const Profile& p, const ReportTables& t) {
   json out = json::array();
   const auto css = [](analysis::Rgb c) {
     char text[8];
@@ -174,10 +176,15 @@ json palette_json(const ReportTables& t) {
     for (int k = 0; k < analysis::kItemKinds; ++k) {
       if (!(t.name_kinds[name] >> k & 1)) continue;
       const auto kind = static_cast<analysis::ItemKind>(k);
-      out.push_back({name * 16 + static_cast<uint32_t>(k),
-                     css(analysis::item_rgb(name, kind, analysis::State::Running)),
-                     css(analysis::item_rgb(name, kind, analysis::State::Ready)),
-                     css(analysis::item_rgb(name, kind, analysis::State::Blocked))});
+      json entry = json::array({name * 16 + static_cast<uint32_t>(k)});
+      std::array<analysis::Rgb, 3> fill;
+      for (int s = 0; s < 3; ++s) {
+        fill[static_cast<size_t>(s)] =
+            analysis::item_rgb(p.str(name), kind, static_cast<analysis::State>(s));
+        entry.push_back(css(fill[static_cast<size_t>(s)]));
+      }
+      for (const analysis::Rgb& f : fill) entry.push_back(css(analysis::label_rgb(f)));
+      out.push_back(std::move(entry));
     }
   }
   return out;
@@ -239,7 +246,7 @@ std::string pack_index(const Profile& p, const ReportTables& t, const json& find
         {"dense_column", analysis::kDenseColumn}}},
       {"labels", t.labels},
       {"lead_keys", t.lead_keys},
-      {"palette", palette_json(t)},
+      {"palette", palette_json(p, t)},
       {"chunks",
        {{"dir", data_dir}, {"items", kChunkItems}, {"count", item_chunks(p)}, {"ops", kChunkOps}}},
       {"utilization", std::move(utilization)}};

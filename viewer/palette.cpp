@@ -14,7 +14,7 @@ ImU32 hsl(double hue, double sat, double light, double alpha) {
 
 ImU32 item_color(const analysis::Profile& p, uint32_t item, analysis::State state) {
   const analysis::Item& it = p.items[item];
-  const analysis::Rgb c = analysis::item_rgb(it.name, it.kind, state);
+  const analysis::Rgb c = analysis::item_rgb(p.str(it.name), it.kind, state);
   return IM_COL32(c.r, c.g, c.b, 255);
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "analysis/fold_summary.hpp"
+#include "analysis/palette.hpp"
 #include "analysis/units.hpp"
 #include "viewer/palette.hpp"
 
@@ -38,9 +39,10 @@ ImU32 outline_of(const Highlights& hl, uint32_t first, uint32_t count) {
 
 // White on dark fills, dark on light ones (blocked and ready shading).
 ImU32 text_color_on(ImU32 fill) {
-  const double r = (fill >> IM_COL32_R_SHIFT) & 0xff, g = (fill >> IM_COL32_G_SHIFT) & 0xff,
-               b = (fill >> IM_COL32_B_SHIFT) & 0xff;
-  return 0.299 * r + 0.587 * g + 0.114 * b > 170 ? colors::kText : kWhite;
+  const auto byte = [fill](int shift) { return static_cast<uint8_t>((fill >> shift) & 0xff); };
+  const analysis::Rgb c =
+      analysis::label_rgb({byte(IM_COL32_R_SHIFT), byte(IM_COL32_G_SHIFT), byte(IM_COL32_B_SHIFT)});
+  return IM_COL32(c.r, c.g, c.b, 255);
 }
 
 }  // namespace

@@ -10,6 +10,11 @@ function fillFor(p, name, kind, state) {
   return colors ? colors[state] : '#888';
 }
 function fillOf(p, i, state) { return fillFor(p, p.name(i), p.kind(i), state); }
+// The colour of an item's label on its fill in a state (dark on light fills).
+function labelOf(p, i, state) {
+  const colors = p.palette.get(p.name(i) * 16 + p.kind(i));
+  return colors ? colors[3 + state] : '#fff';
+}
 
 const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
                     warning: 'warning'};
@@ -306,15 +311,17 @@ class Timeline {
   paintItem(g, i, y, h) {
     const p = this.p;
     const x0 = this.x(p.start(i)), x1 = Math.max(this.x(p.stop(i)), x0 + 1);
+    const textX = Math.max(x0, 0) + 3;
+    let underText = 0;  // the state the label starts on
     if (p.flags(i) & FLAG_WAITS) {
-      this.paintStates(g, i, y, h);
+      underText = this.paintStates(g, i, y, h, textX);
     } else {
       g.fillStyle = fillOf(p, i, 0);
       g.fillRect(x0, y, x1 - x0, h);
     }
     if (x1 - x0 > 40) {
       g.save(); g.beginPath(); g.rect(x0, y, x1 - x0, h); g.clip();
-      g.fillStyle = '#fff'; g.fillText(p.label(i), Math.max(x0, 0) + 3, y + h / 2);
+      g.fillStyle = labelOf(p, i, underText); g.fillText(p.label(i), textX, y + h / 2);
       g.restore();
     }
     this.outline(g, i, i + 1, x0, x1, y, h);
@@ -323,20 +330,27 @@ class Timeline {
 
   // An item's states in view: each one, or where there may be more than
   // pixels, per pixel the state it spent most of that pixel's time in.
-  paintStates(g, i, y, h) {
+  // Returns the state drawn at x = textX (0 if none).
+  paintStates(g, i, y, h, textX) {
     const p = this.p;
+    let under = 0;
     if (3 * p.waitsOf(i).length + 1 <= this.w) {
       for (const [a, b, s] of p.states(i, this.t0, this.t1)) {
         g.fillStyle = fillOf(p, i, s);
-        const sa = this.x(a);
-        g.fillRect(sa, y, Math.max(this.x(b) - sa, 1), h);
+        const sa = this.x(a), sb = Math.max(this.x(b), sa + 1);
+        g.fillRect(sa, y, sb - sa, h);
+        if (sa <= textX && textX < sb) under = s;
       }
-      return;
+      return under;
     }
     const ns = (this.t1 - this.t0) / this.w, start = p.start(i), stop = p.stop(i);
     const first = Math.max(0, Math.floor(this.x(start))), last = Math.min(Math.ceil(this.w), Math.ceil(this.x(stop)));
     let run = -1, from = first;
-    const flush = (k) => { if (run >= 0) { g.fillStyle = fillOf(p, i, run); g.fillRect(from, y, k - from, h); } };
+    const flush = (k) => {
+      if (run < 0) return;
+      g.fillStyle = fillOf(p, i, run); g.fillRect(from, y, k - from, h);
+      if (from <= textX && textX < k) under = run;
+    };
     for (let k = first; k <= last; ++k) {
       let s = -1;
       if (k < last) {
@@ -346,6 +360,7 @@ class Timeline {
       }
       if (s !== run) { flush(k); run = s; from = k; }
     }
+    return under;
   }
 
   // Folded items: a light box where they lie, in it a bar per column of

@@ -100,7 +100,8 @@ TEST_CASE("a workload's report works in a browser", "[browser]") {
     nlohmann::json three = nlohmann::json::array();
     for (const auto s :
          {analysis::State::Running, analysis::State::Ready, analysis::State::Blocked}) {
-      const analysis::Rgb c = analysis::item_rgb(profile.items[i].name, profile.items[i].kind, s);
+      const analysis::Rgb c =
+          analysis::item_rgb(profile.str(profile.items[i].name), profile.items[i].kind, s);
       char css[8];
       std::snprintf(css, sizeof css, "#%02x%02x%02x", c.r, c.g, c.b);
       three.push_back(css);

@@ -10,6 +10,7 @@
 #include "viewer/camera.hpp"
 #include "viewer/finding_focus.hpp"
 #include "viewer/layout.hpp"
+#include "viewer/palette.hpp"
 #include "viewer/script.hpp"
 #include "viewer/timeline_view.hpp"
 
@@ -195,4 +196,47 @@ TEST_CASE("a finding's focus: its window with a margin, its lanes, its items, th
   const auto of_task = findings_of(p, all, f.items.front());
   CHECK(std::count(of_task.begin(), of_task.end(), static_cast<int>(it - all.findings.begin())) ==
         1);
+}
+
+TEST_CASE("a kind has its colour in every run whatever order its trace named things in",
+          "[viewer][palette]") {
+  // Two runs of one program: the second names an extra kind first, so the
+  // two share no string ids for their kinds.
+  TempDir dir;
+  const auto write = [&](const std::string& file, std::vector<std::string> kinds) {
+    analysis::testing::SyntheticTrace t(dir.file(file));
+    const auto c0 = t.processor(trace::ProcKind::Cpu, 0, "c0");
+    trace::Time at = 0;
+    for (const auto& name : kinds) {
+      t.task(c0, t.task_kind(name), at, at + 10);
+      at += 20;
+    }
+    t.finish();
+  };
+  write("a.prof", {"RandTask", "BinaryOpTask"});
+  write("b.prof", {"ConvertTask", "BinaryOpTask", "RandTask"});
+  const analysis::Profile a = load::load_profile({dir.file("a.prof")});
+  const analysis::Profile b = load::load_profile({dir.file("b.prof")});
+  const auto color = [](const analysis::Profile& p, const std::string& name,
+                        analysis::State state) {
+    for (uint32_t i = 0; i < p.items.size(); ++i)
+      if (p.str(p.items[i].name) == name) return item_color(p, i, state);
+    FAIL("no item named " << name);
+    return ImU32{0};
+  };
+  for (const char* name : {"RandTask", "BinaryOpTask"}) {
+    INFO(name);
+    for (const auto s :
+         {analysis::State::Running, analysis::State::Ready, analysis::State::Blocked})
+      CHECK(color(a, name, s) == color(b, name, s));
+  }
+  // ... and the ids really differ, and the kinds' colours too.
+  uint32_t rand_a = 0, rand_b = 0;
+  for (const auto& it : a.items)
+    if (a.str(it.name) == "RandTask") rand_a = it.name;
+  for (const auto& it : b.items)
+    if (b.str(it.name) == "RandTask") rand_b = it.name;
+  CHECK(rand_a != rand_b);
+  CHECK(color(b, "RandTask", analysis::State::Running) !=
+        color(b, "ConvertTask", analysis::State::Running));
 }
