@@ -67,11 +67,13 @@ class Maker:
         env = dict(os.environ)
         env.pop("LEGATE_CONFIG", None)
         if env_config:
-            env["LEGATE_CONFIG"] = env_config + " --profile --logdir " + logdir
+            env["LEGATE_CONFIG"] = (env_config + " --profile --logdir " +
+                                    os.path.relpath(logdir, ROOT))
             subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)  # the OOM seed fails on purpose
         else:
-            run([self.tool("legate"), "--profile", "--logdir", logdir] + command, env=env)
+            run([self.tool("legate"), "--profile", "--logdir", os.path.relpath(logdir, ROOT)] +
+                command, env=env)
         if not os.path.exists(os.path.join(logdir, "legate_prof", "index.html")):
             fail("the run of %s wrote no report in %s" % (" ".join(command), logdir))
         return logdir
@@ -202,10 +204,18 @@ def main():
         fail("no picture named %s; the pictures: %s" % (", ".join(sorted(unknown)),
                                                          ", ".join(PICTURES)))
     os.makedirs(IMAGES, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="legato-doc-images-") as work:
-        m = Maker(os.path.abspath(args.build), work)
+    # The runs' directory shows in the pictures (the report's header names
+    # the log directory): one under the build, named for what it is.
+    build = os.path.abspath(args.build)
+    work = os.path.join(build, "doc-images")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    try:
+        m = Maker(build, work)
         for make in (example1, oom, ranks, legion):
             make(m, only)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     for name in PICTURES:
         if name in only:
             print("wrote", os.path.relpath(os.path.join(IMAGES, name + ".png"), ROOT))
