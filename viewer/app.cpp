@@ -314,6 +314,27 @@ void App::toggle_chain() {
   std::sort(hl_.chain_sorted.begin(), hl_.chain_sorted.end());
 }
 
+void App::focus_selection() {
+  if (hl_.range) {
+    camera_.set(hl_.range->first, hl_.range->second);
+  } else {
+    zoom_to_selected();
+  }
+}
+
+void App::mark_selection() {
+  if (hl_.range) {
+    hl_.mark = hl_.range;
+  } else if (details_) {
+    const analysis::Item& it = profile_->items[details_->item];
+    const auto span = std::make_pair(static_cast<double>(it.start), static_cast<double>(it.stop()));
+    // Marking what is marked already takes the mark away.
+    hl_.mark = hl_.mark == span ? std::nullopt : std::optional(span);
+  } else {
+    hl_.mark.reset();
+  }
+}
+
 void App::zoom_to_selected() {
   if (!profile_ || !details_) return;
   const analysis::Item& it = profile_->items[details_->item];
@@ -408,6 +429,8 @@ void App::handle_mouse(const Pick& pick, bool hovered) {
     zoom_to_selected();
     return;
   }
+  // A left drag selects a range of time (its length shows); a right drag
+  // pans; Ctrl or Shift, or a drag on the ruler, zooms to the range dragged.
   for (int button : {0, 1}) {
     if (hovered && ImGui::IsMouseClicked(button)) {
       dragging_ = true;
@@ -415,14 +438,16 @@ void App::handle_mouse(const Pick& pick, bool hovered) {
       press_t0_ = camera_.t0();
       press_t1_ = camera_.t1();
       press_scroll_ = camera_.scroll();
-      range_drag_ = button == 1 || io.KeyCtrl || io.KeyShift || pick.type == Pick::Type::Axis;
+      drag_ = io.KeyCtrl || io.KeyShift || pick.type == Pick::Type::Axis ? Drag::Zoom
+              : button == 1                                              ? Drag::Pan
+                                                                         : Drag::Select;
     }
   }
   const bool down = io.MouseDown[0] || io.MouseDown[1];
   const float dx = io.MousePos.x - press_.x, dy = io.MousePos.y - press_.y;
   const bool moved = std::fabs(dx) > 3 || std::fabs(dy) > 3;
   if (dragging_ && down && moved) {
-    if (range_drag_) {
+    if (drag_ != Drag::Pan) {
       hl_.selecting = std::make_pair(press_.x - left, io.MousePos.x - left);
     } else {
       const double dt = static_cast<double>(dx) / width * (press_t1_ - press_t0_);
@@ -435,6 +460,7 @@ void App::handle_mouse(const Pick& pick, bool hovered) {
     hl_.selecting.reset();
     if (!moved) {
       const Pick at_press = view_.pick(press_, p, layout_, camera_, util_);
+      if (at_press.type != Pick::Type::Label) hl_.range.reset();  // a click ends a selection
       if (at_press.type == Pick::Type::Item) {
         select(at_press.item);
         hl_.flash = kNone;
@@ -445,10 +471,14 @@ void App::handle_mouse(const Pick& pick, bool hovered) {
       } else if (at_press.type == Pick::Type::Error) {
         show_error_ = at_press.error;
       }
-    } else if (range_drag_) {
+    } else if (drag_ != Drag::Pan) {
       const double a = camera_.time_at(press_.x - left, width);
       const double b = camera_.time_at(io.MousePos.x - left, width);
-      camera_.set(std::min(a, b), std::max(a, b));
+      if (drag_ == Drag::Zoom) {
+        camera_.set(std::min(a, b), std::max(a, b));
+      } else if (std::fabs(io.MousePos.x - press_.x) > 3) {
+        hl_.range = std::make_pair(std::min(a, b), std::max(a, b));
+      }
     } else {
       camera_.remember(press_t0_, press_t1_);
     }
@@ -484,7 +514,9 @@ void App::handle_keys() {
   if (io.KeyCtrl && ImGui::IsKeyPressed('F')) show_search_ = search_focus_ = true;
   if (io.KeyCtrl && ImGui::IsKeyPressed('Q')) quit_ = true;
   if (pressed(ImGuiKey_Escape)) {
-    if (!hl_.chain.empty()) {
+    if (hl_.range) {
+      hl_.range.reset();
+    } else if (!hl_.chain.empty()) {
       hl_.chain.clear();
       hl_.chain_sorted.clear();
     } else if (focused_ >= 0) {
@@ -495,8 +527,30 @@ void App::handle_keys() {
     }
   }
   if (io.KeyCtrl) return;
+  // W/S zoom around the mouse when it is over the lanes, else the middle.
+  const float left = view_.lanes_origin().x, width = view_.lanes_width();
+  const float mx = io.MousePos.x;
+  const double at = mx >= left && mx <= left + width ? (mx - left) / width : 0.5;
   for (const ImWchar c : io.InputQueueCharacters) {
     switch (c) {
+      case 'w':
+        camera_.zoom(0.8, at);
+        break;
+      case 's':
+        camera_.zoom(1.25, at);
+        break;
+      case 'a':
+        camera_.pan(-0.1);
+        break;
+      case 'd':
+        camera_.pan(0.1);
+        break;
+      case 'f':
+        focus_selection();
+        break;
+      case 'm':
+        mark_selection();
+        break;
       case '+':
       case '=':
         camera_.zoom(0.8);
@@ -523,10 +577,10 @@ void App::handle_keys() {
       case '/':
         show_search_ = search_focus_ = true;
         break;
-      case 's':
+      case 'S':
         show_stats_ = !show_stats_;
         break;
-      case 'f':
+      case 'F':
         show_findings_ = !show_findings_ && !findings_.findings.empty();
         break;
       case '?':
@@ -552,6 +606,12 @@ nlohmann::json App::state() const {
   if (!profile_) return j;
   const analysis::Profile& p = *profile_;
   const double start = camera_.run_start();
+  const auto span_json = [start](const std::pair<double, double>& r) {
+    return nlohmann::json{
+        {"from", r.first - start}, {"to", r.second - start}, {"length", r.second - r.first}};
+  };
+  if (hl_.range) j["range"] = span_json(*hl_.range);
+  if (hl_.mark) j["mark"] = span_json(*hl_.mark);
   j["warnings"] = p.warnings;
   j["ranks"] = p.ranks.size();
   j["ranks_left_out"] = p.ranks_left_out;

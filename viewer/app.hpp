@@ -97,6 +97,11 @@ class App {
   void show_search(const std::string& query);
   void toggle_chain();
   void zoom_to_selected();
+  // f: the selected range fills the view, else the selected item.
+  void focus_selection();
+  // m: marks the selected range, else the selected item's span (again:
+  // unmarks it); with neither, clears the mark.
+  void mark_selection();
   // Zooms to a finding's window, unfolds and scrolls to its lanes and
   // outlines its items until another finding is focused or -1 clears it.
   void focus_finding(int index);
@@ -157,7 +162,8 @@ class App {
   std::vector<int> item_findings_;  // the findings the selected item belongs to
 
   // Mouse interaction.
-  bool dragging_ = false, range_drag_ = false;
+  bool dragging_ = false;
+  enum class Drag { Select, Pan, Zoom } drag_ = Drag::Select;
   ImVec2 press_{0, 0};
   double press_t0_ = 0, press_t1_ = 0;
   float press_scroll_ = 0;

@@ -72,9 +72,9 @@ void App::menu_bar() {
     } else {
       const std::string label =
           profile_ ? "Findings (" + std::to_string(findings_.findings.size()) + ")" : "Findings";
-      ImGui::MenuItem(label.c_str(), "F", &show_findings_, profile_ != nullptr);
+      ImGui::MenuItem(label.c_str(), "Shift+F", &show_findings_, profile_ != nullptr);
     }
-    ImGui::MenuItem("Statistics", "S", &show_stats_, profile_ != nullptr);
+    ImGui::MenuItem("Statistics", "Shift+S", &show_stats_, profile_ != nullptr);
     ImGui::MenuItem("Help", "?", &show_help_);
     ImGui::EndMenu();
   }
@@ -109,7 +109,20 @@ void App::header() {
                       short_ns(static_cast<double>(p.stop - p.start)).c_str(),
                       view_time(camera_.t0() - camera_.run_start()).c_str(),
                       view_time(camera_.t1() - camera_.run_start()).c_str());
-  if (ImGui::IsItemHovered())
+  // A selected range and a mark say how long they are, and where.
+  const auto span_text = [&](const char* what, const std::pair<double, double>& r) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.12f, 0.37f, 0.75f, 1), "| %s %s (%s to %s)", what,
+                       short_ns(r.second - r.first).c_str(),
+                       view_time(r.first - camera_.run_start()).c_str(),
+                       view_time(r.second - camera_.run_start()).c_str());
+  };
+  const bool header_hovered = ImGui::IsItemHovered();
+  if (hl_.range) span_text("selected", *hl_.range);
+  if (hl_.mark) span_text("marked", *hl_.mark);
+  ImGui::SameLine();
+  ImGui::TextDisabled("| ? for keys");
+  if (header_hovered)
     ImGui::SetTooltip(
         "run %s ns, view %s to %s ns",
         analysis::grouped(static_cast<uint64_t>(p.stop - p.start)).c_str(),
@@ -313,24 +326,28 @@ void App::help_window() {
   static const char* const kKeys[][2] = {
       {"wheel", "zoom around the mouse"},
       {"shift+wheel, wheel on labels", "scroll the lanes"},
-      {"drag", "pan (both directions)"},
-      {"right drag, ctrl/shift+drag, drag on the ruler", "zoom to the selected range"},
+      {"drag", "select a range of time: its length shows (f zooms to it, m marks it)"},
+      {"right drag", "pan (both directions)"},
+      {"ctrl/shift+drag, drag on the ruler", "zoom to the range dragged"},
       {"click",
        "details of an item; a box of folded items: zoom into it; a label: expand/collapse"},
       {"double-click", "zoom to the item"},
-      {"left / right", "pan"},
+      {"w / s", "zoom in / out around the mouse"},
+      {"a / d, left / right", "pan"},
       {"up / down, page up / down", "scroll"},
       {"+ / -", "zoom in / out"},
       {"backspace, u, ctrl+z", "undo zoom"},
       {"r, ctrl+y, ctrl+shift+z", "redo zoom"},
       {"0, home", "show the whole run"},
+      {"f", "focus: zoom to the selected range, else the selected item"},
+      {"m", "mark the selected range or item (again: unmark)"},
       {"z", "zoom to the selected item"},
       {"h", "highlight the selected item's critical path"},
       {"/, ctrl+f", "search"},
-      {"s", "statistics"},
-      {"f", "findings: patterns that cost the run time or memory"},
+      {"shift+s", "statistics"},
+      {"shift+f", "findings: patterns that cost the run time or memory"},
       {"e / c", "expand everything / only avg lines"},
-      {"escape", "clear the chain, then the clicked finding, then the selection"},
+      {"escape", "clear the selected range, the chain, the clicked finding, then the selection"},
       {"?", "this help"},
   };
   ImGui::Text(

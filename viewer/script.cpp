@@ -46,12 +46,14 @@ namespace {
 
 // What one argument of a step must be.
 enum class Arg : uint8_t {
-  Word,    // anything
-  Number,  // a number
-  Time,    // a number with an optional unit: 1.5ms
-  Key,     // a key name (parse_key)
-  Lanes,   // what expand takes: auto, all, none, kinds or kinds of lanes (check_expand)
-  Text,    // the rest of the line, spaces included
+  Word,     // anything
+  Button,   // right (the default: left)
+  DragHow,  // right or shift (the default: a plain left drag)
+  Number,   // a number
+  Time,     // a number with an optional unit: 1.5ms
+  Key,      // a key name (parse_key)
+  Lanes,    // what expand takes: auto, all, none, kinds or kinds of lanes (check_expand)
+  Text,     // the rest of the line, spaces included
 };
 
 // One operation: its name in scripts, how many arguments it needs, and what
@@ -73,8 +75,8 @@ const std::vector<OpInfo>& operations() {
       {ScriptOp::Pan, "pan", 1, {Number}},
       {ScriptOp::Expand, "expand", 1, {Lanes}},
       {ScriptOp::Hover, "hover", 2, {Number, Number}},
-      {ScriptOp::Click, "click", 2, {Number, Number, Word}},
-      {ScriptOp::Drag, "drag", 4, {Number, Number, Number, Number, Word}},
+      {ScriptOp::Click, "click", 2, {Number, Number, Button}},
+      {ScriptOp::Drag, "drag", 4, {Number, Number, Number, Number, DragHow}},
       {ScriptOp::Wheel, "wheel", 3, {Number, Number, Number}},
       {ScriptOp::Key, "key", 1, {Key}},
       {ScriptOp::Type, "type", 1, {Text}},
@@ -103,7 +105,7 @@ const char* script_steps_help() {
          "  expand auto|all|none|kinds|KIND,...\n"
          "  hover X Y              move the mouse there\n"
          "  click X Y [right]      press and release a mouse button there\n"
-         "  drag X0 Y0 X1 Y1 [right]\n"
+         "  drag X0 Y0 X1 Y1 [right|shift]\n"
          "  wheel X Y STEPS        mouse wheel at (X, Y), positive zooms in\n"
          "  key NAME               left, right, up, down, pageup, pagedown, home, end, "
          "backspace,\n"
@@ -217,6 +219,12 @@ std::string check_argument(Arg kind, const std::string& value) {
     case Arg::Word:
     case Arg::Text:
       return "";
+    case Arg::Button:
+      return value == "right" ? "" : "'" + value + "' is not a button (right, or none for left)";
+    case Arg::DragHow:
+      return value == "right" || value == "shift"
+                 ? ""
+                 : "'" + value + "' is not right or shift (none: a left drag)";
     case Arg::Number: {
       char* end = nullptr;
       const double v = std::strtod(value.c_str(), &end);
@@ -339,6 +347,7 @@ void Script::before_frame(App& app, ImGuiIO& io) {
   if (!finished() && !app.loading() && run(app, io)) advance();
   // The script owns the mouse: the platform backend's state is replaced.
   io.MousePos = mouse_;
+  if (shift_) io.KeyShift = true;
   io.MouseDown[0] = down_[0];
   io.MouseDown[1] = down_[1];
 }
@@ -409,7 +418,9 @@ bool Script::click(int button, int phase) {
 
 // Moves to the first point, presses, moves halfway, then to the second point, releases.
 bool Script::drag(const Step& s, int phase) {
-  const int button = s.args.size() > 4 && s.args[4] == "right" ? 1 : 0;
+  const std::string how = s.args.size() > 4 ? s.args[4] : "";
+  const int button = how == "right" ? 1 : 0;
+  shift_ = how == "shift" && phase < 4;  // held from the press to the release
   const ImVec2 a = point(0);
   const ImVec2 b = point(2);
   if (phase == 0) mouse_ = a;

@@ -108,6 +108,7 @@ class Script {
   bool down_[2] = {false, false};
   int held_key_ = -1;         // key: released on the next frame
   bool key_pressed_ = false;  // its modifiers too
+  bool shift_ = false;        // a drag with shift held
   double fps_start_ = 0;      // fps: when it began
   int fps_frames_ = 0;
   std::string capture_;  // after_frame: capture or dump

@@ -135,15 +135,45 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
     dl->AddRectFilled(ImVec2(end.x - 6, at), ImVec2(end.x - 2, at + thumb), colors::kScrollThumb,
                       2);
   }
+  const auto length = [&](double ns) { return analysis::short_ns(std::fabs(ns)); };
+  if (hl.mark) {
+    draw_band(dl, screen_x(static_cast<Time>(hl.mark->first), cam),
+              screen_x(static_cast<Time>(hl.mark->second), cam), colors::kMark, colors::kMarkEdge,
+              "mark " + length(hl.mark->second - hl.mark->first));
+  }
+  if (hl.range) {
+    draw_band(dl, screen_x(static_cast<Time>(hl.range->first), cam),
+              screen_x(static_cast<Time>(hl.range->second), cam), colors::kSelection,
+              colors::kSelectionEdge, length(hl.range->second - hl.range->first));
+  }
   if (hl.selecting) {
     const float a = lanes.x + std::min(hl.selecting->first, hl.selecting->second);
     const float b = lanes.x + std::max(hl.selecting->first, hl.selecting->second);
-    dl->AddRectFilled(ImVec2(a, lanes.y), ImVec2(b, end.y), colors::kSelection);
+    draw_band(dl, a, b, colors::kSelection, colors::kSelectionEdge,
+              length((b - a) / lanes_width() * cam.span()));
   }
   dl->PopClipRect();
   draw_labels(dl, layout, cam);
   draw_axis(dl, cam);
   draw_errors(dl, p, cam);
+}
+
+void TimelineView::draw_band(ImDrawList* dl, float x0, float x1, ImU32 fill, ImU32 edge,
+                             const std::string& length) const {
+  const ImVec2 lanes = lanes_origin();
+  const float bottom = origin_.y + size_.y;
+  if (x1 < x0) std::swap(x0, x1);
+  dl->AddRectFilled(ImVec2(x0, lanes.y), ImVec2(std::max(x1, x0 + 1), bottom), fill);
+  dl->AddLine(ImVec2(x0, lanes.y), ImVec2(x0, bottom), edge);
+  dl->AddLine(ImVec2(x1, lanes.y), ImVec2(x1, bottom), edge);
+  // The length on a tag at the band's top, centred, kept on screen.
+  const ImVec2 text = ImGui::CalcTextSize(length.c_str());
+  const float left = lanes.x, right = lanes.x + lanes_width();
+  const float x =
+      std::clamp((x0 + x1 - text.x) / 2, left + 2, std::max(left + 2, right - text.x - 6));
+  dl->AddRectFilled(ImVec2(x - 3, lanes.y + 2), ImVec2(x + text.x + 3, lanes.y + text.y + 4), edge,
+                    3);
+  dl->AddText(ImVec2(x, lanes.y + 3), kWhite, length.c_str());
 }
 
 void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {

@@ -36,6 +36,9 @@ struct Highlights {
   uint32_t flash = analysis::kNone;
   uint32_t selected = analysis::kNone;
   std::optional<std::pair<float, float>> selecting;  // x range in the lanes area
+  // The range the user selected (a left drag) and the one they marked (m),
+  // in the run's times: drawn as bands with their lengths.
+  std::optional<std::pair<double, double>> range, mark;
 };
 
 struct Pick {
@@ -78,6 +81,9 @@ class TimelineView {
     analysis::Time start, stop, busy;
   };
   void draw_axis(ImDrawList* dl, const Camera& cam) const;
+  // A band over the lanes from x0 to x1 with its length written at its top.
+  void draw_band(ImDrawList* dl, float x0, float x1, ImU32 fill, ImU32 edge,
+                 const std::string& length) const;
   void draw_avg(ImDrawList* dl, const LayoutRow& row, float top, const Camera& cam,
                 const UtilizationCache& util);
   void draw_lane(ImDrawList* dl, const analysis::Profile& p, const LayoutRow& row, float top,

@@ -1,8 +1,8 @@
 // A whole viewer App, headless, driven by scripted mouse and key input on a
 // synthetic trace (written through the writer API; nothing ran) with known
 // answers: selection and details (a GPU kernel's short name and signature),
-// the critical-path link and chain, back, zoom keys and undo, wheel, drag to
-// pan, right-drag to zoom into a range, folding by label, tooltips, folded
+// the critical-path link and chain, back, zoom keys and undo, wheel, drags
+// to select, pan and zoom to a range, folding by label, tooltips, folded
 // boxes, search, the error banner, and opening files from the open box
 // after a failed load.
 #include <filesystem>
@@ -179,19 +179,53 @@ TEST_CASE("keys, wheel and drags zoom, pan and undo", "[viewer]") {
   s.run("wheel " + std::to_string(x) + " " + std::to_string(y) + " 2\nwait 1\n");
   CHECK(s.width() == Approx(full * 0.64));
   CHECK(s.at(250'000, "c1").first == Approx(x).margin(1));
-  // Dragging 100 px to the right shows earlier times.
+  // A right drag of 100 px to the right shows earlier times.
   json st = s.app.state();
   const double t0 = st["window"]["t0"], per_px = s.width() / st["lanes_area"][2].get<double>();
   s.run("drag " + std::to_string(x) + " " + std::to_string(y) + " " + std::to_string(x + 100) +
-        " " + std::to_string(y) + "\nwait 1\n");
+        " " + std::to_string(y) + " right\nwait 1\n");
   CHECK(s.app.state()["window"]["t0"].get<double>() == Approx(t0 - 100 * per_px).epsilon(0.01));
-  // A right drag zooms into the range it covers.
+  // A shift drag zooms into the range it covers.
   s.run("key 0\nwait 1\n");
   const auto a = s.at(200'000, "c0"), b = s.at(400'000, "c0");
-  st = s.run("drag " + std::to_string(a.first) + " " + std::to_string(a.second) + " " +
-             std::to_string(b.first) + " " + std::to_string(b.second) + " right\nwait 1\n");
+  const std::string a_to_b = std::to_string(a.first) + " " + std::to_string(a.second) + " " +
+                             std::to_string(b.first) + " " + std::to_string(b.second);
+  st = s.run("drag " + a_to_b + " shift\nwait 1\n");
   CHECK(st["window"]["t0"].get<double>() == Approx(200'000).epsilon(0.01));
   CHECK(st["window"]["t1"].get<double>() == Approx(400'000).epsilon(0.01));
+  // A plain drag selects the range and says how long it is; the view stays.
+  s.run("key 0\nwait 1\n");
+  st = s.run("drag " + a_to_b + "\nwait 1\n");
+  CHECK(s.width() == Approx(full));
+  REQUIRE(st.contains("range"));
+  CHECK(st["range"]["from"].get<double>() == Approx(200'000).epsilon(0.01));
+  CHECK(st["range"]["length"].get<double>() == Approx(200'000).epsilon(0.01));
+  // m marks it, f fills the view with it, escape ends the selection; the
+  // mark stays.
+  st = s.run("key m\nwait 1\nkey f\nwait 1\n");
+  CHECK(st["window"]["t0"].get<double>() == Approx(200'000).epsilon(0.01));
+  CHECK(st["window"]["t1"].get<double>() == Approx(400'000).epsilon(0.01));
+  st = s.run("key escape\nwait 1\n");
+  CHECK_FALSE(st.contains("range"));
+  CHECK(st["mark"]["length"].get<double>() == Approx(200'000).epsilon(0.01));
+  // W and S zoom around the mouse, A and D pan by a tenth of the view.
+  s.run("key 0\nwait 1\n");
+  const float under_mouse = s.at(250'000, "c1").first;
+  s.run("hover " + s.xy(250'000, "c1") + "\nwait 1\nkey w\nwait 1\n");
+  CHECK(s.width() == Approx(full * 0.8));
+  CHECK(s.at(250'000, "c1").first == Approx(under_mouse).margin(1));
+  s.run("key s\nwait 1\n");
+  CHECK(s.width() == Approx(full));
+  st = s.app.state();
+  const double before = st["window"]["t0"];
+  st = s.run("key d\nwait 1\n");
+  CHECK(st["window"]["t0"].get<double>() == Approx(before + full * 0.1).epsilon(0.01));
+  st = s.run("key a\nwait 1\n");
+  CHECK(st["window"]["t0"].get<double>() == Approx(before).margin(full * 0.001));
+  // Statistics and Findings moved to shift+S and shift+F.
+  CHECK(st["windows"]["stats"] == false);
+  st = s.run("key S\nwait 1\n");
+  CHECK(st["windows"]["stats"] == true);
 }
 
 TEST_CASE("labels fold lanes, tooltips describe, folded boxes zoom in, search finds", "[viewer]") {

@@ -91,7 +91,7 @@ TEST_CASE("a run without findings opens no Findings pane", "[viewer]") {
   TempDir dir;
   testing::write_quiet_trace(dir.file("legate_0.prof"));
   Session s(dir.file("legate_0.prof"));
-  const json st = s.run("key f\nwait 1\n");
+  const json st = s.run("key F\nwait 1\n");
   CHECK(st["findings"].empty());
   CHECK(st["windows"]["findings"] == false);
   CHECK(st["finding"] == -1);
