@@ -34,14 +34,20 @@ Rgb hsl_to_rgb(double hue, double sat, double light) {
 
 namespace {
 
-// FNV-1a: a hash of a name that every run computes alike.
+// A hash of a name that every run computes alike: FNV-1a, then mixed so
+// that names differing in their last letter (task1, task2) differ in the
+// top bits too, which pick the hue.
 uint64_t name_hash(std::string_view name) {
   uint64_t h = 0xcbf29ce484222325ULL;
   for (const char c : name) {
     h ^= static_cast<uint8_t>(c);
     h *= 0x100000001b3ULL;
   }
-  return h;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  return h ^ (h >> 33);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@ set(content "// Generated from html_export/assets by embed_assets.cmake.\n#inclu
 # The script is its parts in order: data decoding and loading, the profile's
 # questions, the timeline, the findings, the panels (which start the page).
 foreach(pair "kReportHtml:report.html" "kReportCss:report.css"
-             "kReportJs:report_data.js,report_profile.js,report_view.js,report_findings.js,report_panels.js")
+             "kReportJs:report_data.js,report_profile.js,report_view.js,report_findings.js,report_link.js,report_panels.js")
   string(REPLACE ":" ";" parts "${pair}")
   list(GET parts 0 name)
   list(GET parts 1 files)

@@ -69,15 +69,21 @@ class Panels {
     document.getElementById('labels').addEventListener('wheel', (e) => {
       e.preventDefault(); t.setScroll(t.scroll + e.deltaY);
     }, {passive: false});
+    // A drag selects a range of time and says how long it is; a right drag
+    // pans; shift, ctrl or the ruler make a drag zoom to its range (as in
+    // the viewer).
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
     c.addEventListener('mousedown', (e) => {
-      drag = {x: e.offsetX, y: e.offsetY, select: e.shiftKey || e.offsetY < AXIS_H, moved: false};
+      const how = e.shiftKey || e.ctrlKey || e.offsetY < AXIS_H ? 'zoom' : e.button === 2 ? 'pan' : 'select';
+      drag = {x: e.offsetX, y: e.offsetY, how, moved: false};
     });
     window.addEventListener('mousemove', (e) => {
       const r = c.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+      this.mouseX = x;
       if (drag) {
         const dx = x - drag.x;
         if (Math.abs(dx) > 2 || Math.abs(y - drag.y) > 2) drag.moved = true;
-        if (drag.select) { t.selecting = [drag.x, x]; t.draw(); }
+        if (drag.how !== 'pan') { t.selecting = [drag.x, x]; t.draw(); }
         else if (drag.moved) { t.pan(-dx); t.setScroll(t.scroll - (y - drag.y)); drag.x = x; drag.y = y; }
         return;
       }
@@ -86,9 +92,11 @@ class Panels {
     window.addEventListener('mouseup', (e) => {
       if (!drag) return;
       const r = c.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
-      if (drag.select && drag.moved && Math.abs(x - drag.x) > 3) {
-        t.setWindow(t.time(Math.min(x, drag.x)), t.time(Math.max(x, drag.x)));
+      if (drag.how !== 'pan' && drag.moved && Math.abs(x - drag.x) > 3) {
+        const a = t.time(Math.min(x, drag.x)), b = t.time(Math.max(x, drag.x));
+        if (drag.how === 'zoom') t.setWindow(a, b); else this.setRange([a, b]);
       } else if (!drag.moved && e.target === c) {
+        this.setRange(null);  // a click ends a selection
         const hit = t.pick(x, y);
         if (hit && hit.box) this.open(hit.box, x);
         if (hit && hit.error) this.openError(hit.error);
@@ -366,18 +374,58 @@ class Panels {
     });
   }
 
+  // The selected range: drawn, and said beside the status line.
+  setRange(r) {
+    this.t.range = r;
+    const rel = (ns) => formatNs(ns - this.p.run.start);
+    document.getElementById('selection').textContent =
+        r ? `selected ${formatNs(r[1] - r[0])} (${rel(r[0])} to ${rel(r[1])})` : '';
+    this.t.draw();
+  }
+
+  // The item whose popup is open, or -1.
+  openedItem() {
+    return this.popup.hidden || this.popup.dataset.item === undefined ? -1 : Number(this.popup.dataset.item);
+  }
+
+  // f: the selected range fills the view, else the item whose popup is open.
+  focus() {
+    const t = this.t, p = this.p, i = this.openedItem();
+    if (t.range) { t.setWindow(t.range[0], t.range[1]); return; }
+    if (i < 0) return;
+    const pad = Math.max((p.stop(i) - p.start(i)) / 2, 50);
+    t.setWindow(p.start(i) - pad, p.stop(i) + pad);
+  }
+
+  // m: marks the selected range, else the open item's span (again: unmarks).
+  markSelection() {
+    const t = this.t, p = this.p, i = this.openedItem();
+    const span = t.range ? t.range : i >= 0 ? [p.start(i), p.stop(i)] : null;
+    const same = span && t.mark && t.mark[0] === span[0] && t.mark[1] === span[1];
+    t.mark = !span || (same && !t.range) ? null : [span[0], span[1]];
+    t.draw();
+  }
+
   bindKeys() {
     window.addEventListener('keydown', (e) => {
       if (e.target instanceof HTMLInputElement) return;
       const t = this.t, mid = t.w / 2;
+      // W/S zoom around the mouse when it is over the timeline.
+      const at = this.mouseX >= 0 && this.mouseX <= t.w ? this.mouseX : mid;
       const actions = {
         '+': () => t.zoom(0.7, mid), '=': () => t.zoom(0.7, mid), '-': () => t.zoom(1 / 0.7, mid),
+        'w': () => t.zoom(0.8, at), 's': () => t.zoom(1.25, at),
+        'a': () => t.pan(-t.w / 10), 'd': () => t.pan(t.w / 10),
+        'f': () => this.focus(), 'm': () => this.markSelection(),
         'ArrowLeft': () => t.pan(-t.w / 5), 'ArrowRight': () => t.pan(t.w / 5),
         'ArrowUp': () => t.setScroll(t.scroll - 60), 'ArrowDown': () => t.setScroll(t.scroll + 60),
         'PageUp': () => t.setScroll(t.scroll - t.h / 2), 'PageDown': () => t.setScroll(t.scroll + t.h / 2),
         '0': () => this.reset(), 'Home': () => this.reset(), 'Backspace': () => this.undoZoom(),
         '/': () => document.getElementById('search').focus(), '?': () => this.toggleHelp(),
-        'Escape': () => { this.popup.hidden = true; document.getElementById('help').hidden = true; },
+        'Escape': () => {
+          if (t.range) { this.setRange(null); return; }
+          this.popup.hidden = true; document.getElementById('help').hidden = true;
+        },
       };
       const f = actions[e.key];
       if (f) { e.preventDefault(); f(); }
@@ -404,7 +452,10 @@ function showLoading(p, t) {
     const findings = new FindingsPanel(t, panels);
     panels.findings = findings;
     status.textContent = '';
+    const link = new ReportLink(t, panels);
+    t.onPaint = () => link.changed();
     t.paint();
+    link.restore();
     showLoading(p, t);
     p.store.listeners.push(() => { t.draw(); showLoading(p, t); });
     // For scripted use (the browser tests and the benchmarks): the model,
@@ -418,7 +469,8 @@ function showLoading(p, t) {
         if (!p.store.waiting.size) return true;
       }
     };
-    window.legatoReport = {profile: p, timeline: t, panels, findings, settled, firstPaintMs: performance.now()};
+    window.legatoReport = {profile: p, timeline: t, panels, findings, link, settled,
+                           firstPaintMs: performance.now()};
     document.body.dataset.state = 'ready';
   } catch (e) {
     status.textContent = `This report could not be read: ${e.message}`;

@@ -9,6 +9,10 @@ function fillFor(p, name, kind, state) {
   const colors = p.palette.get(name * 16 + kind);
   return colors ? colors[state] : '#888';
 }
+// The selected range's band and the mark's (viewer/palette.hpp's).
+const BAND = {range: {fill: 'rgba(31,95,191,0.16)', edge: 'rgba(31,95,191,0.86)'},
+              mark: {fill: 'rgba(214,120,20,0.13)', edge: 'rgba(196,104,8,0.9)'}};
+
 function fillOf(p, i, state) { return fillFor(p, p.name(i), p.kind(i), state); }
 // The colour of an item's label on its fill in a state (dark on light fills).
 function labelOf(p, i, state) {
@@ -191,11 +195,25 @@ class Timeline {
     }
     this.paintAxis(g);
     this.paintErrors(g);
-    if (this.selecting) {
-      const [a, b] = this.selecting;
-      g.fillStyle = 'rgba(31,95,191,0.15)';
-      g.fillRect(Math.min(a, b), AXIS_H, Math.abs(b - a), this.h - AXIS_H);
-    }
+    // The mark (m), the selected range (a drag) and a range being dragged,
+    // as bands with their lengths, as the viewer draws them.
+    if (this.mark) this.paintBand(g, this.x(this.mark[0]), this.x(this.mark[1]), BAND.mark, 'mark ');
+    if (this.range) this.paintBand(g, this.x(this.range[0]), this.x(this.range[1]), BAND.range, '');
+    if (this.selecting) this.paintBand(g, this.selecting[0], this.selecting[1], BAND.range, '');
+    if (this.onPaint) this.onPaint();
+  }
+
+  paintBand(g, a, b, colors, prefix) {
+    const x0 = Math.min(a, b), x1 = Math.max(a, b);
+    g.fillStyle = colors.fill;
+    g.fillRect(x0, AXIS_H, Math.max(x1 - x0, 1), this.h - AXIS_H);
+    g.fillStyle = colors.edge;
+    g.fillRect(x0, AXIS_H, 1, this.h - AXIS_H); g.fillRect(x1, AXIS_H, 1, this.h - AXIS_H);
+    const text = prefix + formatNs((x1 - x0) * (this.t1 - this.t0) / this.w);
+    const tw = g.measureText(text).width;
+    const tx = Math.min(Math.max((x0 + x1 - tw) / 2, 2), Math.max(2, this.w - tw - 6));
+    g.fillRect(tx - 3, AXIS_H + 2, tw + 6, 14);
+    g.fillStyle = '#fff'; g.fillText(text, tx, AXIS_H + 9);
   }
 
   paintAvg(g, r, top) {

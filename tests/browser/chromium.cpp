@@ -142,7 +142,7 @@ nlohmann::json Chromium::call(const std::string& method, nlohmann::json params, 
   }
 }
 
-void Chromium::open_file(const std::string& path) {
+void Chromium::open_file(const std::string& path, const std::string& fragment) {
   const auto target = call("Target.createTarget", {{"url", "about:blank"}}, false);
   const auto attached =
       call("Target.attachToTarget", {{"targetId", target["targetId"]}, {"flatten", true}}, false);
@@ -151,7 +151,7 @@ void Chromium::open_file(const std::string& path) {
   call("Runtime.enable");
   call("Emulation.setDeviceMetricsOverride",
        {{"width", width_}, {"height", height_}, {"deviceScaleFactor", 1}, {"mobile", false}});
-  call("Page.navigate", {{"url", file_url(path)}});
+  call("Page.navigate", {{"url", file_url(path) + (fragment.empty() ? "" : "#" + fragment)}});
   wait_for("document.readyState === 'complete'");
 }
 
@@ -185,6 +185,36 @@ void Chromium::click(double x, double y) {
     call("Input.dispatchMouseEvent",
          {{"type", type}, {"x", x}, {"y", y}, {"button", "left"}, {"clickCount", 1}});
   }
+}
+
+void Chromium::drag(double x0, double y0, double x1, double y1, const std::string& button,
+                    bool shift) {
+  const int modifiers = shift ? 8 : 0;
+  const int buttons = button == "right" ? 2 : 1;
+  mouse_move(x0, y0);
+  call("Input.dispatchMouseEvent", {{"type", "mousePressed"},
+                                    {"x", x0},
+                                    {"y", y0},
+                                    {"button", button},
+                                    {"buttons", buttons},
+                                    {"clickCount", 1},
+                                    {"modifiers", modifiers}});
+  for (int k = 1; k <= 4; ++k) {
+    const double x = x0 + (x1 - x0) * k / 4, y = y0 + (y1 - y0) * k / 4;
+    call("Input.dispatchMouseEvent", {{"type", "mouseMoved"},
+                                      {"x", x},
+                                      {"y", y},
+                                      {"button", button},
+                                      {"buttons", buttons},
+                                      {"modifiers", modifiers}});
+  }
+  call("Input.dispatchMouseEvent", {{"type", "mouseReleased"},
+                                    {"x", x1},
+                                    {"y", y1},
+                                    {"button", button},
+                                    {"buttons", 0},
+                                    {"clickCount", 1},
+                                    {"modifiers", modifiers}});
 }
 
 void Chromium::key(const std::string& key) {

@@ -21,9 +21,9 @@ class Chromium {
   ~Chromium();
   bool available() const { return pid_ > 0; }
 
-  // Opens the file at path (a file:// URL of its absolute path) in a fresh
-  // page and waits until the load event.
-  void open_file(const std::string& path);
+  // Opens the file at path (a file:// URL of its absolute path, then
+  // #fragment if given) in a fresh page and waits until the load event.
+  void open_file(const std::string& path, const std::string& fragment = "");
   // Evaluates a script expression (awaiting promises) and returns its value.
   nlohmann::json eval(const std::string& expression);
   // Polls expression until it is true or timeout_ms passes; returns the last value.
@@ -31,6 +31,10 @@ class Chromium {
   void click(double x, double y);
   void mouse_move(double x, double y);
   void key(const std::string& key);
+  // Presses button ("left", "right") at (x0, y0), moves to (x1, y1) in
+  // steps, releases; with shift held when asked.
+  void drag(double x0, double y0, double x1, double y1, const std::string& button = "left",
+            bool shift = false);
   // Writes a PNG of the page.
   void screenshot(const std::string& path);
   // Messages the page logged to the console and exceptions it threw.

@@ -1,8 +1,12 @@
 // The viewer's plain parts: the camera's zoom, pan and undo; the layout's
 // rows, folding and item positions; option and script parsing.
+#include <algorithm>
+#include <cmath>
+
 #include <catch2/catch.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
+#include "analysis/palette.hpp"
 #include "findings_trace.hpp"
 #include "load/load.hpp"
 #include "trace_format/trace_test_util.hpp"
@@ -239,4 +243,27 @@ TEST_CASE("a kind has its colour in every run whatever order its trace named thi
   CHECK(rand_a != rand_b);
   CHECK(color(b, "RandTask", analysis::State::Running) !=
         color(b, "ConvertTask", analysis::State::Running));
+}
+
+TEST_CASE("names that differ in one letter get hues far apart", "[viewer][palette]") {
+  // The hue of a running task of each name, in degrees.
+  const auto hue = [](const std::string& name) {
+    const analysis::Rgb c =
+        analysis::item_rgb(name, analysis::ItemKind::Task, analysis::State::Running);
+    const double r = c.r / 255.0, g = c.g / 255.0, b = c.b / 255.0;
+    const double hi = std::max({r, g, b}), lo = std::min({r, g, b}), d = hi - lo;
+    if (d == 0) return 0.0;
+    double h = hi == r ? std::fmod((g - b) / d, 6.0) : hi == g ? (b - r) / d + 2 : (r - g) / d + 4;
+    return std::fmod(h * 60 + 360, 360);
+  };
+  // Over many pairs, the median distance between neighbours' hues is far
+  // from 0 (a hash whose last letter moved only low bits gave them all ~0).
+  std::vector<double> apart;
+  for (int i = 0; i < 200; ++i) {
+    const double a = hue("task" + std::to_string(i)), b = hue("task" + std::to_string(i + 1));
+    const double d = std::fabs(a - b);
+    apart.push_back(std::min(d, 360 - d));
+  }
+  std::nth_element(apart.begin(), apart.begin() + 100, apart.end());
+  CHECK(apart[100] > 40);
 }
