@@ -255,11 +255,32 @@ void App::set_range(double a, double b) {
 void App::set_search(const std::string& query) {
   search_query_ = query;
   hl_.hits.clear();
-  if (profile_ && !query.empty()) hl_.hits = analysis::search(*profile_, query, 1000);
+  hits_by_time_.clear();
+  hit_at_ = -1;
+  if (!profile_ || query.empty()) return;
+  // Every hit up to kMaxHits (in item order, as the outline looks them up),
+  // then again by start time for the list and for stepping.
+  hl_.hits = analysis::search(*profile_, query, kMaxHits + 1);
+  hits_capped_ = hl_.hits.size() > kMaxHits;
+  if (hits_capped_) hl_.hits.pop_back();
+  hits_by_time_ = hl_.hits;
+  const auto& items = profile_->items;
+  std::stable_sort(hits_by_time_.begin(), hits_by_time_.end(),
+                   [&](uint32_t a, uint32_t b) { return items[a].start < items[b].start; });
+}
+
+void App::step_hit(int direction) {
+  if (hits_by_time_.empty()) return;
+  const auto n = static_cast<int64_t>(hits_by_time_.size());
+  hit_at_ = hit_at_ < 0 ? (direction > 0 ? 0 : n - 1) : ((hit_at_ + direction) % n + n) % n;
+  const uint32_t item = hits_by_time_[static_cast<size_t>(hit_at_)];
+  select(item);
+  reveal(item);
 }
 
 void App::show_search(const std::string& query) {
   show_search_ = true;
+  search_set_ = true;
   set_search(query);
 }
 
@@ -639,6 +660,8 @@ nlohmann::json App::state() const {
   j["rows"] = rows;
   j["boxes_drawn"] = view_.boxes_drawn();
   j["hits"] = hl_.hits.size();
+  j["hits_capped"] = hits_capped_;
+  j["hit_at"] = hit_at_;
   j["chain"] = hl_.chain;
   j["flash"] = hl_.flash == kNone ? -1 : static_cast<int64_t>(hl_.flash);
   j["tooltip"] = tooltip_;

@@ -94,6 +94,9 @@ class App {
   void set_range(double a, double b);  // ns from the run's start
   void set_expand(const std::string& value);
   void set_search(const std::string& query);
+  // Enter / shift+Enter in the search box: the next or previous hit in
+  // time, selected and brought into view.
+  void step_hit(int direction);
   void show_search(const std::string& query);
   void toggle_chain();
   void zoom_to_selected();
@@ -169,7 +172,14 @@ class App {
   float press_scroll_ = 0;
 
   std::string search_query_, paths_input_;
+  // The search's hits by start time (hl_.hits has them in item order), the
+  // one stepped to (-1: none yet), and whether there were more than kMaxHits.
+  static constexpr size_t kMaxHits = 4'000'000;
+  std::vector<uint32_t> hits_by_time_;
+  int64_t hit_at_ = -1;
+  bool hits_capped_ = false;
   bool search_focus_ = false;
+  bool search_set_ = false;  // show_search() replaced the query: the box takes it
   bool show_search_ = false, show_stats_ = false, show_help_ = false, show_warnings_ = false;
   bool show_findings_ = false;
   float findings_height_ = 0;     // dragged by the user; 0: a share of the window

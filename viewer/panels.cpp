@@ -9,6 +9,8 @@
 #include "analysis/stats.hpp"
 #include "analysis/units.hpp"
 #include "viewer/app.hpp"
+
+#include <imgui_internal.h>
 #include "viewer/palette.hpp"
 
 namespace legato::viewer {
@@ -207,7 +209,8 @@ void App::open_panel() {
 
 void App::search_window() {
   if (!show_search_) return;
-  ImGui::SetNextWindowPos(ImVec2(20, 80), ImGuiCond_Appearing);
+  // Right of the lane labels, never over them.
+  ImGui::SetNextWindowPos(ImVec2(view_.lanes_origin().x + 16, 80), ImGuiCond_Appearing);
   ImGui::SetNextWindowSize(ImVec2(520, 380), ImGuiCond_Appearing);
   if (!ImGui::Begin("Search", &show_search_, ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
@@ -218,24 +221,39 @@ void App::search_window() {
     search_focus_ = false;
   }
   ImGui::SetNextItemWidth(-1);
+  // A query set from outside (a script, a finding's link) replaces what the
+  // box holds while it is being edited.
+  if (search_set_) {
+    if (ImGui::GetActiveID() == ImGui::GetID("##query")) ImGui::ClearActiveID();
+    search_set_ = false;
+  }
   std::string q = search_query_;
   if (ImGui::InputTextWithHint("##query", "task name, operation or file:line", &q)) set_search(q);
   remember_control("search");
+  if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
+    step_hit(ImGui::GetIO().KeyShift ? -1 : 1);
+    search_focus_ = true;  // the details opening must not take the box's focus
+  }
   const analysis::Profile& p = *profile_;
   if (!search_query_.empty()) {
+    const std::string count = analysis::grouped(hits_by_time_.size());
+    const std::string at =
+        hit_at_ >= 0 ? analysis::grouped(static_cast<uint64_t>(hit_at_ + 1)) + " of " : "";
     ImGui::TextDisabled(
-        hl_.hits.size() >= 1000 ? "first %zu matches (highlighted)" : "%zu matches (highlighted)",
-        hl_.hits.size());
+        "%s%s%s matches, by start time, outlined%s", at.c_str(), hits_capped_ ? "the first " : "",
+        count.c_str(),
+        hit_at_ < 0 && !hits_by_time_.empty() ? " (Enter: next, shift+Enter: previous)" : "");
   }
   ImGui::BeginChild("results");
   ImGuiListClipper clip;
-  clip.Begin(static_cast<int>(hl_.hits.size()));
+  clip.Begin(static_cast<int>(hits_by_time_.size()));
   while (clip.Step()) {
     for (int k = clip.DisplayStart; k < clip.DisplayEnd; ++k) {
-      const uint32_t i = hl_.hits[static_cast<size_t>(k)];
+      const uint32_t i = hits_by_time_[static_cast<size_t>(k)];
       ImGui::PushID(k);
       const std::string text = analysis::describe(p, i) + "  at " + at_time(p, p.items[i].start);
       if (ImGui::Selectable(text.c_str(), hl_.selected == i)) {
+        hit_at_ = k;
         select(i);
         reveal(i);
       }

@@ -344,16 +344,39 @@ class Panels {
   }
 
   // Opens the search's next hit (loading its chunk): hits in item order.
-  async nextHit() {
+  // Enter / shift+Enter: the next or previous hit by start time. Ordering
+  // them needs the detail parts that hold them: up to TIME_ORDER_PARTS of
+  // them are loaded; a search spread wider steps in lane order and says so.
+  async nextHit(direction = 1) {
     const s = this.t.search, out = document.getElementById('hits');
     if (!s || !s.total) return;
-    this.hitIndex = (this.hitIndex + 1) % s.total;
-    let n = this.hitIndex, c = 0;
-    while (n >= s.counts[c]) n -= s.counts[c++];
-    const hits = await this.p.loadHits(s, s.chunks[c]);
+    if (s.chunks.length <= TIME_ORDER_PARTS) {
+      // Each part's starts are read as it arrives (the store may let a
+      // part go again once others come).
+      s.ordering = s.ordering || (async () => {
+        const p = this.p;
+        const parts = await Promise.all(s.chunks.map(async (k) =>
+          Array.from(await p.loadHits(s, k), (i) => [p.start(i), i])));
+        const all = parts.flat().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        return Int32Array.from(all, ([, i]) => i);
+      })();
+      s.byTime = await s.ordering;
+    }
     if (this.t.search !== s) return;
-    out.textContent = `${(this.hitIndex + 1).toLocaleString()} of ${s.total.toLocaleString()}`;
-    await this.follow(hits[n]);
+    const n = s.total;
+    this.hitIndex = this.hitIndex < 0 ? (direction > 0 ? 0 : n - 1) : (this.hitIndex + direction + n) % n;
+    let item;
+    if (s.byTime) {
+      item = s.byTime[this.hitIndex];
+    } else {
+      let k = this.hitIndex, c = 0;
+      while (k >= s.counts[c]) k -= s.counts[c++];
+      item = (await this.p.loadHits(s, s.chunks[c]))[k];
+      if (this.t.search !== s) return;
+    }
+    out.textContent = `${(this.hitIndex + 1).toLocaleString()} of ${n.toLocaleString()}` +
+                      (s.byTime ? '' : ' (in lane order: too many parts to order by time)');
+    await this.follow(item);
   }
 
   bindSearch() {
@@ -369,7 +392,7 @@ class Panels {
       }, 150);
     });
     box.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') this.nextHit();
+      if (e.key === 'Enter') this.nextHit(e.shiftKey ? -1 : 1);
       if (e.key === 'Escape') box.blur();
     });
   }
@@ -432,6 +455,9 @@ class Panels {
     });
   }
 }
+
+// The most detail parts a search loads to step through its hits by time.
+const TIME_ORDER_PARTS = 64;
 
 // The status line: what is loading, or what could not be read.
 function showLoading(p, t) {

@@ -225,6 +225,11 @@ void Chromium::key(const std::string& key) {
   }
 }
 
+void Chromium::key_with_shift(const std::string& key) {
+  for (const char* type : {"keyDown", "keyUp"})
+    call("Input.dispatchKeyEvent", {{"type", type}, {"key", key}, {"modifiers", 8}});
+}
+
 void Chromium::screenshot(const std::string& path) {
   const auto r = call("Page.captureScreenshot", {{"format", "png"}});
   std::ofstream(path, std::ios::binary) << decode_base64(r["data"].get<std::string>());

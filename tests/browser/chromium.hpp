@@ -31,6 +31,8 @@ class Chromium {
   void click(double x, double y);
   void mouse_move(double x, double y);
   void key(const std::string& key);
+  // The key with shift held (shift+Enter).
+  void key_with_shift(const std::string& key);
   // Presses button ("left", "right") at (x0, y0), moves to (x1, y1) in
   // steps, releases; with shift held when asked.
   void drag(double x0, double y0, double x1, double y1, const std::string& button = "left",

@@ -141,3 +141,54 @@ TEST_CASE("the report's URL carries its view, item and search, and a link opens 
   CHECK(span(chrome) > 90e6);
   for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
 }
+
+TEST_CASE("the report's search steps through hits by start time, back with shift+Enter",
+          "[browser][habits]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  REQUIRE(testing::open_report(chrome, write_report(dir)));
+  // "b" names every other task on both CPUs: in item order all of c0's
+  // first, by time c0 and c1 in turn.
+  chrome.eval(
+      "(() => { const s = document.getElementById('search'); s.value = 'b';"
+      "s.dispatchEvent(new Event('input')); s.focus(); })()");
+  REQUIRE(chrome.wait_for("legatoReport.timeline.search && legatoReport.timeline.search.total > 0",
+                          3000));
+  CHECK(chrome.eval("legatoReport.timeline.search.total") == 100);
+  const auto opened = [&] {
+    REQUIRE(
+        chrome.wait_for("!document.getElementById('popup').hidden && "
+                        "document.getElementById('popup').dataset.item !== undefined"));
+    const int i =
+        std::stoi(chrome.eval("document.getElementById('popup').dataset.item").get<std::string>());
+    return std::make_pair(chrome
+                              .eval("legatoReport.profile.start(" + std::to_string(i) +
+                                    ") - legatoReport.profile.run.start")
+                              .get<double>(),
+                          chrome
+                              .eval("legatoReport.profile.lanes[legatoReport.profile.laneOf(" +
+                                    std::to_string(i) + ")].name")
+                              .get<std::string>());
+  };
+  std::vector<std::pair<double, std::string>> seen;
+  for (int k = 0; k < 4; ++k) {
+    const std::string before = chrome.eval("document.getElementById('hits').textContent");
+    chrome.key("Enter");
+    REQUIRE(chrome.wait_for("document.getElementById('hits').textContent !== " +
+                            nlohmann::json(before).dump()));
+    seen.push_back(opened());
+  }
+  CHECK(seen[0] == std::make_pair(1e6, std::string("c0")));
+  CHECK(seen[1] == std::make_pair(1e6, std::string("c1")));
+  CHECK(seen[2] == std::make_pair(3e6, std::string("c0")));
+  CHECK(seen[3] == std::make_pair(3e6, std::string("c1")));
+  CHECK(chrome.eval("document.getElementById('hits').textContent") == "4 of 100");
+  chrome.eval("document.getElementById('search').focus(); 0");
+  chrome.key_with_shift("Enter");
+  REQUIRE(chrome.wait_for("document.getElementById('hits').textContent === '3 of 100'"));
+  CHECK(opened() == std::make_pair(3e6, std::string("c0")));
+}

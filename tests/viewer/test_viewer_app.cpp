@@ -350,3 +350,35 @@ TEST_CASE("a run opened for a range of its time shows it, says what it left out,
   CHECK(s["findings"].empty());
   CHECK_THAT(s["findings_note"].get<std::string>(), Catch::Contains("--range"));
 }
+
+TEST_CASE("search steps through every hit by start time with Enter and shift+Enter",
+          "[viewer][search]") {
+  TempDir dir;
+  write_trace(dir.file("legate_0.prof"));
+  Session s(dir.file("legate_0.prof"));
+  // "work" names a (c0, at 0), b (c1, at 200 us) and c (c0, at 400 us):
+  // in lane order a, c, b; stepped in time order a, b, c.
+  json st = s.run("search work\nwait 2\nclick-ui search\nwait 1\n");
+  CHECK(st["hits"] == 3);
+  CHECK(st["hit_at"] == -1);
+  std::vector<std::string> seen;
+  for (int k = 0; k < 3; ++k) {
+    st = s.run("key enter\nwait 1\n");
+    seen.push_back(st["selected"]["operation"]);
+  }
+  CHECK(seen == std::vector<std::string>{"first", "second", "third"});
+  CHECK(st["hit_at"] == 2);
+  st = s.run("key shift+enter\nwait 1\n");
+  CHECK(st["selected"]["operation"] == "second");
+  st = s.run("key enter\nwait 1\nkey enter\nwait 1\n");  // past the last: back to the first
+  CHECK(st["selected"]["operation"] == "first");
+  // Every hit is counted, not the first thousand: the 200 tiny tasks and
+  // the others named by "t" (the top-level task, third, ...).
+  st = s.run("search tiny\nwait 2\n");
+  CHECK(st["hits"] == 200);
+  CHECK(st["hits_capped"] == false);
+  // The search window stands right of the lane labels.
+  const auto search = s.app.control("search");
+  REQUIRE(search);
+  CHECK(search->x >= st["lanes_area"][0].get<float>());
+}
