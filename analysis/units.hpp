@@ -94,4 +94,25 @@ inline std::optional<double> parse_duration_ns(std::string_view text) {
   return std::nullopt;
 }
 
+// A time as parse_duration_ns reads it back to the same whole nanosecond,
+// in the largest unit it reaches, trailing zeros dropped: "1.5ms", "250us",
+// "2.000001s", "17ns" (the report's links write times so too).
+inline std::string typed_time(double ns) {
+  const auto n = static_cast<int64_t>(std::llround(ns));
+  const uint64_t a = n < 0 ? 0 - static_cast<uint64_t>(n) : static_cast<uint64_t>(n);
+  static constexpr struct {
+    const char* unit;
+    uint64_t size;
+  } kUnits[] = {{"s", 1'000'000'000}, {"ms", 1'000'000}, {"us", 1'000}};
+  for (const auto& u : kUnits) {
+    if (a < u.size) continue;
+    std::string frac = std::to_string(a % u.size);
+    frac.insert(0, std::to_string(u.size).size() - 1 - frac.size(), '0');
+    while (!frac.empty() && frac.back() == '0') frac.pop_back();
+    return (n < 0 ? "-" : "") + std::to_string(a / u.size) + (frac.empty() ? "" : "." + frac) +
+           u.unit;
+  }
+  return std::to_string(n) + "ns";
+}
+
 }  // namespace legato::analysis

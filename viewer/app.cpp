@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include "analysis/stats.hpp"
@@ -220,7 +223,82 @@ void App::take_findings() {
 void App::apply_start_view() {
   set_expand(options_.expand);
   if (options_.range) set_range(options_.range->first, options_.range->second);
+  if (options_.window) set_range(options_.window->first, options_.window->second);
   if (!search_query_.empty()) set_search(search_query_);
+  if (options_.select) {
+    const uint64_t n = *options_.select, items = profile_->items.size();
+    if (n < items) {
+      pending_select_ = static_cast<uint32_t>(n);
+    } else {
+      profile_->warnings.push_back(
+          "--select " + std::to_string(n) + ": the run has " + analysis::grouped(items) +
+          " items (0 to " + std::to_string(items == 0 ? 0 : items - 1) + "); nothing selected");
+      std::cerr << "legate_prof view: warning: " << profile_->warnings.back() << "\n";
+    }
+  }
+}
+
+namespace {
+
+// Text as a URL's fragment holds it (URLSearchParams' form: space as +).
+std::string url_encoded(const std::string& text) {
+  std::string out;
+  for (const unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '*') {
+      out += static_cast<char>(c);
+    } else if (c == ' ') {
+      out += '+';
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// A word as a POSIX shell reads it back.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
+    return std::isalnum(c) || std::strchr("/._-+:=,@%", c) != nullptr;
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+std::string App::view_link() const {
+  if (!profile_ || files_.empty()) return "";
+  std::error_code ec;
+  const std::filesystem::path report = std::filesystem::absolute(
+      std::filesystem::path(files_.front()).parent_path() / "legate_prof" / "index.html", ec);
+  if (ec || !std::filesystem::is_regular_file(report, ec)) return "";
+  const double start = camera_.run_start();
+  std::string link = "file://" + report.string() +
+                     "#range=" + analysis::typed_time(camera_.t0() - start) + ":" +
+                     analysis::typed_time(camera_.t1() - start);
+  if (hl_.selected != analysis::kNone) link += "&item=" + std::to_string(hl_.selected);
+  if (!search_query_.empty()) link += "&q=" + url_encoded(search_query_);
+  return link;
+}
+
+std::string App::view_command() const {
+  if (!profile_) return "";
+  std::string command = "legate_prof view";
+  for (const auto& f : files_) command += " " + shell_word(f);
+  // The same part loaded (item numbers count in it), then this window.
+  if (options_.nodes) command += " --nodes " + options_.nodes->text();
+  const auto span = [](const std::pair<double, double>& r) {
+    return analysis::typed_time(r.first) + ":" + analysis::typed_time(r.second);
+  };
+  if (options_.range) command += " --range " + span(*options_.range);
+  const double start = camera_.run_start();
+  command += " --window " + span({camera_.t0() - start, camera_.t1() - start});
+  if (hl_.selected != analysis::kNone) command += " --select " + std::to_string(hl_.selected);
+  return command;
 }
 
 void App::set_expand(const std::string& value) {
@@ -428,6 +506,12 @@ void App::timeline(float below) {
   const bool hovered = ImGui::IsItemHovered();
   camera_.set_scroll(camera_.scroll(), layout_.height(), std::max(1.f, size.y - kAxisHeight));
   view_.draw(ImGui::GetWindowDrawList(), pos, size, *profile_, layout_, camera_, util_, hl_);
+  if (pending_select_) {  // now that the lanes have a size to bring it into
+    select(*pending_select_);
+    if (!options_.window && !options_.range) zoom_to_selected();
+    reveal(*pending_select_);
+    pending_select_.reset();
+  }
   const Pick pick = view_.pick(ImGui::GetIO().MousePos, *profile_, layout_, camera_, util_);
   handle_mouse(pick, hovered);
 }
@@ -659,6 +743,8 @@ nlohmann::json App::state() const {
   }
   j["rows"] = rows;
   j["boxes_drawn"] = view_.boxes_drawn();
+  j["link"] = view_link();
+  j["command"] = view_command();
   j["hits"] = hl_.hits.size();
   j["hits_capped"] = hits_capped_;
   j["hit_at"] = hit_at_;

@@ -38,6 +38,12 @@ struct ViewOptions {
   // memories', which show their avg lines), "all", "none" (nodes folded),
   // "kinds" (avg lines only) or a comma-separated list of kinds to expand.
   std::string expand = "auto";
+  // The first window, everything loaded (--window START:END), unlike range.
+  std::optional<std::pair<double, double>> window;
+  // The item to open at (--select N): its number in the model these files,
+  // nodes and range load (a report's #item=N for the whole run), selected
+  // and in view.
+  std::optional<uint64_t> select;
   std::string screenshot;  // --screenshot PNG
   std::string script;      // --script FILE
   int width = 1600, height = 900;
@@ -94,6 +100,11 @@ class App {
   void set_range(double a, double b);  // ns from the run's start
   void set_expand(const std::string& value);
   void set_search(const std::string& query);
+  // This view as a link into the report beside the traces
+  // (DIR/legate_prof/index.html#range=...&item=...&q=...; empty when there
+  // is none) and as the command line that opens it.
+  std::string view_link() const;
+  std::string view_command() const;
   // Enter / shift+Enter in the search box: the next or previous hit in
   // time, selected and brought into view.
   void step_hit(int direction);
@@ -179,7 +190,9 @@ class App {
   int64_t hit_at_ = -1;
   bool hits_capped_ = false;
   bool search_focus_ = false;
-  bool search_set_ = false;  // show_search() replaced the query: the box takes it
+  bool search_set_ = false;
+  // --select's item, selected once the first frame has laid the view out.
+  std::optional<uint32_t> pending_select_;  // show_search() replaced the query: the box takes it
   bool show_search_ = false, show_stats_ = false, show_help_ = false, show_warnings_ = false;
   bool show_findings_ = false;
   float findings_height_ = 0;     // dragged by the user; 0: a share of the window

@@ -52,6 +52,16 @@ void App::menu_bar() {
     if (ImGui::MenuItem("Zoom to selected item", "Z", false, details_.has_value()))
       zoom_to_selected();
     ImGui::Separator();
+    const std::string link = profile_ ? view_link() : "";
+    if (ImGui::MenuItem("Copy link to this view", nullptr, false, !link.empty()))
+      ImGui::SetClipboardText(link.c_str());
+    if (profile_ && link.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(
+          "No report beside the traces (legate_prof/index.html): write one with "
+          "legate_prof archive");
+    if (ImGui::MenuItem("Copy as command line", nullptr, false, profile_ != nullptr))
+      ImGui::SetClipboardText(view_command().c_str());
+    ImGui::Separator();
     if (ImGui::MenuItem("Expand all", "E")) layout_.expand_all(*profile_);
     if (ImGui::MenuItem("Only avg lines", "C")) layout_.collapse_kinds(*profile_);
     if (ImGui::MenuItem("Collapse nodes")) layout_.collapse_all(*profile_);

@@ -6,10 +6,12 @@
 // boxes, search, the error banner, and opening files from the open box
 // after a failed load.
 #include <filesystem>
+#include <fstream>
 
 #include <catch2/catch.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
+#include "analysis/units.hpp"
 #include "trace_format/trace_test_util.hpp"
 #include "viewer/headless.hpp"
 #include "viewer_session.hpp"
@@ -381,4 +383,68 @@ TEST_CASE("search steps through every hit by start time with Enter and shift+Ent
   const auto search = s.app.control("search");
   REQUIRE(search);
   CHECK(search->x >= st["lanes_area"][0].get<float>());
+}
+
+TEST_CASE("the view as a link into the report and as a command line that opens it again",
+          "[viewer][link]") {
+  // Times as the links write them read back to the same nanosecond.
+  CHECK(analysis::typed_time(1'500'000) == "1.5ms");
+  CHECK(analysis::typed_time(250'000) == "250us");
+  CHECK(analysis::typed_time(2'000'000'001) == "2.000000001s");
+  CHECK(analysis::typed_time(17) == "17ns");
+  CHECK(analysis::typed_time(-3'000) == "-3us");
+  for (const double ns : {0.0, 1.0, 999.0, 1000.0, 123'456'789.0, 98'765'432'101.0})
+    CHECK(*analysis::parse_duration_ns(analysis::typed_time(ns)) == ns);
+
+  TempDir dir;
+  write_trace(dir.file("legate_0.prof"));
+  uint32_t second = 0;  // the item selected, "second" at 200 us to 300 us
+  {
+    Session s(dir.file("legate_0.prof"));
+    // No report beside the trace: no link; the command line always.
+    json st = s.run("range 200us 400us\nwait 1\nclick " + s.xy(250'000, "c1") + "\nwait 1\n");
+    CHECK(st["link"] == "");
+    CHECK(st["selected"]["operation"] == "second");
+    second = st["selected"]["item"];
+    const std::string command = st["command"];
+    CHECK_THAT(command, Catch::StartsWith("legate_prof view " + dir.file("legate_0.prof") +
+                                          " --window 200us:400us --select "));
+    // The report once there: the link carries the window, the item and the
+    // search, as the report reads them.
+    std::filesystem::create_directories(dir.file("legate_prof"));
+    std::ofstream(dir.file("legate_prof/index.html")) << "<!doctype html>";
+    st = s.run("search prog.cc:1\nwait 2\n");
+    const std::string item = std::to_string(st["selected"]["item"].get<uint32_t>());
+    CHECK(st["link"] == "file://" + dir.file("legate_prof/index.html") +
+                            "#range=200us:400us&item=" + item + "&q=prog.cc%3A1");
+  }
+  // The command's --window and --select open the same view.
+  viewer::ViewOptions o = Session::options(dir.file("legate_0.prof"));
+  std::string error;
+  o.window = viewer::parse_range("200us:400us", &error);
+  o.select = second;
+  viewer::HeadlessContext ctx{1200, 700};
+  viewer::App app(o);
+  app.wait_settled();
+  ctx.frame(app);
+  json st = app.state();
+  CHECK(st["window"]["t0"].get<double>() == Approx(200'000));
+  CHECK(st["window"]["t1"].get<double>() == Approx(400'000));
+  CHECK(st["selected"]["item"] == second);
+  // Opened for a part (--range), its command keeps that part, whose item
+  // numbers it counts in.
+  o.range = viewer::parse_range("150us:450us", &error);
+  viewer::App part(o);
+  part.wait_settled();
+  ctx.frame(part);
+  CHECK_THAT(part.state()["command"].get<std::string>(),
+             Catch::Contains(" --range 150us:450us --window 200us:400us"));
+  // An item the run does not have is said, and nothing is selected.
+  o.select = 1'000'000;
+  viewer::App far(o);
+  far.wait_settled();
+  ctx.frame(far);
+  st = far.state();
+  CHECK_FALSE(st.contains("selected"));
+  CHECK_THAT(st["warnings"].dump(), Catch::Contains("--select 1000000: the run has"));
 }

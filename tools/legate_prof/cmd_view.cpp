@@ -33,7 +33,7 @@ Command add_view_command(CLI::App& app) {
   auto* sub = app.add_subcommand("view", "Open the traces of a run in the desktop viewer");
   struct Args {
     viewer::ViewOptions o;
-    std::string range, nodes, size = "1600x900";
+    std::string range, window, nodes, select, size = "1600x900";
   };
   auto a = std::make_shared<Args>();
   sub->add_option("files", a->o.files, kRunFilesHelp + "; none: choose in the window");
@@ -42,6 +42,13 @@ Command add_view_command(CLI::App& app) {
                   "(e.g. 0:2ms, 1.5ms:3ms, 200us:): the items recorded beside it come too, the "
                   "rest is left out (the header says how many items), so a run too big for "
                   "memory opens in parts");
+  sub->add_option("--window", a->window,
+                  "Show this window first, START:END from the run's start, with all of the run "
+                  "loaded (--range loads only its part)");
+  sub->add_option("--select", a->select,
+                  "Open at item N, selected and in view: its number in what these files, "
+                  "--nodes and --range load, as a report's link of the whole run carries it "
+                  "(#item=N) or the viewer's Copy as command line gives it");
   sub->add_option("--nodes", a->nodes,
                   "Load only these nodes (ranks), e.g. 0-3,7: the other files are left out as "
                   "soon as their rank is known, so a run too big for memory opens in parts");
@@ -82,6 +89,24 @@ Command add_view_command(CLI::App& app) {
             std::cerr << "legate_prof view: --nodes " << a->nodes << ": " << error << "\n";
             return kExitUsage;
           }
+        }
+        if (!a->window.empty()) {
+          std::string error;
+          o.window = viewer::parse_range(a->window, &error);
+          if (!o.window) {
+            std::cerr << "legate_prof view: --window " << a->window << ": " << error << "\n";
+            return kExitUsage;
+          }
+        }
+        if (!a->select.empty()) {
+          const auto n = parse_count(a->select, UINT32_MAX);
+          if (!n) {
+            std::cerr << "legate_prof view: --select " << a->select
+                      << ": expected an item number (0 or more), as a report's link gives it "
+                         "(#item=N)\n";
+            return kExitUsage;
+          }
+          o.select = *n;
         }
         if (const std::string bad = viewer::check_expand(o.expand); !bad.empty()) {
           std::cerr << "legate_prof view: --expand " << o.expand << ": " << bad << "\n";
