@@ -94,6 +94,22 @@ void align_clocks(Profile& p, const std::vector<RankTrace>& traces) {
   }
 }
 
+// The files' lost stretches on the run's clock, inside its span (a stretch
+// lost to the end of a file ends where the run does).
+void lost_spans(Profile& p, const std::vector<RankTrace>& traces) {
+  for (size_t r = 0; r < traces.size() && r < p.ranks.size(); ++r) {
+    for (const trace::LostSpan& l : traces[r].lost) {
+      const auto at = [&](Time t, Time open) {
+        if (t == trace::LostSpan::kFromStart || t == trace::LostSpan::kToEnd) return open;
+        return std::clamp(std::clamp(t, -kTimeLimit, kTimeLimit) + p.ranks[r].clock_shift, p.start,
+                          p.stop);
+      };
+      const Time from = at(l.from, p.start), to = at(l.to, p.stop);
+      if (to > from) p.lost.push_back({p.ranks[r].rank, from, to, l.records, l.why});
+    }
+  }
+}
+
 }  // namespace
 
 unsigned threads_or_cores(unsigned threads) {
@@ -190,6 +206,7 @@ Profile build_profile(std::vector<RankTrace> traces, unsigned threads, const Fin
   b.tree();
   b.undefined_strings();
   shorten_kernel_names(p);
+  lost_spans(p, readable);
   return p;
 }
 

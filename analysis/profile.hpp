@@ -288,6 +288,15 @@ struct ErrorMark {
   uint32_t text = 0;
 };
 
+// A stretch of a node's time whose records were lost to damage (a corrupt
+// frame, missing frames): drawn as such, never as idle time.
+struct LostSpan {
+  uint32_t rank = 0;  // the node, as lanes name it (RankInfo::rank)
+  Time from = 0, to = 0;
+  uint64_t records = 0;  // records the lost frames claimed (0: unknown)
+  std::string why;
+};
+
 struct Profile {
   std::vector<std::string> strings{""};  // index 0 is the empty string
   // Grouped by lane, then row, then start. Resizing leaves new items
@@ -308,6 +317,7 @@ struct Profile {
   std::vector<std::pair<uint32_t, uint32_t>> kernel_signatures;
   std::vector<RankInfo> ranks;
   std::vector<ErrorMark> errors;
+  std::vector<LostSpan> lost;         // by rank, then time
   std::vector<std::string> warnings;  // problems found while loading, one line each
   // Files given that could not be read at all, or only in part (a corrupt
   // frame, a file cut inside a frame); also reported in warnings. What the

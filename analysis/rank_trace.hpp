@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/item_tally.hpp"
+#include "trace_format/lost_span.hpp"
 #include "trace_format/metadata.hpp"
 #include "trace_format/record_batch.hpp"
 #include "trace_format/stored_frames.hpp"
@@ -45,6 +46,8 @@ struct RankTrace {
   trace::RunInfo run;
   bool finished_cleanly = false;
   bool data_lost = false;  // part of the file could not be used (corrupt or cut-off frames)
+  // Where in its time the lost records were (the reader's own times).
+  std::vector<trace::LostSpan> lost;
   // Its rank is not wanted (ReadHints::rank_wanted): read only as far as
   // its rank, its records not kept.
   bool left_out = false;

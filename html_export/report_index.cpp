@@ -107,6 +107,15 @@ json layout_json(const Profile& p) {
   return {{"nodes", std::move(nodes)}, {"lanes", std::move(lanes)}};
 }
 
+// Where each node's records were lost to damage (Profile::lost).
+json lost_json(const Profile& p) {
+  json out = json::array();
+  for (const analysis::LostSpan& l : p.lost)
+    out.push_back(
+        {{"rank", l.rank}, {"from", l.from}, {"to", l.to}, {"records", l.records}, {"why", l.why}});
+  return out;
+}
+
 json errors_json(const Profile& p) {
   json errors = json::array();
   for (const auto& e : p.errors) {
@@ -237,6 +246,7 @@ std::string pack_index(const Profile& p, const ReportTables& t, const json& find
       {"run", run_json(p)},
       {"strings", p.strings},
       {"errors", errors_json(p)},
+      {"lost", lost_json(p)},
       {"kernel_signatures", p.kernel_signatures},
       // How folded items are summarised (analysis/fold_summary.hpp).
       {"fold",

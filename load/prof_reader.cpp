@@ -94,6 +94,7 @@ analysis::RankTrace ProfReader::read(const std::string& path,
   for (const auto& d : reader->diagnostics()) t.problems.push_back(d.format(path));
   t.finished_cleanly = reader->finished_cleanly();
   t.data_lost = reader->lost_data();
+  t.lost = reader->lost_spans();
   if (unknown_records > 0) {
     t.problems.push_back(path + ": " + std::to_string(unknown_records) +
                          " records of kinds this version does not know were skipped "

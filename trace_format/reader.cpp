@@ -99,12 +99,12 @@ bool TraceReader::next(Frame& frame) {
     const uint64_t size = source_->size();
     if (pos_ >= size) {
       end_of_data();
-      return false;
+      break;
     }
     const uint64_t remaining = size - pos_;
     if (footer_seen_ || remaining < kFrameHeaderSize) {
       read_trailer(remaining);
-      return false;
+      break;
     }
     FrameHeader h;
     if (!read_frame_header(remaining, h)) continue;  // damage skipped, or the end
@@ -114,14 +114,37 @@ bool TraceReader::next(Frame& frame) {
     if (!read_payload(h, at, raw_)) {
       ++frames_lost_;
       records_lost_ += h.record_count;
+      lose(h, at, payload_problem_);
       continue;
     }
     if (!decode_frame(h, at, frame)) continue;
+    if (h.type == FrameType::Events && h.record_count > 0) {
+      close_gap(h.t_min);
+      last_t_max_ = std::max(last_t_max_, h.t_max);
+    }
     seen_.push_back(ChunkIndexRecord{at, static_cast<uint8_t>(h.type), h.sequence, h.record_count,
                                      h.stored_size, h.t_min, h.t_max});
     return true;
   }
+  close_gap(LostSpan::kToEnd);  // nothing intact after it: lost to the end
   return false;
+}
+
+void TraceReader::open_gap(uint64_t offset, std::string why) {
+  if (!gap_) gap_ = LostSpan{last_t_max_, LostSpan::kToEnd, offset, 0, std::move(why)};
+}
+
+void TraceReader::close_gap(Time to) {
+  if (!gap_) return;
+  gap_->to = to;
+  if (gap_->to > gap_->from) lost_spans_.push_back(std::move(*gap_));
+  gap_.reset();
+}
+
+// An events frame that could not be used: its header's time range.
+void TraceReader::lose(const FrameHeader& h, uint64_t at, std::string why) {
+  if (h.type != FrameType::Events || h.t_max < h.t_min) return;
+  lost_spans_.push_back(LostSpan{h.t_min, h.t_max, at, h.record_count, std::move(why)});
 }
 
 // The last bytes of the file, too few for a frame header or after the footer:
@@ -145,6 +168,7 @@ void TraceReader::read_trailer(uint64_t remaining) {
                    " bytes): it was cut short, and every complete frame before this offset was "
                    "loaded");
     ++frames_lost_;  // the frame begun there (its record count unknown)
+    open_gap(pos_, "the file was cut inside a frame header");
   }
   done_ = true;
 }
@@ -163,6 +187,7 @@ bool TraceReader::read_frame_header(uint64_t remaining, FrameHeader& h) {
   std::string why;
   if (!decode_frame_header(hb, h, why)) {
     error(pos_, why + "; looking for the next intact frame");
+    open_gap(pos_, "damaged bytes (" + why + ")");
     resync(pos_ + 1);
     return false;
   }
@@ -174,6 +199,7 @@ bool TraceReader::read_frame_header(uint64_t remaining, FrameHeader& h) {
                    std::to_string(seen_.size()) + " frames before were loaded");
     ++frames_lost_;
     records_lost_ += h.record_count;
+    lose(h, pos_, "the file ends inside this frame (cut short)");
     done_ = true;
     return false;
   }
@@ -182,6 +208,10 @@ bool TraceReader::read_frame_header(uint64_t remaining, FrameHeader& h) {
 
 // Warns about frames missing or repeated before this one.
 void TraceReader::check_sequence(const FrameHeader& h, uint64_t at) {
+  if (h.sequence > expected_sequence_) {
+    open_gap(at, "frames " + std::to_string(expected_sequence_) + " to " +
+                     std::to_string(h.sequence - 1) + " are missing");
+  }
   if (h.sequence != expected_sequence_) {
     warn(at, h.sequence > expected_sequence_
                  ? "frames " + std::to_string(expected_sequence_) + " to " +
@@ -227,6 +257,7 @@ void TraceReader::decode_records(const FrameHeader& h, uint64_t at, Frame& frame
   if (!res.ok) {
     error(at, frame_label(h) + ": " + res.error + " (byte " + std::to_string(res.error_offset) +
                   " of the decompressed payload); the records before it were kept");
+    lose(h, at, "part of the frame does not decode (" + res.error + ")");
   } else if (frame.records.size() != h.record_count) {
     warn(at, frame_label(h) + " header says " + std::to_string(h.record_count) +
                  " records, the payload holds " + std::to_string(frame.records.size()));
@@ -287,6 +318,7 @@ bool TraceReader::read_payload(const FrameHeader& h, uint64_t at, std::vector<ui
   stored_.resize(h.stored_size);
   if (!source_->read(at + kFrameHeaderSize, h.stored_size, stored_.data())) {
     error(at, frame_label(h) + ": read error");
+    payload_problem_ = "read error";
     return false;
   }
   const uint32_t crc = crc32_of(stored_.data(), stored_.size());
@@ -294,12 +326,14 @@ bool TraceReader::read_payload(const FrameHeader& h, uint64_t at, std::vector<ui
     error(at, frame_label(h) + ": payload checksum mismatch (header " + hex32(h.payload_crc) +
                   ", data " + hex32(crc) + "): the frame is corrupt; its " +
                   std::to_string(h.record_count) + " records were skipped");
+    payload_problem_ = "payload checksum mismatch";
     return false;
   }
   if (h.compression == Compression::None) {
     if (h.stored_size != h.raw_size) {
       error(at, frame_label(h) + ": uncompressed frame with stored size " +
                     std::to_string(h.stored_size) + " != raw size " + std::to_string(h.raw_size));
+      payload_problem_ = "sizes that disagree";
       return false;
     }
     raw.swap(stored_);
@@ -308,6 +342,7 @@ bool TraceReader::read_payload(const FrameHeader& h, uint64_t at, std::vector<ui
   if (h.compression != Compression::Zstd) {
     error(at, frame_label(h) + ": unknown compression " +
                   std::to_string(static_cast<int>(h.compression)) + "; skipped");
+    payload_problem_ = "an unknown compression";
     return false;
   }
   raw.resize(h.raw_size);
@@ -319,6 +354,7 @@ bool TraceReader::read_payload(const FrameHeader& h, uint64_t at, std::vector<ui
                        ? std::string(ZSTD_getErrorName(n))
                        : std::to_string(n) + " bytes instead of " + std::to_string(h.raw_size)) +
                   "); skipped");
+    payload_problem_ = "a payload that does not decompress";
     return false;
   }
   return true;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "trace_format/byte_source.hpp"
 #include "trace_format/frame.hpp"
+#include "trace_format/lost_span.hpp"
 #include "trace_format/record_batch.hpp"
 #include "trace_format/stored_frames.hpp"
 
@@ -64,6 +66,8 @@ class TraceReader {
   // inside it) or an error reported. A file that merely ends early (no
   // footer) or holds inconsistent records has warnings only.
   bool lost_data() const { return frames_lost_ > 0 || has_errors(); }
+  // Where in time the lost records were (after the last next()).
+  const std::vector<LostSpan>& lost_spans() const { return lost_spans_; }
 
  private:
   TraceReader(std::unique_ptr<ByteSource> source, std::string name);
@@ -80,6 +84,11 @@ class TraceReader {
                         bool all_fields_known);
   bool resync(uint64_t from);
   void check_footer(const RecordBatch& footer, uint64_t at);
+  // A lost stretch whose end is known once the next intact events frame is
+  // read (or the file ends).
+  void open_gap(uint64_t offset, std::string why);
+  void close_gap(Time to);
+  void lose(const FrameHeader& h, uint64_t at, std::string why);
   void warn(uint64_t offset, std::string message);
   void error(uint64_t offset, std::string message);
 
@@ -100,6 +109,10 @@ class TraceReader {
   size_t time_range_warning_ = 0;  // their diagnostic (one per file), once bad_time_ranges_ > 0
   std::string time_range_example_;
   std::vector<ChunkIndexRecord> seen_;  // frames read, to check against the footer
+  std::vector<LostSpan> lost_spans_;
+  std::optional<LostSpan> gap_;             // open: its end not known yet
+  Time last_t_max_ = LostSpan::kFromStart;  // the last intact events frame's end
+  std::string payload_problem_;             // why read_payload refused a frame
   std::vector<uint8_t> stored_, raw_;
   StoredFrames* keep_ = nullptr;
   void* dctx_ = nullptr;  // ZSTD_DCtx

@@ -226,6 +226,14 @@ void App::tooltip(const Pick& pick) {
         text += "\n(of the bytes of all their instances: the trace gives no capacity)";
       break;
     }
+    case Pick::Type::Lost: {
+      const analysis::LostSpan& l = p.lost[pick.error];
+      text = "records lost here, " + at_time(p, l.from) + " to " + at_time(p, l.to) + " on node " +
+             std::to_string(l.rank) + ": " + l.why +
+             (l.records ? " (" + analysis::grouped(l.records) + " records)" : "") +
+             "\nwhat ran here is not known; this is not idle time";
+      break;
+    }
     case Pick::Type::Error: {
       const analysis::ErrorMark& e = p.errors[pick.error];
       const std::string& msg = p.str(e.text);

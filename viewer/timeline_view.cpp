@@ -124,6 +124,7 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
     } else {
       draw_lane(dl, p, row, top, cam, hl);
     }
+    if (!p.lost.empty()) draw_lost(dl, p, row, top, cam);
     dl->AddLine(ImVec2(lanes.x, top + row.h - 0.5f), ImVec2(end.x, top + row.h - 0.5f),
                 colors::kRowLine);
   }
@@ -156,6 +157,25 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
   draw_labels(dl, layout, cam);
   draw_axis(dl, cam);
   draw_errors(dl, p, cam);
+}
+
+void TimelineView::draw_lost(ImDrawList* dl, const Profile& p, const LayoutRow& row, float top,
+                             const Camera& cam) const {
+  if (row.type == RowType::Node || row.rank == analysis::kAllNodes) return;
+  const float left = lanes_origin().x, right = left + lanes_width();
+  for (const analysis::LostSpan& l : p.lost) {
+    if (l.rank != row.rank) continue;
+    const float x0 = std::max(screen_x(l.from, cam), left);
+    const float x1 = std::min(std::max(screen_x(l.to, cam), x0 + 2), right);
+    if (x1 <= left || x0 >= right) continue;
+    const ImVec2 a(x0, top), b(x1, top + row.h - 1);
+    dl->AddRectFilled(a, b, colors::kLostFill);
+    // Diagonal hatching, clipped to the span.
+    dl->PushClipRect(a, b, true);
+    for (float x = x0 - row.h; x < x1; x += 7)
+      dl->AddLine(ImVec2(x, b.y), ImVec2(x + row.h, a.y), colors::kLostHatch);
+    dl->PopClipRect();
+  }
 }
 
 void TimelineView::draw_band(ImDrawList* dl, float x0, float x1, ImU32 fill, ImU32 edge,
@@ -479,6 +499,19 @@ Pick TimelineView::pick(ImVec2 m, const Profile& p, const Layout& layout, const 
     out.stop = under->stop;
     out.busy = under->busy;
     return out;
+  }
+  // Where the node's records were lost (hatched).
+  if (out.row >= 0) {
+    const LayoutRow& row = layout.rows()[static_cast<size_t>(out.row)];
+    for (size_t l = 0; l < p.lost.size(); ++l) {
+      const analysis::LostSpan& s = p.lost[l];
+      if (row.type != RowType::Node && s.rank == row.rank &&
+          out.time >= static_cast<double>(s.from) && out.time <= static_cast<double>(s.to)) {
+        out.type = Pick::Type::Lost;
+        out.error = l;
+        return out;
+      }
+    }
   }
   if (out.row >= 0 && layout.rows()[static_cast<size_t>(out.row)].type == RowType::Avg) {
     const LayoutRow& row = layout.rows()[static_cast<size_t>(out.row)];

@@ -42,13 +42,13 @@ struct Highlights {
 };
 
 struct Pick {
-  enum class Type { None, Item, Merged, Avg, Error, Label, Axis } type = Type::None;
+  enum class Type { None, Item, Merged, Avg, Error, Label, Axis, Lost } type = Type::None;
   uint32_t item = analysis::kNone;  // Item; Merged: its first item
   uint32_t count = 0;               // Merged
   analysis::Time start = 0, stop = 0, busy = 0;
   int row = -1;      // layout row (Avg, Label)
   double value = 0;  // Avg: utilization at the mouse (NaN: unknown, memories of no known size)
-  size_t error = 0;  // Error: index into Profile::errors
+  size_t error = 0;  // Error: index into Profile::errors; Lost: into Profile::lost
   double time = 0;   // the time under the mouse
 };
 
@@ -81,6 +81,9 @@ class TimelineView {
     analysis::Time start, stop, busy;
   };
   void draw_axis(ImDrawList* dl, const Camera& cam) const;
+  // Hatches the row where its node's records were lost (Profile::lost).
+  void draw_lost(ImDrawList* dl, const analysis::Profile& p, const LayoutRow& row, float top,
+                 const Camera& cam) const;
   // A band over the lanes from x0 to x1 with its length written at its top.
   void draw_band(ImDrawList* dl, float x0, float x1, ImU32 fill, ImU32 edge,
                  const std::string& length) const;

@@ -268,6 +268,11 @@ void idle_processors(const Context& ctx, Found& out) {
         merge_appended(spans, from);
       }
       if (spans.empty()) continue;
+      // Where the node's records were lost, what ran is not known: never idle.
+      const size_t known = spans.size();
+      for (const analysis::LostSpan& l : p.lost)
+        if (l.rank == node.rank) spans.emplace_back(l.from, l.to);
+      merge_appended(spans, known);
       // Gaps between the merged spans: every processor of the kind idle.
       std::vector<std::pair<Time, Time>> gaps;
       Time covered = spans.front().second;

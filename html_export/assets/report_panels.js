@@ -143,7 +143,12 @@ class Panels {
     if (!hit) { this.tooltip.hidden = true; return; }
     const p = this.p;
     let text;
-    if (hit.error) {
+    if (hit.lost) {
+      const l = hit.lost, rel = (t) => formatNs(t - p.run.start);
+      text = `records lost here, ${rel(l.from)} to ${rel(l.to)} on node ${l.rank}: ${l.why}` +
+             (l.records ? ` (${l.records.toLocaleString('en-US')} records)` : '') +
+             '\nwhat ran here is not known; this is not idle time';
+    } else if (hit.error) {
       text = `${errorSummary(p, hit.error)}\n(click for the whole message)`;
     } else if (hit.avg) {
       const value = Number.isNaN(hit.value) ? 'unknown (the trace gives no size for these memories)'

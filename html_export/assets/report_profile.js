@@ -31,7 +31,8 @@ class Profile {
     const {header: h, columns} = readPart(bytes, 7);
     Object.assign(this, {run: h.run, strings: h.strings, kinds: h.kinds, itemKinds: h.item_kinds,
                          copyKinds: h.copy_kinds, edgeKinds: h.edge_kinds, nodes: h.nodes, lanes: h.lanes,
-                         errors: h.errors, findings: h.findings || null, fold: h.fold, labels: h.labels,
+                         errors: h.errors, lost: h.lost || [], findings: h.findings || null, fold: h.fold,
+                         labels: h.labels,
                          leadKeys: h.lead_keys, memoryKinds: new Set(h.memory_kinds),
                          palette: new Map(h.palette.map(([key, ...colors]) => [key, colors])),
                          kernelSignatures: new Map(h.kernel_signatures)});  // short name -> signature

@@ -191,6 +191,7 @@ class Timeline {
       if (r.type === 'node') { g.fillStyle = '#e9ecf1'; g.fillRect(0, top, this.w, r.h); }
       if (r.type === 'avg') this.paintAvg(g, r, top);
       if (r.type === 'lane') this.paintLane(g, r.lane, top);
+      if (r.type !== 'node') this.paintLost(g, this.rankOf(r), top, r.h);
       g.fillStyle = '#eceef2'; g.fillRect(0, top + r.h - 1, this.w, 1);
     }
     this.paintAxis(g);
@@ -493,6 +494,36 @@ class Timeline {
 
   // What is under (x, y): {error} for an error line, {box} for an item or
   // merged box, {avg, value} for an avg line, or null.
+  // A row's node (-1 for the all-nodes rows).
+  rankOf(r) { return r.type === 'lane' ? this.p.lanes[r.lane].rank : r.rank; }
+
+  // Hatches where the row's node lost records to damage: not idle time.
+  paintLost(g, rank, top, h) {
+    for (const l of this.p.lost) {
+      if (l.rank !== rank) continue;
+      const x0 = Math.max(this.x(l.from), 0), x1 = Math.min(Math.max(this.x(l.to), x0 + 2), this.w);
+      if (x1 <= 0 || x0 >= this.w) continue;
+      g.save(); g.beginPath(); g.rect(x0, top, x1 - x0, h - 1); g.clip();
+      g.fillStyle = 'rgba(120,120,120,0.24)'; g.fillRect(x0, top, x1 - x0, h - 1);
+      g.strokeStyle = 'rgba(110,110,110,0.6)'; g.lineWidth = 1; g.beginPath();
+      for (let x = x0 - h; x < x1; x += 7) { g.moveTo(x, top + h); g.lineTo(x + h, top); }
+      g.stroke(); g.restore();
+    }
+  }
+
+  // The lost span under (x, y), or null.
+  lostAt(x, y) {
+    if (!this.p.lost.length) return null;
+    const t = this.time(x);
+    for (const r of this.rows) {
+      const top = AXIS_H + r.y - this.scroll;
+      if (r.type === 'node' || y < top || y >= top + r.h) continue;
+      const rank = this.rankOf(r);
+      return this.p.lost.find((l) => l.rank === rank && t >= l.from && t <= l.to) || null;
+    }
+    return null;
+  }
+
   pick(x, y) {
     for (const e of this.p.errors) {
       if (Math.abs(this.x(e.time) - x) <= 3) return {error: e};
@@ -500,6 +531,8 @@ class Timeline {
     for (const b of this.hitBoxes || []) {
       if (x >= b.x0 - 1 && x <= b.x1 + 1 && y >= b.y && y <= b.y + b.h) return {box: b};
     }
+    const lost = this.lostAt(x, y);
+    if (lost) return {lost};
     for (const a of this.avgLines || []) {
       if (y >= a.top && y < a.top + a.h) {
         const k = Math.min(a.values.length - 1, Math.max(0, Math.floor(x / this.w * a.values.length)));

@@ -4,10 +4,13 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include <catch2/catch.hpp>
 
 #include "analysis/crafted_traces.hpp"
+#include "trace_format/reader.hpp"
+#include "trace_format/trace_test_util.hpp"
 #include "viewer/headless.hpp"
 #include "viewer/screenshot_file.hpp"
 
@@ -87,4 +90,70 @@ TEST_CASE("screenshot paths: checked with the system's reason, written without f
   const std::vector<uint8_t> png = trace::testing::read_bytes(dir.file("view.png"));
   REQUIRE(png.size() > 8);
   CHECK(std::string(png.begin() + 1, png.begin() + 4) == "PNG");
+}
+
+TEST_CASE("records lost to a corrupt frame are marked as lost, not drawn as idle time",
+          "[viewer][fault]") {
+  TempDir dir;
+  const std::string path = dir.file("legate_0.prof");
+  trace::testing::write_sample_trace(path, 4, 200);
+  // The third events frame: where it is and the time range its header gives.
+  uint64_t offset = 0;
+  trace::Time t_min = 0, t_max = 0;
+  uint32_t records = 0;
+  {
+    auto reader = trace::TraceReader::open(path);
+    trace::Frame f;
+    int events = 0;
+    while (reader->next(f)) {
+      if (f.header.type != trace::FrameType::Events || ++events != 3) continue;
+      offset = f.offset;
+      t_min = f.header.t_min;
+      t_max = f.header.t_max;
+      records = f.header.record_count;
+    }
+  }
+  REQUIRE(t_max > t_min);
+  {  // one payload byte flipped: its checksum fails
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(static_cast<std::streamoff>(offset + trace::kFrameHeaderSize + 7));
+    char c = 0;
+    file.get(c);
+    file.seekp(static_cast<std::streamoff>(offset + trace::kFrameHeaderSize + 7));
+    file.put(static_cast<char>(c ^ 0x5a));
+  }
+  HeadlessContext ctx{1200, 700};
+  ViewOptions o;
+  o.files = {path};
+  App app(o);
+  app.wait_settled();
+  ctx.frame(app);
+  const analysis::Profile& p = *app.profile();
+  REQUIRE(p.lost.size() == 1);
+  CHECK(p.lost[0].from == t_min);
+  CHECK(p.lost[0].to == t_max);
+  CHECK(p.lost[0].records == records);
+  CHECK(p.lost[0].why == "payload checksum mismatch");
+  // Hovering a lane there says what happened; beside it, it does not.
+  const nlohmann::json st = app.state();
+  const double t0 = st["window"]["t0"], t1 = st["window"]["t1"];
+  const float left = st["lanes_area"][0], width = st["lanes_area"][2];
+  float y = -1;
+  for (const auto& r : st["rows"])
+    if (r["type"] == "lane" && y < 0) y = r["top"].get<float>() + 6;
+  REQUIRE(y >= 0);
+  const auto hover = [&](double t) {
+    const float x = left + static_cast<float>((t - t0) / (t1 - t0)) * width;
+    Script s = Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n",
+                             "test");
+    REQUIRE(ctx.run(app, s, 1000));
+    ctx.frame(app);
+    return app.state()["tooltip"].get<std::string>();
+  };
+  const double mid = static_cast<double>(t_min + t_max) / 2 - static_cast<double>(p.start);
+  CHECK_THAT(hover(mid), Catch::StartsWith("records lost here") &&
+                             Catch::Contains("payload checksum mismatch") &&
+                             Catch::Contains("not idle time"));
+  CHECK_THAT(hover(static_cast<double>(t_max - p.start) + (t1 - t0) / 50),
+             !Catch::StartsWith("records lost here"));
 }
