@@ -74,27 +74,23 @@ Command add_view_command(CLI::App& app) {
   return {
       sub, [a] {
         viewer::ViewOptions o = a->o;
-        if (!a->range.empty()) {
+        // --range and --window: START:END, or a usage error naming the flag.
+        const auto span = [](const char* flag, const std::string& text,
+                             std::optional<std::pair<double, double>>& out) {
+          if (text.empty()) return true;
           std::string error;
-          o.range = viewer::parse_range(a->range, &error);
-          if (!o.range) {
-            std::cerr << "legate_prof view: --range " << a->range << ": " << error << "\n";
-            return kExitUsage;
-          }
-        }
+          out = viewer::parse_range(text, &error);
+          if (!out)
+            std::cerr << "legate_prof view: " << flag << " " << text << ": " << error << "\n";
+          return out.has_value();
+        };
+        if (!span("--range", a->range, o.range) || !span("--window", a->window, o.window))
+          return kExitUsage;
         if (!a->nodes.empty()) {
           std::string error;
           o.nodes = load::RankFilter::parse(a->nodes, &error);
           if (!o.nodes) {
             std::cerr << "legate_prof view: --nodes " << a->nodes << ": " << error << "\n";
-            return kExitUsage;
-          }
-        }
-        if (!a->window.empty()) {
-          std::string error;
-          o.window = viewer::parse_range(a->window, &error);
-          if (!o.window) {
-            std::cerr << "legate_prof view: --window " << a->window << ": " << error << "\n";
             return kExitUsage;
           }
         }
