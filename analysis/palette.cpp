@@ -52,7 +52,7 @@ uint64_t name_hash(std::string_view name) {
 
 }  // namespace
 
-Rgb item_rgb(std::string_view name, ItemKind kind, State state) {
+Rgb item_rgb(std::string_view name, ItemKind kind, State state, bool dark) {
   static constexpr double kStateMix[] = {0, 0.45, 0.75};  // running, ready, blocked
   const int k = static_cast<int>(kind);
   // The hash's top bits as a fraction of the circle; a kind turns it by the
@@ -62,7 +62,7 @@ Rgb item_rgb(std::string_view name, ItemKind kind, State state) {
   if (kind == ItemKind::Copy) h = 190, s = 60;
   if (kind == ItemKind::Fill) h = 28, s = 70;
   if (kind == ItemKind::Instance) l = 62;
-  l += (100 - l) * kStateMix[static_cast<int>(state)];
+  l += ((dark ? 16 : 100) - l) * kStateMix[static_cast<int>(state)];
   return hsl_to_rgb(h, s / 100, l / 100);
 }
 

@@ -22,7 +22,9 @@ Rgb hsl_to_rgb(double hue, double sat, double light);
 // The colour of items of a name and kind in a state. The hue comes from
 // the name's text, so a kind has its colour in every run, and in the viewer
 // and the report alike, whatever the order its trace named things in.
-Rgb item_rgb(std::string_view name, ItemKind kind, State state);
+// On a dark background (dark) the ready and blocked parts fade toward it
+// instead of toward white.
+Rgb item_rgb(std::string_view name, ItemKind kind, State state, bool dark = false);
 
 // The colour of a label drawn on fill: dark on light colours, else white.
 Rgb label_rgb(Rgb fill);

@@ -11,6 +11,7 @@
 #include "analysis/units.hpp"
 #include "load/load.hpp"
 #include "viewer/finding_focus.hpp"
+#include "viewer/palette.hpp"
 
 namespace legato::viewer {
 
@@ -97,6 +98,7 @@ std::string check_expand(const std::string& value) {
 }
 
 App::App(ViewOptions options) : options_(std::move(options)) {
+  set_theme(options_.dark ? Theme::Dark : Theme::Light);
   if (!options_.files.empty()) open(options_.files);
 }
 
@@ -677,6 +679,7 @@ nlohmann::json App::state() const {
   }
   j["rows"] = rows;
   j["boxes_drawn"] = view_.boxes_drawn();
+  j["theme"] = theme() == Theme::Dark ? "dark" : "light";
   j["link"] = view_link();
   j["command"] = view_command();
   j["hits"] = hl_.hits.size();

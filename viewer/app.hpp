@@ -44,6 +44,7 @@ struct ViewOptions {
   // nodes and range load (a report's #item=N for the whole run), selected
   // and in view.
   std::optional<uint64_t> select;
+  bool dark = false;       // --theme dark
   std::string screenshot;  // --screenshot PNG
   std::string script;      // --script FILE
   int width = 1600, height = 900;

@@ -88,7 +88,7 @@ void App::findings_pane(float height) {
   if (ImGui::IsItemHovered() || ImGui::IsItemActive())
     ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
   ImGui::GetWindowDrawList()->AddRectFilled(bar, ImVec2(bar.x + width, bar.y + kSplitterHeight),
-                                            colors::kSplitter);
+                                            colors().splitter);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8, 6));
   ImGui::BeginChild("Findings", ImVec2(0, height - kSplitterHeight), false,
                     ImGuiWindowFlags_AlwaysUseWindowPadding);

@@ -3,13 +3,14 @@
 #include <iostream>
 
 #include "viewer/keys.hpp"
+#include "viewer/palette.hpp"
 
 namespace legato::viewer {
 
 void configure_context(ImGuiIO& io) {
   io.IniFilename = nullptr;  // nothing written next to the user's traces
   io.ConfigWindowsMoveFromTitleBarOnly = true;
-  ImGui::StyleColorsLight();
+  set_theme(theme());
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 4;
   style.FrameRounding = 3;

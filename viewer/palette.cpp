@@ -14,7 +14,8 @@ ImU32 hsl(double hue, double sat, double light, double alpha) {
 
 ImU32 item_color(const analysis::Profile& p, uint32_t item, analysis::State state) {
   const analysis::Item& it = p.items[item];
-  const analysis::Rgb c = analysis::item_rgb(p.str(it.name), it.kind, state);
+  const analysis::Rgb c =
+      analysis::item_rgb(p.str(it.name), it.kind, state, theme() == Theme::Dark);
   return IM_COL32(c.r, c.g, c.b, 255);
 }
 
@@ -24,7 +25,8 @@ namespace legato::viewer {
 
 ImU32 ColorCache::get(const analysis::Profile& p, uint32_t item, analysis::State state) {
   const analysis::Item& it = p.items[item];
-  const uint64_t key = (uint64_t{it.name} << 8) | static_cast<uint64_t>(it.kind);
+  const uint64_t key = (uint64_t{it.name} << 9) | (uint64_t{theme() == Theme::Dark} << 8) |
+                       static_cast<uint64_t>(it.kind);
   auto found = colors_.find(key);
   if (found == colors_.end()) {
     std::array<ImU32, 3> c{};
@@ -33,6 +35,28 @@ ImU32 ColorCache::get(const analysis::Profile& p, uint32_t item, analysis::State
     found = colors_.emplace(key, c).first;
   }
   return found->second[static_cast<size_t>(state)];
+}
+
+namespace {
+Theme g_theme = Theme::Light;
+}  // namespace
+
+void set_theme(Theme theme) {
+  g_theme = theme;
+  if (!ImGui::GetCurrentContext()) return;
+  if (theme == Theme::Dark) {
+    ImGui::StyleColorsDark();
+  } else {
+    ImGui::StyleColorsLight();
+  }
+}
+
+Theme theme() {
+  return g_theme;
+}
+
+const Colors& colors() {
+  return g_theme == Theme::Dark ? kDarkColors : kLightColors;
 }
 
 }  // namespace legato::viewer

@@ -62,6 +62,9 @@ void App::menu_bar() {
     if (ImGui::MenuItem("Copy as command line", nullptr, false, profile_ != nullptr))
       ImGui::SetClipboardText(view_command().c_str());
     ImGui::Separator();
+    bool dark = theme() == Theme::Dark;
+    if (ImGui::MenuItem("Dark theme", nullptr, &dark)) set_theme(dark ? Theme::Dark : Theme::Light);
+    ImGui::Separator();
     if (ImGui::MenuItem("Expand all", "E")) layout_.expand_all(*profile_);
     if (ImGui::MenuItem("Only avg lines", "C")) layout_.collapse_kinds(*profile_);
     if (ImGui::MenuItem("Collapse nodes")) layout_.collapse_all(*profile_);
@@ -152,7 +155,7 @@ void App::banners() {
   for (size_t e = 0; e < p.errors.size(); ++e) {
     const analysis::ErrorMark& m = p.errors[e];
     if (m.kind == trace::ErrorKind::Warning) continue;
-    banner_strip(colors::kErrorBanner, line + 6);
+    banner_strip(colors().error_banner, line + 6);
     ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 3));
     ImGui::TextColored(ImVec4(0.6f, 0, 0.05f, 1), "The run ended with %s on node %u at %s: %s",
                        error_phrase(m.kind).c_str(), m.rank, at_time(p, m.time).c_str(),
@@ -165,7 +168,7 @@ void App::banners() {
     ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 3);
   }
   if (p.warnings.empty()) return;
-  banner_strip(colors::kWarningBanner, line + 6);
+  banner_strip(colors().warning_banner, line + 6);
   ImGui::SetCursorPos(ImVec2(8, ImGui::GetCursorPosY() + 3));
   ImGui::TextColored(dark, "Warning: %s", p.warnings.front().c_str());
   if (p.warnings.size() > 1) {
@@ -178,7 +181,7 @@ void App::banners() {
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + 3);
   if (!show_warnings_) return;
   for (size_t w = 1; w < p.warnings.size(); ++w) {
-    banner_strip(colors::kWarningBanner, line);
+    banner_strip(colors().warning_banner, line);
     ImGui::SetCursorPosX(8);
     ImGui::TextColored(dark, "Warning: %s", p.warnings[w].c_str());
   }

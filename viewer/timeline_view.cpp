@@ -29,11 +29,11 @@ bool any_in(const std::vector<uint32_t>& sorted, uint32_t first, uint32_t count)
 
 ImU32 outline_of(const Highlights& hl, uint32_t first, uint32_t count) {
   const auto in = [&](uint32_t i) { return i != kNone && i >= first && i < first + count; };
-  if (in(hl.flash)) return colors::kFlash;
-  if (in(hl.selected)) return colors::kSelected;
-  if (any_in(hl.outlined, first, count)) return colors::kOutlined;
-  if (any_in(hl.chain_sorted, first, count)) return colors::kChain;
-  if (any_in(hl.hits, first, count)) return colors::kHit;
+  if (in(hl.flash)) return colors().flash;
+  if (in(hl.selected)) return colors().selected;
+  if (any_in(hl.outlined, first, count)) return colors().outlined;
+  if (any_in(hl.chain_sorted, first, count)) return colors().chain;
+  if (any_in(hl.hits, first, count)) return colors().hit;
   return 0;
 }
 
@@ -108,7 +108,7 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
   hits_.clear();
   outlined_drawn_ = 0;
   const ImVec2 end(origin.x + size_.x, origin.y + size_.y);
-  dl->AddRectFilled(origin, end, colors::kBackground);
+  dl->AddRectFilled(origin, end, colors().background);
   const ImVec2 lanes = lanes_origin();
   dl->PushClipRect(ImVec2(lanes.x, lanes.y), end, true);
   const auto& rows = layout.rows();
@@ -118,7 +118,7 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
     const float top = top0 + row.y;
     if (top > end.y) break;
     if (row.type == RowType::Node) {
-      dl->AddRectFilled(ImVec2(lanes.x, top), ImVec2(end.x, top + row.h), colors::kNodeHeader);
+      dl->AddRectFilled(ImVec2(lanes.x, top), ImVec2(end.x, top + row.h), colors().node_header);
     } else if (row.type == RowType::Avg) {
       draw_avg(dl, row, top, cam, util);
     } else {
@@ -126,31 +126,31 @@ void TimelineView::draw(ImDrawList* dl, ImVec2 origin, ImVec2 size, const Profil
     }
     if (!p.lost.empty()) draw_lost(dl, p, row, top, cam);
     dl->AddLine(ImVec2(lanes.x, top + row.h - 0.5f), ImVec2(end.x, top + row.h - 0.5f),
-                colors::kRowLine);
+                colors().row_line);
   }
   draw_chain(dl, p, layout, cam, hl);
   // Where the visible rows lie in all of them, when they do not all fit.
   if (layout.height() > lanes_height()) {
     const float track = lanes_height(), thumb = std::max(20.f, track * track / layout.height());
     const float at = lanes.y + (track - thumb) * cam.scroll() / (layout.height() - track);
-    dl->AddRectFilled(ImVec2(end.x - 6, at), ImVec2(end.x - 2, at + thumb), colors::kScrollThumb,
+    dl->AddRectFilled(ImVec2(end.x - 6, at), ImVec2(end.x - 2, at + thumb), colors().scroll_thumb,
                       2);
   }
   const auto length = [&](double ns) { return analysis::short_ns(std::fabs(ns)); };
   if (hl.mark) {
     draw_band(dl, screen_x(static_cast<Time>(hl.mark->first), cam),
-              screen_x(static_cast<Time>(hl.mark->second), cam), colors::kMark, colors::kMarkEdge,
+              screen_x(static_cast<Time>(hl.mark->second), cam), colors().mark, colors().mark_edge,
               "mark " + length(hl.mark->second - hl.mark->first));
   }
   if (hl.range) {
     draw_band(dl, screen_x(static_cast<Time>(hl.range->first), cam),
-              screen_x(static_cast<Time>(hl.range->second), cam), colors::kSelection,
-              colors::kSelectionEdge, length(hl.range->second - hl.range->first));
+              screen_x(static_cast<Time>(hl.range->second), cam), colors().selection,
+              colors().selection_edge, length(hl.range->second - hl.range->first));
   }
   if (hl.selecting) {
     const float a = lanes.x + std::min(hl.selecting->first, hl.selecting->second);
     const float b = lanes.x + std::max(hl.selecting->first, hl.selecting->second);
-    draw_band(dl, a, b, colors::kSelection, colors::kSelectionEdge,
+    draw_band(dl, a, b, colors().selection, colors().selection_edge,
               length((b - a) / lanes_width() * cam.span()));
   }
   dl->PopClipRect();
@@ -169,11 +169,11 @@ void TimelineView::draw_lost(ImDrawList* dl, const Profile& p, const LayoutRow& 
     const float x1 = std::min(std::max(screen_x(l.to, cam), x0 + 2), right);
     if (x1 <= left || x0 >= right) continue;
     const ImVec2 a(x0, top), b(x1, top + row.h - 1);
-    dl->AddRectFilled(a, b, colors::kLostFill);
+    dl->AddRectFilled(a, b, colors().lost_fill);
     // Diagonal hatching, clipped to the span.
     dl->PushClipRect(a, b, true);
     for (float x = x0 - row.h; x < x1; x += 7)
-      dl->AddLine(ImVec2(x, b.y), ImVec2(x + row.h, a.y), colors::kLostHatch);
+      dl->AddLine(ImVec2(x, b.y), ImVec2(x + row.h, a.y), colors().lost_hatch);
     dl->PopClipRect();
   }
 }
@@ -198,10 +198,10 @@ void TimelineView::draw_band(ImDrawList* dl, float x0, float x1, ImU32 fill, ImU
 
 void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {
   const ImVec2 a = origin_, b(origin_.x + size_.x, origin_.y + kAxisHeight);
-  dl->AddRectFilled(a, b, colors::kAxis);
-  dl->AddLine(ImVec2(a.x, b.y - 0.5f), ImVec2(b.x, b.y - 0.5f), colors::kAxisLine);
+  dl->AddRectFilled(a, b, colors().axis);
+  dl->AddLine(ImVec2(a.x, b.y - 0.5f), ImVec2(b.x, b.y - 0.5f), colors().axis_line);
   const std::string span = "span " + analysis::short_ns(cam.span());
-  dl->AddText(ImVec2(a.x + 6, a.y + 5), colors::kAxisText, span.c_str());
+  dl->AddText(ImVec2(a.x + 6, a.y + 5), colors().axis_text, span.c_str());
   const double target = cam.span() / std::max(1.0, lanes_width() / 110.0);
   const double pow10 = std::pow(10.0, std::floor(std::log10(std::max(target, 1.0))));
   double step = 10 * pow10;
@@ -215,9 +215,9 @@ void TimelineView::draw_axis(ImDrawList* dl, const Camera& cam) const {
   const double origin = cam.run_start();
   for (double t = std::ceil((cam.t0() - origin) / step) * step + origin; t < cam.t1(); t += step) {
     const float x = x_of(t, cam);
-    dl->AddLine(ImVec2(x, b.y - 6), ImVec2(x, b.y), colors::kAxisText);
+    dl->AddLine(ImVec2(x, b.y - 6), ImVec2(x, b.y), colors().axis_text);
     const std::string label = tick_label(t - origin, step);
-    dl->AddText(ImVec2(x + 3, a.y + 4), colors::kAxisText, label.c_str());
+    dl->AddText(ImVec2(x + 3, a.y + 4), colors().axis_text, label.c_str());
   }
   dl->PopClipRect();
 }
@@ -227,11 +227,11 @@ void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, con
   const analysis::UtilizationLine* curve = util.get(row.rank, row.kind);
   const float left = lanes_origin().x;
   if (!curve) {
-    dl->AddText(ImVec2(left + 6, top + 6), colors::kAxisText, "computing utilization...");
+    dl->AddText(ImVec2(left + 6, top + 6), colors().axis_text, "computing utilization...");
     return;
   }
   if (!curve->known()) {
-    dl->AddText(ImVec2(left + 6, top + 6), colors::kAxisText,
+    dl->AddText(ImVec2(left + 6, top + 6), colors().axis_text,
                 "utilization unknown: the trace gives no size for these memories");
     return;
   }
@@ -247,14 +247,14 @@ void TimelineView::draw_avg(ImDrawList* dl, const LayoutRow& row, float top, con
     if (k > 0 && y == run_y) continue;
     const float x = left + static_cast<float>(k) * w;
     if (k > 0) {
-      if (run_y < base) dl->AddRectFilled(ImVec2(run_x, run_y), ImVec2(x, base), colors::kAvgFill);
+      if (run_y < base) dl->AddRectFilled(ImVec2(run_x, run_y), ImVec2(x, base), colors().avg_fill);
       points_.push_back(ImVec2(run_x, run_y));
       points_.push_back(ImVec2(x, run_y));
     }
     run_x = x;
     run_y = y;
   }
-  dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), colors::kAvgLine, 0, 1.0f);
+  dl->AddPolyline(points_.data(), static_cast<int>(points_.size()), colors().avg_line, 0, 1.0f);
 }
 
 void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& row, float top,
@@ -278,12 +278,12 @@ void TimelineView::draw_lane(ImDrawList* dl, const Profile& p, const LayoutRow& 
       draw_folded(dl, p, b, x0, x1, y, h, cam);
     }
     if (const ImU32 c = outline_of(hl, b.first, b.count)) {
-      if (c == colors::kOutlined) {
+      if (c == colors().outlined) {
         // A finding's items stand out even as slivers (at least 8 px wide) and
         // on boxes of any color (a dark edge around the bright one).
         const float grow = std::max(0.f, (8 - (x1 - x0)) / 2);
         dl->AddRect(ImVec2(x0 - 4 - grow, y - 4), ImVec2(x1 + 4 + grow, y + h + 4),
-                    colors::kOutlinedEdge, 0, 0, 1.5f);
+                    colors().outlined_edge, 0, 0, 1.5f);
         dl->AddRect(ImVec2(x0 - 2 - grow, y - 2), ImVec2(x1 + 2 + grow, y + h + 2), c, 0, 0, 3.0f);
         ++outlined_drawn_;
       } else {
@@ -353,7 +353,7 @@ void TimelineView::draw_folded(ImDrawList* dl, const Profile& p, const analysis:
   // A light box where the items lie; in it a bar per column of kMinBoxPx
   // pixels, as tall as the share of the column's time its items ran, in the
   // colour of the name and kind that ran longest there.
-  dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors::kFolded);
+  dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + h), colors().folded);
   columns_.clear();
   const double width = kMinBoxPx * cam.span() / lanes_width();
   analysis::fold_columns(p, b, cam.t0(), width, columns_);
@@ -399,8 +399,8 @@ void TimelineView::draw_chain(ImDrawList* dl, const Profile& p, const Layout& la
     const float ya = base + layout.item_y(p, earlier, &ha) + ha / 2;
     const float yb = base + layout.item_y(p, later, &hb) + hb / 2;
     const ImVec2 a(xa, ya), b(xb, yb);
-    dl->AddLine(a, b, colors::kChain, 1.5f);
-    dl->AddCircleFilled(b, 3, colors::kChain);
+    dl->AddLine(a, b, colors().chain, 1.5f);
+    dl->AddCircleFilled(b, 3, colors().chain);
   }
 }
 
@@ -410,11 +410,11 @@ void TimelineView::draw_errors(ImDrawList* dl, const Profile& p, const Camera& c
     const float x = x_of(static_cast<double>(e.time), cam);
     if (x < left || x > right) continue;
     dl->AddRectFilled(ImVec2(x - 1, origin_.y + kAxisHeight), ImVec2(x + 1, origin_.y + size_.y),
-                      colors::kError);
+                      colors().error);
     const char* tag = error_tag(e.kind);
     const float tw = ImGui::CalcTextSize(tag).x + 8, tx = std::min(x, right - tw);
     dl->AddRectFilled(ImVec2(tx, origin_.y + 2), ImVec2(tx + tw, origin_.y + kAxisHeight - 2),
-                      colors::kError);
+                      colors().error);
     dl->AddText(ImVec2(tx + 4, origin_.y + 5), kWhite, tag);
   }
 }
@@ -423,7 +423,7 @@ void TimelineView::draw_labels(ImDrawList* dl, const Layout& layout, const Camer
   const ImVec2 a(origin_.x, origin_.y + kAxisHeight),
       b(origin_.x + label_width_, origin_.y + size_.y);
   dl->PushClipRect(a, b, true);
-  dl->AddRectFilled(a, b, colors::kLabelColumn);
+  dl->AddRectFilled(a, b, colors().label_column);
   const auto& rows = layout.rows();
   for (int r = std::max(0, layout.row_at(cam.scroll())); r < static_cast<int>(rows.size()); ++r) {
     const LayoutRow& row = rows[static_cast<size_t>(r)];
@@ -432,21 +432,22 @@ void TimelineView::draw_labels(ImDrawList* dl, const Layout& layout, const Camer
     const float font = ImGui::GetFontSize();
     float x = a.x + 6;
     if (row.type == RowType::Node) {
-      dl->AddRectFilled(ImVec2(a.x, top), ImVec2(b.x, top + row.h), colors::kNodeHeader);
+      dl->AddRectFilled(ImVec2(a.x, top), ImVec2(b.x, top + row.h), colors().node_header);
     } else {
       x += row.type == RowType::Lane ? 26 : 10;
     }
     const float y =
         row.type == RowType::Lane ? top + (kRowHeight - font) / 2 + 1 : top + (row.h - font) / 2;
     if (!row.key.empty()) {
-      ImGui::RenderArrow(dl, ImVec2(x, y), colors::kAxisText,
+      ImGui::RenderArrow(dl, ImVec2(x, y), colors().axis_text,
                          row.collapsed ? ImGuiDir_Right : ImGuiDir_Down, 0.7f);
       x += font;
     }
-    dl->AddText(ImVec2(x, y), colors::kText, row.text.c_str());
-    dl->AddLine(ImVec2(a.x, top + row.h - 0.5f), ImVec2(b.x, top + row.h - 0.5f), colors::kRowLine);
+    dl->AddText(ImVec2(x, y), colors().text, row.text.c_str());
+    dl->AddLine(ImVec2(a.x, top + row.h - 0.5f), ImVec2(b.x, top + row.h - 0.5f),
+                colors().row_line);
   }
-  dl->AddLine(ImVec2(b.x - 0.5f, a.y), ImVec2(b.x - 0.5f, b.y), colors::kAxisLine);
+  dl->AddLine(ImVec2(b.x - 0.5f, a.y), ImVec2(b.x - 0.5f, b.y), colors().axis_line);
   dl->PopClipRect();
 }
 

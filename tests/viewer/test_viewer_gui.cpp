@@ -18,6 +18,7 @@
 #include "../analysis/synthetic_trace.hpp"
 #include "analysis/details.hpp"
 #include "analysis/findings.hpp"
+#include "analysis/palette.hpp"
 #include "analysis/stats.hpp"
 #include "findings_trace.hpp"
 #include "load/load.hpp"
@@ -335,4 +336,45 @@ TEST_CASE("clicking a finding zooms the timeline to it and outlines its items", 
   REQUIRE(shot_after.ok());
   CHECK(shot_before.count(x0, y0, x1, y1, green) == 0);
   CHECK(shot_after.count(x0, y0, x1, y1, green) > 30);
+}
+
+TEST_CASE("the dark theme draws the frame dark and a blocked task faded toward it", "[gui]") {
+  if (!have_xvfb()) {
+    WARN("SKIPPED: xvfb-run is not installed (apt install xvfb xauth)");
+    return;
+  }
+  TempDir dir;
+  const std::string trace = cg_trace(dir, 24);
+  const std::string script =
+      "screenshot " + dir.file("shot.png") + "\ndump " + dir.file("state.json") + "\nquit\n";
+  const auto r = view_under_xvfb(trace + " --theme dark", script, dir);
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const json st = read_json(dir.file("state.json"));
+  CHECK(st["theme"] == "dark");
+  const Png png(dir.file("shot.png"));
+  REQUIRE(png.ok());
+  const auto& area = st["lanes_area"];
+  const int x0 = area[0].get<int>(), y0 = area[1].get<int>();
+  const int x1 = x0 + area[2].get<int>(), y1 = y0 + area[3].get<int>();
+  const auto luma = [](const Rgb& c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b; };
+  // Most of the lanes area is dark; almost none of it near white.
+  const int all = (x1 - x0) * (y1 - y0);
+  CHECK(png.count(x0, y0, x1, y1, [&](const Rgb& c) { return luma(c) < 70; }) > all / 2);
+  CHECK(png.count(x0, y0, x1, y1, [&](const Rgb& c) { return luma(c) > 235; }) < all / 100);
+  // The same trace in light: the opposite.
+  const auto light = view_under_xvfb(trace, script, dir);
+  REQUIRE(light.status == 0);
+  const Png lpng(dir.file("shot.png"));
+  REQUIRE(lpng.ok());
+  CHECK(lpng.count(x0, y0, x1, y1, [&](const Rgb& c) { return luma(c) > 200; }) > all / 2);
+  // A blocked part fades toward the background in each theme.
+  using analysis::ItemKind, analysis::State;
+  const auto blocked_dark =
+      analysis::item_rgb("TopLevelTask", ItemKind::Task, State::Blocked, true);
+  const auto running = analysis::item_rgb("TopLevelTask", ItemKind::Task, State::Running, true);
+  const auto blocked_light = analysis::item_rgb("TopLevelTask", ItemKind::Task, State::Blocked);
+  const auto l = [](const analysis::Rgb& c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b; };
+  CHECK(l(blocked_dark) < l(running));
+  CHECK(l(blocked_light) > l(running));
 }

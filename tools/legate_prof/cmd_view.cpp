@@ -33,7 +33,7 @@ Command add_view_command(CLI::App& app) {
   auto* sub = app.add_subcommand("view", "Open the traces of a run in the desktop viewer");
   struct Args {
     viewer::ViewOptions o;
-    std::string range, window, nodes, select, size = "1600x900";
+    std::string range, window, nodes, select, size = "1600x900", theme = "light";
   };
   auto a = std::make_shared<Args>();
   sub->add_option("files", a->o.files, kRunFilesHelp + "; none: choose in the window");
@@ -63,6 +63,9 @@ Command add_view_command(CLI::App& app) {
                   "Run the steps of FILE (zoom, click, key, select, screenshot, dump, ...; listed "
                   "below), then exit");
   sub->add_option("--size", a->size, "Window size WIDTHxHEIGHT")->capture_default_str();
+  sub->add_option("--theme", a->theme, "Colours: light or dark (View > Dark theme switches)")
+      ->check(CLI::IsMember({"light", "dark"}))
+      ->capture_default_str();
   sub->footer(
       std::string(viewer::script_steps_help()) + "\n\n" +
       help_footer(
@@ -74,6 +77,7 @@ Command add_view_command(CLI::App& app) {
   return {
       sub, [a] {
         viewer::ViewOptions o = a->o;
+        o.dark = a->theme == "dark";
         // --range and --window: START:END, or a usage error naming the flag.
         const auto span = [](const char* flag, const std::string& text,
                              std::optional<std::pair<double, double>>& out) {
