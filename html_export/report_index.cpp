@@ -172,8 +172,8 @@ json utilization_grids(const Profile& p, Bytes& out) {
 }
 
 // The colours of every name and kind items have (analysis/palette.hpp):
-// [name * 16 + kind, running, ready, blocked, then a label's colour on
-// each] as CSS colours.
+// [name * 16 + kind, running, ready, blocked, a label's colour on each,
+// then the same six for the dark theme] as CSS colours.
 json palette_json(const Profile& p, const ReportTables& t) {
   json out = json::array();
   const auto css = [](analysis::Rgb c) {
@@ -186,13 +186,15 @@ json palette_json(const Profile& p, const ReportTables& t) {
       if (!(t.name_kinds[name] >> k & 1)) continue;
       const auto kind = static_cast<analysis::ItemKind>(k);
       json entry = json::array({name * 16 + static_cast<uint32_t>(k)});
-      std::array<analysis::Rgb, 3> fill;
-      for (int s = 0; s < 3; ++s) {
-        fill[static_cast<size_t>(s)] =
-            analysis::item_rgb(p.str(name), kind, static_cast<analysis::State>(s));
-        entry.push_back(css(fill[static_cast<size_t>(s)]));
+      for (const bool dark : {false, true}) {
+        std::array<analysis::Rgb, 3> fill;
+        for (int s = 0; s < 3; ++s) {
+          fill[static_cast<size_t>(s)] =
+              analysis::item_rgb(p.str(name), kind, static_cast<analysis::State>(s), dark);
+          entry.push_back(css(fill[static_cast<size_t>(s)]));
+        }
+        for (const analysis::Rgb& f : fill) entry.push_back(css(analysis::label_rgb(f)));
       }
-      for (const analysis::Rgb& f : fill) entry.push_back(css(analysis::label_rgb(f)));
       out.push_back(std::move(entry));
     }
   }

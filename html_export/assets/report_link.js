@@ -1,7 +1,8 @@
 // The report's state in its URL, so a reload keeps the view and a link
 // shows a colleague the same window, item and search:
-// index.html#range=1.5ms:3ms&item=1234&q=BinaryOpTask. Times are from the
-// run's start, written as `legate_prof view --range` takes them.
+// index.html#range=1.5ms:3ms&item=1234&q=BinaryOpTask (and theme=dark or
+// light when it is not the system's). Times are from the run's start,
+// written as `legate_prof view --range` takes them.
 
 // ns as the shortest text that keeps every nanosecond: "1.5ms", "250us",
 // "2.000001s", "17ns".
@@ -45,12 +46,14 @@ class ReportLink {
       else out.error = `the link's item "${params.get('item')}" is not an item number`;
     }
     if (params.get('q')) out.q = params.get('q');
+    if (['dark', 'light'].includes(params.get('theme'))) out.theme = params.get('theme');
     return out;
   }
 
   // Applies the URL's state (once, when the page opens); says what it could not.
   restore() {
     const s = ReportLink.parse(location.hash), start = this.p.run.start;
+    if (s.theme) { setTheme(s.theme === 'dark'); this.t.draw(); }
     if (s.range) this.t.setWindow(start + s.range[0], start + s.range[1]);
     if (s.q) {
       const box = document.getElementById('search');
@@ -79,6 +82,9 @@ class ReportLink {
     if (i >= 0) params.set('item', String(i));
     const q = document.getElementById('search').value.trim();
     if (q) params.set('q', q);
+    // The theme only when it is not the system's.
+    const system = window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches;
+    if (THEME.dark !== system) params.set('theme', THEME.dark ? 'dark' : 'light');
     return '#' + params.toString().replace(/%3A/g, ':');
   }
 

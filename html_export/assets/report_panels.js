@@ -47,6 +47,7 @@ class Panels {
     this.hitIndex = -1;
     this.bindMouse(); this.bindKeys(); this.bindSearch(); this.listErrors();
     document.getElementById('reset').onclick = () => this.reset();
+    document.getElementById('theme-button').onclick = () => { setTheme(!THEME.dark); this.t.draw(); };
     document.getElementById('undo').onclick = () => this.undoZoom();
     document.getElementById('help-button').onclick = () => this.toggleHelp();
   }
@@ -476,6 +477,7 @@ function showLoading(p, t) {
 (async function main() {
   const status = document.getElementById('status');
   try {
+    setTheme(window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches);
     const p = new Profile(await inflateBase64(document.getElementById('legato-data').textContent));
     showHeader(p);
     const t = new Timeline(p);

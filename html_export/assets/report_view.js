@@ -1,13 +1,29 @@
 // The timeline: lane layout, drawing on one canvas, zoom and pan.
 
 const AXIS_H = 22, ROW_H = 14, AVG_H = 26, HEAD_H = 18, MIN_PX = 3;
-const FOLDED_FILL = 'rgb(226,229,234)';  // behind folded items' bars
+// The canvas's own colours in the light and the dark theme (the viewer's,
+// viewer/palette.hpp); THEME is the one in use (setTheme).
+const THEMES = {
+  light: {dark: false, folded: 'rgb(226,229,234)', nodeHeader: '#e9ecf1', rowLine: '#eceef2',
+          axis: '#f6f7f9', axisLine: '#d5d9e0', axisText: '#4a5468', muted: '#666',
+          avgFill: 'rgba(45,110,200,0.25)', avgLine: 'rgb(45,110,200)', chain: '#111',
+          lostFill: 'rgba(120,120,120,0.24)', lostHatch: 'rgba(110,110,110,0.6)'},
+  dark: {dark: true, folded: 'rgb(58,62,70)', nodeHeader: '#30343c', rowLine: '#2e3137',
+         axis: '#282b30', axisLine: '#464b54', axisText: '#aab2c0', muted: '#9aa',
+         avgFill: 'rgba(90,150,235,0.3)', avgLine: 'rgb(110,165,240)', chain: '#f0f0f0',
+         lostFill: 'rgba(140,140,140,0.22)', lostHatch: 'rgba(150,150,150,0.6)'},
+};
+let THEME = THEMES.light;
+function setTheme(dark) {
+  THEME = dark ? THEMES.dark : THEMES.light;
+  document.documentElement.classList.toggle('dark', dark);
+}
 
 // The colour of a name and kind (of an item: fillOf) in a state (0
 // running, 1 ready, 2 blocked), from the report's palette.
 function fillFor(p, name, kind, state) {
   const colors = p.palette.get(name * 16 + kind);
-  return colors ? colors[state] : '#888';
+  return colors ? colors[state + (THEME.dark ? 6 : 0)] : '#888';
 }
 // The selected range's band and the mark's (viewer/palette.hpp's).
 const BAND = {range: {fill: 'rgba(31,95,191,0.16)', edge: 'rgba(31,95,191,0.86)'},
@@ -17,7 +33,7 @@ function fillOf(p, i, state) { return fillFor(p, p.name(i), p.kind(i), state); }
 // The colour of an item's label on its fill in a state (dark on light fills).
 function labelOf(p, i, state) {
   const colors = p.palette.get(p.name(i) * 16 + p.kind(i));
-  return colors ? colors[3 + state] : '#fff';
+  return colors ? colors[3 + state + (THEME.dark ? 6 : 0)] : '#fff';
 }
 
 const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
@@ -188,11 +204,11 @@ class Timeline {
     for (const r of this.rows) {
       const top = AXIS_H + r.y - this.scroll;
       if (top + r.h < AXIS_H || top > this.h) continue;
-      if (r.type === 'node') { g.fillStyle = '#e9ecf1'; g.fillRect(0, top, this.w, r.h); }
+      if (r.type === 'node') { g.fillStyle = THEME.nodeHeader; g.fillRect(0, top, this.w, r.h); }
       if (r.type === 'avg') this.paintAvg(g, r, top);
       if (r.type === 'lane') this.paintLane(g, r.lane, top);
       if (r.type !== 'node') this.paintLost(g, this.rankOf(r), top, r.h);
-      g.fillStyle = '#eceef2'; g.fillRect(0, top + r.h - 1, this.w, 1);
+      g.fillStyle = THEME.rowLine; g.fillRect(0, top + r.h - 1, this.w, 1);
     }
     this.paintAxis(g);
     this.paintErrors(g);
@@ -223,7 +239,7 @@ class Timeline {
     const h = r.h - 4, base = top + r.h - 2;
     this.avgLines.push({top, h: r.h, values, row: r});  // values NaN when unknown
     if (!u.known) {
-      g.fillStyle = '#666';
+      g.fillStyle = THEME.muted;
       g.fillText('utilization unknown: the trace gives no size for these memories', 6, top + r.h / 2);
       return;
     }
@@ -239,8 +255,8 @@ class Timeline {
       prev = y;
     }
     g.lineTo(this.w, prev); g.lineTo(this.w, base); g.closePath();
-    g.fillStyle = 'rgba(45,110,200,0.25)'; g.fill();
-    g.strokeStyle = 'rgb(45,110,200)'; g.lineWidth = 1; g.stroke();
+    g.fillStyle = THEME.avgFill; g.fill();
+    g.strokeStyle = THEME.avgLine; g.lineWidth = 1; g.stroke();
   }
 
   // The most items of a row's window worth loading to draw them one by one.
@@ -305,7 +321,7 @@ class Timeline {
       box = null;
     };
     // The boxes' backdrops first, then their bars.
-    g.fillStyle = FOLDED_FILL;
+    g.fillStyle = THEME.folded;
     for (let c = 0; c < ncol;) {
       if (o.items[c] <= 0) { ++c; continue; }
       let d = c + 1;
@@ -388,7 +404,7 @@ class Timeline {
   paintMerged(g, i, j, stop, y, h) {
     const p = this.p;
     const x0 = this.x(p.start(i)), x1 = Math.max(this.x(stop), x0 + MIN_PX);
-    g.fillStyle = FOLDED_FILL;
+    g.fillStyle = THEME.folded;
     g.fillRect(x0, y, x1 - x0, h);
     const width = MIN_PX * (this.t1 - this.t0) / this.w;
     let run = null;
@@ -412,7 +428,7 @@ class Timeline {
     let color = null;
     for (const m of this.marked) if (m.item >= i && m.item < j) this.outlineMarked(g, m, y, h);
     if (this.flash >= i && this.flash < j) color = '#ff2d55';
-    else if (this.chainHas(i, j)) color = '#111';
+    else if (this.chainHas(i, j)) color = THEME.chain;
     else if (this.hitIn(i, j)) color = '#d000d0';
     if (!color) return;
     g.strokeStyle = color; g.lineWidth = 2;
@@ -462,12 +478,12 @@ class Timeline {
   }
 
   paintAxis(g) {
-    g.fillStyle = '#f6f7f9'; g.fillRect(0, 0, this.w, AXIS_H);
-    g.fillStyle = '#d5d9e0'; g.fillRect(0, AXIS_H - 1, this.w, 1);
+    g.fillStyle = THEME.axis; g.fillRect(0, 0, this.w, AXIS_H);
+    g.fillStyle = THEME.axisLine; g.fillRect(0, AXIS_H - 1, this.w, 1);
     const span = this.t1 - this.t0, target = span / Math.max(1, this.w / 110);
     const pow = Math.pow(10, Math.floor(Math.log10(target)));
     const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= target) || 10 * pow;
-    g.fillStyle = '#4a5468'; g.textBaseline = 'middle';
+    g.fillStyle = THEME.axisText; g.textBaseline = 'middle';
     const origin = this.p.run.start;
     for (let t = Math.ceil((this.t0 - origin) / step) * step + origin; t < this.t1; t += step) {
       const x = this.x(t);
@@ -504,8 +520,8 @@ class Timeline {
       const x0 = Math.max(this.x(l.from), 0), x1 = Math.min(Math.max(this.x(l.to), x0 + 2), this.w);
       if (x1 <= 0 || x0 >= this.w) continue;
       g.save(); g.beginPath(); g.rect(x0, top, x1 - x0, h - 1); g.clip();
-      g.fillStyle = 'rgba(120,120,120,0.24)'; g.fillRect(x0, top, x1 - x0, h - 1);
-      g.strokeStyle = 'rgba(110,110,110,0.6)'; g.lineWidth = 1; g.beginPath();
+      g.fillStyle = THEME.lostFill; g.fillRect(x0, top, x1 - x0, h - 1);
+      g.strokeStyle = THEME.lostHatch; g.lineWidth = 1; g.beginPath();
       for (let x = x0 - h; x < x1; x += 7) { g.moveTo(x, top + h); g.lineTo(x + h, top); }
       g.stroke(); g.restore();
     }

@@ -192,3 +192,39 @@ TEST_CASE("the report's search steps through hits by start time, back with shift
   REQUIRE(chrome.wait_for("document.getElementById('hits').textContent === '3 of 100'"));
   CHECK(opened() == std::make_pair(3e6, std::string("c0")));
 }
+
+TEST_CASE("the report's dark theme: from its link or its button, canvas and page alike",
+          "[browser][habits]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  const std::string page = write_report(dir);
+  chrome.open_file(page, "theme=dark");
+  REQUIRE(chrome.wait_for("document.body.dataset.state === 'ready'"));
+  chrome.eval("legatoReport.settled()");
+  // The brightness of the canvas's time ruler (the canvas is clear where
+  // nothing is drawn), and the page's background.
+  const auto canvas_luma = [&] {
+    chrome.eval("legatoReport.timeline.paint(); 0");
+    return chrome
+        .eval(
+            "(() => { const c = legatoReport.timeline.canvas, g = c.getContext('2d');"
+            "const d = g.getImageData(5, 5, 1, 1).data;"
+            "return 0.299 * d[0] + 0.587 * d[1] + 0.114 * d[2]; })()")
+        .get<double>();
+  };
+  CHECK(chrome.eval("document.documentElement.classList.contains('dark')") == true);
+  CHECK(chrome.eval("getComputedStyle(document.body).backgroundColor") == "rgb(30, 32, 36)");
+  CHECK(canvas_luma() < 120);
+  // The button switches to light, and the link says so only when it is
+  // not the system's (headless Chromium's is light).
+  chrome.eval("document.getElementById('theme-button').click(); 0");
+  CHECK(chrome.eval("document.documentElement.classList.contains('dark')") == false);
+  CHECK(canvas_luma() > 200);
+  chrome.eval("document.getElementById('theme-button').click(); 0");
+  REQUIRE(chrome.wait_for("location.hash.includes('theme=dark')", 3000));
+  for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
+}
