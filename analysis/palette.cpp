@@ -50,10 +50,31 @@ uint64_t name_hash(std::string_view name) {
   return h ^ (h >> 33);
 }
 
+std::unordered_map<std::string, Rgb>& pins() {
+  static std::unordered_map<std::string, Rgb> pinned;
+  return pinned;
+}
+
 }  // namespace
+
+void pin_colors(std::unordered_map<std::string, Rgb> p) {
+  pins() = std::move(p);
+}
 
 Rgb item_rgb(std::string_view name, ItemKind kind, State state, bool dark) {
   static constexpr double kStateMix[] = {0, 0.45, 0.75};  // running, ready, blocked
+  const double mix = kStateMix[static_cast<int>(state)];
+  const bool copies = kind == ItemKind::Copy || kind == ItemKind::Fill;
+  if (!copies && !pins().empty()) {
+    if (const auto pin = pins().find(std::string(name)); pin != pins().end()) {
+      const Rgb c = pin->second;
+      const double to = dark ? 36 : 255;
+      const auto fade = [&](uint8_t v) {
+        return static_cast<uint8_t>(std::lround(v + (to - v) * mix));
+      };
+      return {fade(c.r), fade(c.g), fade(c.b)};
+    }
+  }
   const int k = static_cast<int>(kind);
   // The hash's top bits as a fraction of the circle; a kind turns it by the
   // golden angle, so a name's task and meta-task differ.
@@ -62,7 +83,7 @@ Rgb item_rgb(std::string_view name, ItemKind kind, State state, bool dark) {
   if (kind == ItemKind::Copy) h = 190, s = 60;
   if (kind == ItemKind::Fill) h = 28, s = 70;
   if (kind == ItemKind::Instance) l = 62;
-  l += ((dark ? 16 : 100) - l) * kStateMix[static_cast<int>(state)];
+  l += ((dark ? 16 : 100) - l) * mix;
   return hsl_to_rgb(h, s / 100, l / 100);
 }
 

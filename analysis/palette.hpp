@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "analysis/profile.hpp"
 #include "analysis/timeline.hpp"
@@ -25,6 +27,12 @@ Rgb hsl_to_rgb(double hue, double sat, double light);
 // On a dark background (dark) the ready and blocked parts fade toward it
 // instead of toward white.
 Rgb item_rgb(std::string_view name, ItemKind kind, State state, bool dark = false);
+
+// Colours a user pinned to names (a settings file the tools read:
+// color_pins.hpp), used for those names' tasks and runtime work in place of
+// their hue; the ready and blocked parts fade from it as from any colour.
+// Set once, before anything is drawn.
+void pin_colors(std::unordered_map<std::string, Rgb> pins);
 
 // The colour of a label drawn on fill: dark on light colours, else white.
 Rgb label_rgb(Rgb fill);

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "../analysis/synthetic_trace.hpp"
+#include "analysis/palette.hpp"
 #include "browser/chromium.hpp"
 #include "browser/report_page.hpp"
 #include "html_export/report.hpp"
@@ -227,4 +228,27 @@ TEST_CASE("the report's dark theme: from its link or its button, canvas and page
   chrome.eval("document.getElementById('theme-button').click(); 0");
   REQUIRE(chrome.wait_for("location.hash.includes('theme=dark')", 3000));
   for (const auto& line : chrome.console()) CHECK_THAT(line, !Catch::StartsWith("exception"));
+}
+
+TEST_CASE("the report draws a kind in the colour pinned to it", "[browser][habits]") {
+  Chromium chrome;
+  if (!chrome.available()) {
+    WARN("SKIPPED: headless chromium could not start (install chromium)");
+    return;
+  }
+  TempDir dir;
+  analysis::pin_colors({{"a", analysis::Rgb{0x3c, 0xb4, 0x4b}}});
+  const std::string page = write_report(dir);
+  analysis::pin_colors({});
+  REQUIRE(testing::open_report(chrome, page));
+  // "a" runs in the pinned colour; "b" keeps its hue.
+  const auto running = [&](const char* name) {
+    return chrome
+        .eval(std::string("(() => { const p = legatoReport.profile;"
+                          "const n = p.strings.indexOf('") +
+              name + "'); return fillFor(p, n, p.kind(0), 0); })()")
+        .get<std::string>();
+  };
+  CHECK(running("a") == "#3cb44b");
+  CHECK(running("b") != "#3cb44b");
 }

@@ -265,9 +265,8 @@ TEST_CASE("legate_prof findings: text, JSON, thresholds and their errors", "[cli
 
 TEST_CASE("legate_prof takes a log directory for the traces in it in rank order", "[cli]") {
   TempDir dir;
-  const auto run =
-      run_command(bin("legate") + " --cpus 2 --profile --logdir " + dir.file("run") + " " +
-                  bin("parallel_sum") + " --n 100000 --steps 2");
+  const auto run = run_command(bin("legate") + " --cpus 2 --profile --logdir " + dir.file("run") +
+                               " " + bin("parallel_sum") + " --n 100000 --steps 2");
   REQUIRE(run.status == 0);
   // The run's directory holds its trace and its report's folder, which is
   // not entered: the directory answers as the trace does.
@@ -309,4 +308,33 @@ TEST_CASE("legate_prof takes a log directory for the traces in it in rank order"
   CHECK(dump.status == 1);
   CHECK(dump.err == "legate_prof dump: " + dir.file("run") +
                         ": cannot open: Is a directory, not a regular file\n");
+}
+
+TEST_CASE("legate_prof pins the colours a settings file gives and says what it cannot read",
+          "[cli]") {
+  TempDir dir;
+  write_sample_trace(dir.file("t.prof"), 1, 5);
+  const auto with = [&](const std::string& env) {
+    return run_command(env + " " + bin("legate_prof") + " info " + dir.file("t.prof"));
+  };
+  // Good entries are pinned silently; a bad one is named and left out.
+  const std::string pins = R"({"work": "#3cb44b", "other": "green"})";
+  write_bytes(dir.file("colors.json"), std::vector<uint8_t>(pins.begin(), pins.end()));
+  auto r = with("LEGATO_COLORS=" + dir.file("colors.json"));
+  CHECK(r.status == 0);
+  CHECK(r.err == "legate_prof: warning: " + dir.file("colors.json") +
+                     ": \"other\": \"green\" is not a colour written #rrggbb; left out\n");
+  // Not JSON, and a file named but missing: said, and the command runs.
+  write_bytes(dir.file("broken.json"), {'{', 'x'});
+  r = with("LEGATO_COLORS=" + dir.file("broken.json"));
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err,
+             Catch::StartsWith("legate_prof: warning: " + dir.file("broken.json") + ": not JSON"));
+  r = with("LEGATO_COLORS=" + dir.file("none.json"));
+  CHECK(r.err == "legate_prof: warning: LEGATO_COLORS=" + dir.file("none.json") +
+                     ": no such file; no colour pinned\n");
+  // No file where the user's settings would be: nothing said.
+  r = with("env -u LEGATO_COLORS XDG_CONFIG_HOME=" + dir.file("config"));
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
 }

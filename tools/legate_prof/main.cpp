@@ -1,6 +1,8 @@
 // legate_prof: inspect, view and publish Legato traces and Legion Prof logs.
+#include <iostream>
 #include <vector>
 
+#include "color_pins.hpp"
 #include "commands.hpp"
 #include "terminal_text.hpp"
 #include "trace_format/frame.hpp"
@@ -33,6 +35,9 @@ int main(int argc, char** argv) {
     // --help and --version are "errors" that succeed; the rest are usage errors.
     return app.exit(e) == 0 ? legato::tools::kExitOk : legato::tools::kExitUsage;
   }
+  // The colours pinned to kinds, for the viewer and the report alike.
+  for (const std::string& problem : legato::tools::load_color_pins())
+    std::cerr << "legate_prof: warning: " << problem << "\n";
   for (const auto& c : commands) {
     if (c.app->parsed()) return c.run();
   }
