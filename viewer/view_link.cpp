@@ -1,13 +1,12 @@
 // The view as something to send: a link into the run's report at this
 // window, item and search (the report reads it as its own links), and the
 // legate_prof view command line that opens the viewer here again.
-#include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 
 #include "analysis/units.hpp"
+#include "base/shell_word.hpp"
 #include "viewer/app.hpp"
 
 namespace legato::viewer {
@@ -31,17 +30,6 @@ std::string url_encoded(const std::string& text) {
   return out;
 }
 
-// A word as a POSIX shell reads it back.
-std::string shell_word(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](unsigned char c) {
-    return std::isalnum(c) || std::strchr("/._-+:=,@%", c) != nullptr;
-  });
-  if (plain) return word;
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 }  // namespace
 
 std::string App::view_link() const {
@@ -62,7 +50,7 @@ std::string App::view_link() const {
 std::string App::view_command() const {
   if (!profile_) return "";
   std::string command = "legate_prof view";
-  for (const auto& f : files_) command += " " + shell_word(f);
+  for (const auto& f : files_) command += " " + base::shell_word(f);
   // The same part loaded (item numbers count in it), then this window.
   if (options_.nodes) command += " --nodes " + options_.nodes->text();
   const auto span = [](const std::pair<double, double>& r) {

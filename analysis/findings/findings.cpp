@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
-#include <thread>
 
+#include "analysis/build.hpp"
 #include "analysis/details.hpp"
 #include "analysis/findings/rule_context.hpp"
 #include "analysis/units.hpp"
@@ -356,7 +356,7 @@ Findings find(const Profile& p, const Thresholds& t) {
   // their lists are joined in the rules' order, as one thread would leave them.
   constexpr size_t kCount = std::size(kRules);
   std::array<findings::Found, kCount> found;
-  base::parallel_for(kCount, std::max(1u, std::thread::hardware_concurrency()),
+  base::parallel_for(kCount, threads_or_cores(0),
                      [&](unsigned, size_t k) { kRules[k](ctx, found[k]); });
   for (findings::Found& f : found) {
     std::move(f.findings.begin(), f.findings.end(), std::back_inserter(out.findings));

@@ -19,22 +19,22 @@ function setTheme(dark) {
   document.documentElement.classList.toggle('dark', dark);
 }
 
-// The colour of a name and kind (of an item: fillOf) in a state (0
-// running, 1 ready, 2 blocked), from the report's palette.
-function fillFor(p, name, kind, state) {
+// A name and kind's colour from the report's palette, in the theme in use:
+// k 0..2 its fill running, ready, blocked; 3..5 a label's on each.
+function paletteColor(p, name, kind, k, otherwise) {
   const colors = p.palette.get(name * 16 + kind);
-  return colors ? colors[state + (THEME.dark ? 6 : 0)] : '#888';
+  return colors ? colors[k + (THEME.dark ? 6 : 0)] : otherwise;
 }
+// The colour of a name and kind (of an item: fillOf) in a state (0
+// running, 1 ready, 2 blocked).
+function fillFor(p, name, kind, state) { return paletteColor(p, name, kind, state, '#888'); }
 // The selected range's band and the mark's (viewer/palette.hpp's).
 const BAND = {range: {fill: 'rgba(31,95,191,0.16)', edge: 'rgba(31,95,191,0.86)'},
               mark: {fill: 'rgba(214,120,20,0.13)', edge: 'rgba(196,104,8,0.9)'}};
 
 function fillOf(p, i, state) { return fillFor(p, p.name(i), p.kind(i), state); }
 // The colour of an item's label on its fill in a state (dark on light fills).
-function labelOf(p, i, state) {
-  const colors = p.palette.get(p.name(i) * 16 + p.kind(i));
-  return colors ? colors[3 + state + (THEME.dark ? 6 : 0)] : '#fff';
-}
+function labelOf(p, i, state) { return paletteColor(p, p.name(i), p.kind(i), 3 + state, '#fff'); }
 
 const ERROR_TAGS = {out_of_memory: 'out of memory', fatal: 'fatal error', signal: 'crash',
                     warning: 'warning'};

@@ -9,26 +9,16 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/shell_word.hpp"
+
 extern char** environ;
 
 namespace legato::rt {
 namespace {
 
-// One shell word: as it is when it holds only plain characters, else in
-// single quotes (a quote inside as '\'').
-std::string shell_word(const std::string& a) {
-  const bool plain = !a.empty() && a.find_first_not_of(
-                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                       "0123456789_-./,:=@%+") == std::string::npos;
-  if (plain) return a;
-  std::string out = "'";
-  for (char ch : a) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
 std::string quoted(const std::vector<std::string>& args) {
   std::string out;
-  for (const std::string& a : args) out += (out.empty() ? "" : " ") + shell_word(a);
+  for (const std::string& a : args) out += (out.empty() ? "" : " ") + base::shell_word(a);
   return out;
 }
 

@@ -20,6 +20,15 @@ using trace::testing::TempDir;
 
 namespace {
 
+// The tooltip after the mouse rests at window pixel (x, y).
+std::string tooltip_at(HeadlessContext& ctx, App& app, float x, float y) {
+  Script s =
+      Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n", "test");
+  REQUIRE(ctx.run(app, s, 1000));
+  ctx.frame(app);
+  return app.state()["tooltip"].get<std::string>();
+}
+
 // The tooltip of the System Memory avg line of a trace, hovered near its left end.
 std::string memory_avg_tooltip(const std::string& trace) {
   HeadlessContext ctx{1200, 700};
@@ -37,11 +46,7 @@ std::string memory_avg_tooltip(const std::string& trace) {
     }
   }
   REQUIRE(y >= 0);
-  Script s =
-      Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n", "test");
-  REQUIRE(ctx.run(app, s, 1000));
-  ctx.frame(app);
-  return app.state()["tooltip"].get<std::string>();
+  return tooltip_at(ctx, app, x, y);
 }
 
 }  // namespace
@@ -143,12 +148,7 @@ TEST_CASE("records lost to a corrupt frame are marked as lost, not drawn as idle
     if (r["type"] == "lane" && y < 0) y = r["top"].get<float>() + 6;
   REQUIRE(y >= 0);
   const auto hover = [&](double t) {
-    const float x = left + static_cast<float>((t - t0) / (t1 - t0)) * width;
-    Script s = Script::parse("hover " + std::to_string(x) + " " + std::to_string(y) + "\nwait 1\n",
-                             "test");
-    REQUIRE(ctx.run(app, s, 1000));
-    ctx.frame(app);
-    return app.state()["tooltip"].get<std::string>();
+    return tooltip_at(ctx, app, left + static_cast<float>((t - t0) / (t1 - t0)) * width, y);
   };
   const double mid = static_cast<double>(t_min + t_max) / 2 - static_cast<double>(p.start);
   CHECK_THAT(hover(mid), Catch::StartsWith("records lost here") &&
